@@ -1,0 +1,86 @@
+// `npm start [-- flags]`: build if needed, then the Electron app — or, when Electron cannot run here
+// (or --headless is given), the headless proxy + web dashboard in plain Node. Flags pass through.
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { buildIfStale, root } from './lib/build.mjs';
+
+const args = process.argv.slice(2);
+const EARLY_EXIT_MS = 2000;
+/** Exit code of the app's own argument errors: the headless entry would reject the same flags. */
+const USAGE_ERROR = 2;
+
+/** Path of the Electron binary, or why there is none — without triggering electron's auto-download. */
+function findElectron() {
+  let dir;
+  try {
+    dir = path.dirname(createRequire(import.meta.url).resolve('electron/package.json'));
+  } catch {
+    return { reason: 'the electron package is not installed' };
+  }
+  const pathFile = path.join(dir, 'path.txt');
+  if (!existsSync(pathFile)) return { reason: 'binary not installed' };
+  const relative = readFileSync(pathFile, 'utf8').trim();
+  const distDir = process.env.ELECTRON_OVERRIDE_DIST_PATH || path.join(dir, 'dist');
+  const binary = path.join(distDir, relative);
+  if (!existsSync(binary)) return { reason: 'binary not installed' };
+  if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
+    return { reason: 'no display: DISPLAY and WAYLAND_DISPLAY are unset' };
+  }
+  return { binary };
+}
+
+let child = null;
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    if (child && child.exitCode === null && child.signalCode === null) child.kill(signal);
+    else process.exit(130);
+  });
+}
+
+function exitLike(code, signal) {
+  const signals = { SIGINT: 130, SIGTERM: 143 };
+  process.exit(code ?? (signal ? (signals[signal] ?? 1) : 0));
+}
+
+function runHeadless(why) {
+  if (why) console.log(`Headroom: ${why} — starting headless proxy + web dashboard.`);
+  child = spawn(process.execPath, [path.join(root, 'out/main/headless.js'), ...args], { cwd: root, stdio: 'inherit' });
+  child.on('exit', exitLike);
+}
+
+function runElectron(binary) {
+  console.log('Headroom: starting the Electron app (use --headless for the proxy + web dashboard only).');
+  const startedAt = Date.now();
+  let fellBack = false;
+  const fallBack = (detail) => {
+    if (fellBack) return;
+    fellBack = true;
+    runHeadless(`Electron could not start (${detail})`);
+  };
+  child = spawn(binary, ['.', ...args], { cwd: root, stdio: 'inherit' });
+  child.on('error', (error) => fallBack(error.message));
+  child.on('exit', (code, signal) => {
+    if (fellBack) return;
+    const early = Date.now() - startedAt < EARLY_EXIT_MS;
+    const failed =
+      (code !== null && code !== 0 && code !== USAGE_ERROR) ||
+      (signal !== null && signal !== 'SIGINT' && signal !== 'SIGTERM');
+    if (early && failed) fallBack(code !== null ? `exited with code ${code}` : `killed by ${signal}`);
+    else exitLike(code, signal);
+  });
+}
+
+if (!buildIfStale()) {
+  console.error('Headroom: the build failed; fix the errors above and run npm start again.');
+  process.exit(1);
+}
+
+if (args.includes('--headless')) runHeadless('--headless given');
+else if (args.includes('--help') || args.includes('-h')) runHeadless(null);
+else {
+  const electron = findElectron();
+  if (electron.binary) runElectron(electron.binary);
+  else runHeadless(`Electron is not available (${electron.reason})`);
+}

@@ -1,0 +1,85 @@
+// `npm test`: the vitest suites (unit, integration, real clients, components), then the e2e suite in
+// Debian Chromium when one is installed. The last line is always `N passed, N failed[, N skipped]`.
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { buildIfStale, root } from './lib/build.mjs';
+
+const vitestBin = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
+const reportDir = mkdtempSync(path.join(tmpdir(), 'headroom-test-'));
+const totals = { passed: 0, failed: 0, skipped: 0 };
+
+/** Counts from a vitest JSON report; a file that failed to load or crash counts as one failure. */
+function tally(name, reportFile, exitCode) {
+  if (!existsSync(reportFile)) {
+    console.error(`${name}: vitest wrote no report (exit code ${exitCode}); counting it as a failure.`);
+    totals.failed += 1;
+    return;
+  }
+  const report = JSON.parse(readFileSync(reportFile, 'utf8'));
+  const brokenFiles = report.testResults.filter(
+    (file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'),
+  );
+  for (const file of brokenFiles) {
+    console.error(
+      `${name}: ${path.relative(root, file.name)} failed outside a test: ${(file.message || '').split('\n')[0]}`,
+    );
+  }
+  let failed = report.numFailedTests + brokenFiles.length;
+  if (exitCode !== 0 && failed === 0) {
+    console.error(
+      `${name}: vitest exited with code ${exitCode} without a failed test (unhandled error?); counting one failure.`,
+    );
+    failed = 1;
+  }
+  totals.passed += report.numPassedTests;
+  totals.failed += failed;
+  totals.skipped += report.numPendingTests + report.numTodoTests;
+}
+
+function runVitest(name, extraArgs, env = process.env) {
+  const reportFile = path.join(reportDir, `${name}.json`);
+  console.log(`\n=== ${name} ===`);
+  const result = spawnSync(
+    process.execPath,
+    [vitestBin, 'run', '--reporter=default', '--reporter=json', `--outputFile=${reportFile}`, ...extraArgs],
+    { cwd: root, stdio: 'inherit', env },
+  );
+  tally(name, reportFile, result.status ?? 1);
+}
+
+function findChromium() {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].filter(Boolean);
+  return candidates.find((candidate) => existsSync(candidate)) ?? null;
+}
+
+function hasE2eTests(dir = path.join(root, 'e2e')) {
+  if (!existsSync(dir)) return false;
+  return readdirSync(dir, { withFileTypes: true }).some((entry) =>
+    entry.isDirectory()
+      ? entry.name !== 'artifacts' && entry.name !== 'node_modules' && hasE2eTests(path.join(dir, entry.name))
+      : entry.name.endsWith('.e2e.test.ts'),
+  );
+}
+
+// Extra arguments (`npm test -- src-main/proxy`) narrow the vitest run.
+runVitest('unit', process.argv.slice(2));
+
+const chromium = findChromium();
+if (!chromium) {
+  console.log('\ne2e: skipped — no Chromium found (install Debian chromium or set CHROMIUM_PATH)');
+} else if (!hasE2eTests()) {
+  console.log('\ne2e: skipped — no e2e/**/*.e2e.test.ts files yet');
+} else if (!buildIfStale()) {
+  console.error('e2e: the build failed; counting one failure.');
+  totals.failed += 1;
+} else {
+  runVitest('e2e', ['--config', 'vitest.e2e.config.ts'], { ...process.env, CHROMIUM_PATH: chromium });
+}
+
+rmSync(reportDir, { recursive: true, force: true });
+if (totals.passed + totals.failed === 0) console.error('No test ran.');
+const skipped = totals.skipped > 0 ? `, ${totals.skipped} skipped` : '';
+console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);
+process.exit(totals.failed > 0 || totals.passed + totals.failed === 0 ? 1 : 0);

@@ -1,0 +1,39 @@
+/** The two pages the server writes itself, before or instead of the built dashboard. */
+
+const page = (title: string, body: string): string => `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title} · Headroom</title>
+<style>
+  :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
+  body { max-width: 36rem; margin: 4rem auto; padding: 0 1rem; line-height: 1.5; }
+  code { font-family: ui-monospace, monospace; padding: 0.1rem 0.3rem; border-radius: 4px; background: rgba(127,127,127,0.15); }
+</style>
+</head>
+<body>
+<h1>${title}</h1>
+${body}
+</body>
+</html>
+`;
+
+/** Shown at `/` without a valid token; deliberately says nothing about the token it expected. */
+export function signInPage(): string {
+  return page(
+    'Open the dashboard link',
+    `<p>This dashboard needs the link Headroom printed when it started
+(it looks like <code>http://127.0.0.1:7431/?token=…</code>). Open that link in this browser.</p>
+<p>If you just opened it and still see this page, reload once.</p>`,
+  );
+}
+
+/** Shown at `/` when there is no built renderer to serve. */
+export function notBuiltPage(): string {
+  return page(
+    'Dashboard not built',
+    `<p>Headroom is running, but the dashboard has not been built yet.</p>
+<p>Run <code>npm run build</code> and restart Headroom. The proxy works meanwhile.</p>`,
+  );
+}

@@ -1,0 +1,40 @@
+import { fail, ok } from '../../../src-shared/contract/errors';
+import type { Handlers } from '../router';
+import { toView } from '../../db/connections-repo';
+import type { HandlerDeps } from './handler-deps';
+
+type ConnectionHandlers = Pick<Handlers, 'connections.list' | 'connections.upsert' | 'connections.remove'>;
+
+/** Connections: secrets go in, only hints come out. */
+export function connectionHandlers(deps: HandlerDeps): ConnectionHandlers {
+  const changed = () => {
+    deps.reloadCatalog();
+    deps.events.emit('connections.changed', { connections: deps.connections.list().map(toView) });
+  };
+  return {
+    'connections.list': () => ok(deps.connections.list().map(toView)),
+    'connections.upsert': (draft) => {
+      const existing = deps.connections.getByName(draft.name);
+      if (!existing && !draft.secret && draft.kind !== 'openai-compatible') {
+        return fail('invalid_input', `secret: is required for a new ${draft.kind} connection`, { details: { issues: [{ path: 'secret', message: 'is required' }] } });
+      }
+      const keptSecret = !draft.secret ? existing?.secret : undefined;
+      if (keptSecret && (keptSecret.type === 'oauth') !== (draft.kind === 'claude-oauth')) {
+        return fail('invalid_input', `secret: changing the kind to ${draft.kind} needs a new credential`, { details: { issues: [{ path: 'secret', message: 'is required when the kind changes' }] } });
+      }
+      const stored = deps.connections.upsert(draft, deps.now());
+      changed();
+      return ok(toView(stored));
+    },
+    'connections.remove': ({ name }) => {
+      const used = deps.combos.list().filter((c) => c.targets.some((t) => t.connection === name));
+      if (used.length > 0) {
+        return fail('conflict', `Connection "${name}" is used by combo(s) ${used.map((c) => c.name).join(', ')}; remove it there first`);
+      }
+      const removed = deps.connections.remove(name);
+      if (!removed) return fail('not_found', `No connection named "${name}"`);
+      changed();
+      return ok({ removed });
+    },
+  };
+}

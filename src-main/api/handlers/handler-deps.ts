@@ -1,0 +1,23 @@
+import type { ProxyInfo } from '../../../src-shared/contract/methods';
+import type { CombosRepo } from '../../db/combos-repo';
+import type { ConnectionsRepo } from '../../db/connections-repo';
+import type { KeysRepo } from '../../db/keys-repo';
+import type { RequestLog } from '../../db/request-log-repo';
+import type { SettingsRepo } from '../../db/settings-repo';
+import type { Database } from '../../db/open';
+import type { EventBus } from '../event-bus';
+
+/** What the contract handlers work with; the core builds it once. */
+export interface HandlerDeps {
+  db: Database;
+  connections: ConnectionsRepo;
+  keys: KeysRepo;
+  combos: CombosRepo;
+  settings: SettingsRepo;
+  requestLog: RequestLog;
+  events: EventBus;
+  now(): number;
+  info(): ProxyInfo;
+  /** Rebuilds the routing catalog after connections or combos change. */
+  reloadCatalog(): void;
+}

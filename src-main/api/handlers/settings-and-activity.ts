@@ -1,0 +1,38 @@
+import { ok } from '../../../src-shared/contract/errors';
+import type { Handlers } from '../router';
+import type { HandlerDeps } from './handler-deps';
+
+type Rest = Pick<Handlers, 'settings.get' | 'settings.update' | 'activity.list' | 'activity.summary' | 'app.info' | 'app.setPaused'>;
+
+function startOfLocalDay(now: number): number {
+  const d = new Date(now);
+  d.setHours(0, 0, 0, 0);
+  return d.getTime();
+}
+
+/** Settings, the activity log and the app's own state. */
+export function restHandlers(deps: HandlerDeps): Rest {
+  const emitSettings = (settings: ReturnType<HandlerDeps['settings']['get']>) => deps.events.emit('settings.changed', { settings });
+  return {
+    'settings.get': () => ok(deps.settings.get()),
+    'settings.update': (patch) => {
+      const before = deps.settings.get().paused;
+      const settings = deps.settings.update(patch);
+      emitSettings(settings);
+      if (settings.paused !== before) deps.events.emit('app.paused', { paused: settings.paused });
+      return ok(settings);
+    },
+    'activity.list': (query) => ok(deps.requestLog.list(query ?? {})),
+    'activity.summary': () => {
+      const { requests, errors } = deps.requestLog.summarySince(startOfLocalDay(deps.now()));
+      return ok({ requestsToday: requests, errorsToday: errors });
+    },
+    'app.info': () => ok(deps.info()),
+    'app.setPaused': ({ paused }) => {
+      const settings = deps.settings.update({ paused });
+      emitSettings(settings);
+      deps.events.emit('app.paused', { paused });
+      return ok(deps.info());
+    },
+  };
+}

@@ -1,0 +1,200 @@
+import path from 'node:path';
+
+/** Default proxy port (PROD-2). */
+export const DEFAULT_PORT = 7431;
+/** Default bind address: loopback only unless the user opts in with `--allow-remote`. */
+export const DEFAULT_HOST = '127.0.0.1';
+/** Folder name under the platform's app-data directory; equals Electron's userData for productName "Headroom". */
+export const APP_DIR_NAME = 'Headroom';
+
+/** Everything the command line and the environment can say about how to start Headroom. */
+export interface CliOptions {
+  headless: boolean;
+  help: boolean;
+  host: string;
+  port: number;
+  /** Undefined means the core picks its default. */
+  adminPort?: number;
+  allowRemote: boolean;
+  dataDir: string;
+  configFile?: string;
+  adminToken?: string;
+  /** Things the user asked for that work but deserve a line on stderr (e.g. a non-loopback bind). */
+  warnings: string[];
+}
+
+export type ParseArgsResult = { ok: true; value: CliOptions } | { ok: false; errors: string[] };
+
+type Env = Record<string, string | undefined>;
+
+const BOOLEAN_FLAGS = ['--headless', '--allow-remote', '--help'] as const;
+const VALUE_FLAGS = ['--port', '--host', '--data-dir', '--config', '--admin-port'] as const;
+type ValueFlag = (typeof VALUE_FLAGS)[number];
+
+function isValueFlag(name: string): name is ValueFlag {
+  return (VALUE_FLAGS as readonly string[]).includes(name);
+}
+
+function isBooleanFlag(name: string): name is (typeof BOOLEAN_FLAGS)[number] {
+  return (BOOLEAN_FLAGS as readonly string[]).includes(name);
+}
+
+/** True for addresses that only this machine can reach. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
+  if (h === 'localhost' || h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
+  return /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/** Parses a port in 0..65535 (0 = let the OS pick); returns undefined for anything else. */
+function parsePort(text: string): number | undefined {
+  if (!/^\d{1,5}$/.test(text.trim())) return undefined;
+  const n = Number(text.trim());
+  return n >= 0 && n <= 65535 ? n : undefined;
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value !== undefined && value.trim() !== '' ? value : undefined;
+}
+
+/**
+ * Parses Headroom's command line and `HEADROOM_*` environment into start options.
+ * Pure: the same parser serves the Electron shell and the headless entry; flags win over env.
+ */
+export function parseArgs(argv: string[], env: Env, platformDefaults: { dataDir: string }): ParseArgsResult {
+  const errors: string[] = [];
+  const flags = new Map<ValueFlag, string>();
+  const switches = new Set<string>();
+
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i] ?? '';
+    if (arg === '--') continue;
+    if (arg === '-h') {
+      switches.add('--help');
+      continue;
+    }
+    if (!arg.startsWith('--')) {
+      errors.push(`Unexpected argument "${arg}" (see --help).`);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    const name = eq === -1 ? arg : arg.slice(0, eq);
+    const inline = eq === -1 ? undefined : arg.slice(eq + 1);
+    if (isBooleanFlag(name)) {
+      if (inline !== undefined) errors.push(`${name} takes no value.`);
+      else switches.add(name);
+    } else if (isValueFlag(name)) {
+      let value = inline;
+      if (value === undefined) {
+        const next = argv[i + 1];
+        if (next !== undefined && !next.startsWith('--')) {
+          value = next;
+          i++;
+        }
+      }
+      if (value === undefined || value === '') errors.push(`${name} needs a value.`);
+      else flags.set(name, value);
+    } else {
+      errors.push(`Unknown option "${name}" (see --help).`);
+    }
+  }
+
+  const allowRemote = switches.has('--allow-remote');
+  const base: CliOptions = {
+    headless: switches.has('--headless'),
+    help: switches.has('--help'),
+    host: DEFAULT_HOST,
+    port: DEFAULT_PORT,
+    allowRemote,
+    dataDir: platformDefaults.dataDir,
+    warnings: [],
+  };
+  // Help wins over every other problem so `--help` always works.
+  if (base.help) return { ok: true, value: base };
+
+  const portFrom = (flag: ValueFlag, envName: string): number | undefined => {
+    const fromFlag = flags.get(flag);
+    const raw = fromFlag ?? nonEmpty(env[envName]);
+    if (raw === undefined) return undefined;
+    const port = parsePort(raw);
+    if (port === undefined) {
+      const source = fromFlag !== undefined ? flag : envName;
+      errors.push(`${source} must be a port number from 0 to 65535 (0 picks a free port), got "${raw}".`);
+    }
+    return port;
+  };
+
+  const port = portFrom('--port', 'HEADROOM_PORT');
+  const adminPort = portFrom('--admin-port', 'HEADROOM_ADMIN_PORT');
+  const host = (flags.get('--host') ?? DEFAULT_HOST).trim();
+  const warnings: string[] = [];
+  if (host === '') {
+    errors.push('--host needs a value.');
+  } else if (!isLoopbackHost(host)) {
+    if (allowRemote) {
+      warnings.push(
+        `Listening on ${host}: other machines on the network can reach Headroom. Keep local API keys and the admin token secret.`,
+      );
+    } else {
+      errors.push(
+        `--host ${host} is not a loopback address; add --allow-remote to accept connections from other machines.`,
+      );
+    }
+  }
+
+  if (errors.length > 0) return { ok: false, errors };
+
+  const value: CliOptions = {
+    ...base,
+    host,
+    port: port ?? DEFAULT_PORT,
+    dataDir: flags.get('--data-dir') ?? nonEmpty(env.HEADROOM_DATA_DIR) ?? platformDefaults.dataDir,
+    warnings,
+  };
+  if (adminPort !== undefined) value.adminPort = adminPort;
+  const configFile = flags.get('--config') ?? nonEmpty(env.HEADROOM_CONFIG);
+  if (configFile !== undefined) value.configFile = configFile;
+  const adminToken = nonEmpty(env.HEADROOM_ADMIN_TOKEN);
+  if (adminToken !== undefined) value.adminToken = adminToken;
+  return { ok: true, value };
+}
+
+/**
+ * Where Headroom keeps its data when no `--data-dir` is given: the same folder Electron's
+ * `app.getPath('userData')` resolves to for the app name "Headroom", so both modes share one database.
+ */
+export function defaultDataDir(platform: string, env: Env, homedir: string): string {
+  if (platform === 'win32') {
+    const appData = nonEmpty(env.APPDATA) ?? path.win32.join(homedir, 'AppData', 'Roaming');
+    return path.win32.join(appData, APP_DIR_NAME);
+  }
+  if (platform === 'darwin') return path.posix.join(homedir, 'Library', 'Application Support', APP_DIR_NAME);
+  const xdg = nonEmpty(env.XDG_CONFIG_HOME);
+  const configHome = xdg !== undefined && path.posix.isAbsolute(xdg) ? xdg : path.posix.join(homedir, '.config');
+  return path.posix.join(configHome, APP_DIR_NAME);
+}
+
+/** The `--help` text. */
+export function usage(): string {
+  return [
+    'Usage: headroom [options]',
+    '',
+    'Options:',
+    '  --headless            Run without Electron: proxy + web dashboard in plain Node',
+    `  --port N              Proxy port, 0 picks a free one (default ${DEFAULT_PORT}; env HEADROOM_PORT)`,
+    `  --host H              Bind address (default ${DEFAULT_HOST}); non-loopback needs --allow-remote`,
+    '  --allow-remote        Allow binding a non-loopback address (prints a warning)',
+    '  --data-dir D          Data directory (env HEADROOM_DATA_DIR; default: the app data folder)',
+    '  --config FILE         Config file (env HEADROOM_CONFIG)',
+    '  --admin-port N        Admin API / dashboard port (env HEADROOM_ADMIN_PORT)',
+    '  -h, --help            Show this help',
+    '',
+    'Environment:',
+    '  HEADROOM_ADMIN_TOKEN  Token the admin API requires',
+    '',
+    'Flags win over environment variables. Both "--port 8000" and "--port=8000" work.',
+  ].join('\n');
+}

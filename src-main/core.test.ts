@@ -1,0 +1,152 @@
+import { createServer } from 'node:net';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createCore, type Core } from './core';
+import { startFakeUpstream, type FakeUpstream } from './testing/fake-upstream';
+import { openaiConnection, startHeadroom, type RunningHeadroom } from './testing/start-headroom';
+
+const cleanups: (() => Promise<void> | void)[] = [];
+afterEach(async () => {
+  for (const c of cleanups.splice(0).reverse()) await c();
+});
+
+function tempDir(): string {
+  const dir = mkdtempSync(join(tmpdir(), 'headroom-core-'));
+  cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+function core(dataDir: string, extra: Partial<Parameters<typeof createCore>[0]> = {}): Core {
+  const c = createCore({ dataDir, host: '127.0.0.1', port: 0, allowRemote: false, mode: 'headless', log: () => {}, ...extra });
+  cleanups.push(() => c.stop());
+  return c;
+}
+
+describe('core start and stop', () => {
+  it('PROD-2: a port already in use is one line naming the port and the flag', async () => {
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => blocker.close(() => r())));
+    const port = (blocker.address() as { port: number }).port;
+    const result = await core(tempDir(), { port }).start();
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.error.message).toBe(`Port ${port} on 127.0.0.1 is already in use; choose another with --port <port> (0 picks a free one)`);
+    expect(result.error.message).not.toContain('\n');
+  });
+
+  it('PROD-3: keeps state in one WAL SQLite file and an admin token with mode 0600 in the data dir', async () => {
+    const dir = tempDir();
+    const started = await core(dir).start();
+    expect(started.ok).toBe(true);
+    expect(existsSync(join(dir, 'headroom.sqlite'))).toBe(true);
+    expect(existsSync(join(dir, 'headroom.sqlite-wal'))).toBe(true);
+    expect(statSync(join(dir, 'admin-token')).mode & 0o777).toBe(0o600);
+    const token = readFileSync(join(dir, 'admin-token'), 'utf8').trim();
+    if (started.ok) expect(started.value.dashboardUrl).toContain(`?token=${token}`);
+  });
+
+  it('PROD-3: an invalid config file refuses to start and writes nothing', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'bad.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        connections: [
+          { name: 'good', kind: 'anthropic', apiKey: 'sk-ant-1234567890' },
+          { name: 'bad', kind: 'openai-compatible', apiKey: 'x' },
+        ],
+      }),
+    );
+    const first = await core(dir, { configFile: file }).start();
+    expect(first.ok).toBe(false);
+    if (!first.ok) expect(first.error.message).toContain('connections.1.baseUrl: is required');
+    const second = core(dir);
+    await second.start();
+    const list = await second.router.call('connections.list', undefined);
+    expect(list).toEqual({ ok: true, value: [] });
+  });
+
+  it('PROD-3: config is upserted by name, so restarting with the same file changes nothing', async () => {
+    const dir = tempDir();
+    const file = join(dir, 'config.json');
+    writeFileSync(file, JSON.stringify({ connections: [{ name: 'a', kind: 'anthropic', apiKey: 'sk-ant-1234567890' }], keys: [{ name: 'k', key: 'hr-abcdefghijklmnop' }] }));
+    const first = core(dir, { configFile: file });
+    await first.start();
+    const before = await first.router.call('connections.list', undefined);
+    await first.stop();
+    const second = core(dir, { configFile: file });
+    await second.start();
+    const after = await second.router.call('connections.list', undefined);
+    const strip = (r: typeof before) => (r.ok ? (r.value as { updatedAt: number }[]).map(({ updatedAt: _u, ...rest }) => rest) : r);
+    expect(strip(after)).toEqual(strip(before));
+    expect(after.ok && (after.value as unknown[]).length).toBe(1);
+    const keys = await second.router.call('keys.list', undefined);
+    expect(keys.ok && (keys.value as unknown[]).length).toBe(1);
+  });
+
+  it('PROD-8: the dashboard and admin API share the proxy port, and --admin-port splits them off', async () => {
+    const shared = core(tempDir(), { adminToken: 'tok-0123456789abcdef' });
+    const started = await shared.start();
+    if (!started.ok) throw new Error(started.error.message);
+    const rpc = await fetch(`${started.value.proxyUrl}/api/rpc/app.info`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer tok-0123456789abcdef', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(rpc.status).toBe(200);
+
+    const split = core(tempDir(), { adminToken: 'tok-0123456789abcdef', adminPort: 0 });
+    const s = await split.start();
+    if (!s.ok) throw new Error(s.error.message);
+    expect(s.value.dashboardUrl.startsWith(s.value.proxyUrl)).toBe(false);
+    const onProxy = await fetch(`${s.value.proxyUrl}/api/rpc/app.info`, { method: 'POST', headers: { authorization: 'Bearer tok-0123456789abcdef', 'content-type': 'application/json' }, body: '{}' });
+    expect(onProxy.status).toBe(404);
+    const adminOrigin = new URL(s.value.dashboardUrl).origin;
+    const onAdmin = await fetch(`${adminOrigin}/api/rpc/app.info`, { method: 'POST', headers: { authorization: 'Bearer tok-0123456789abcdef', 'content-type': 'application/json' }, body: '{}' });
+    expect(onAdmin.status).toBe(200);
+    const noProxyThere = await fetch(`${adminOrigin}/v1/models`, { headers: { authorization: 'Bearer hr-anything-0000000' } });
+    expect(noProxyThere.status).toBe(401);
+  });
+});
+
+describe('base URLs', () => {
+  let upstream: FakeUpstream;
+  let h: RunningHeadroom;
+  afterEach(async () => {
+    await h.stop();
+    await upstream.close();
+  });
+
+  it('PROD-5: a path prefix in an OpenAI-compatible base URL is kept in front of /chat/completions', async () => {
+    upstream = await startFakeUpstream({ format: 'openai' });
+    h = await startHeadroom({ connections: [{ ...openaiConnection('glm', upstream.url), baseUrl: `${upstream.url}/api/paas/v4`, models: ['glm-4.6'] }] });
+    await fetch(`${h.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'glm-4.6', messages: [] }),
+    }).then((r) => r.text());
+    expect(upstream.requests[0]?.path).toBe('/api/paas/v4/chat/completions');
+  });
+
+  it('PROD-5: connection/model and aliases pick the connection and rewrite the model sent upstream', async () => {
+    upstream = await startFakeUpstream({ format: 'openai' });
+    h = await startHeadroom({
+      connections: [
+        { ...openaiConnection('router', upstream.url), models: ['anthropic/claude-3.5-sonnet'], modelAliases: { fast: 'openai/gpt-4o-mini' } },
+      ],
+    });
+    const ask = (model: string) =>
+      fetch(`${h.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model, messages: [] }),
+      }).then((r) => r.status);
+    expect(await ask('anthropic/claude-3.5-sonnet')).toBe(200);
+    expect(await ask('router/some-other-model')).toBe(200);
+    expect(await ask('fast')).toBe(200);
+    expect(upstream.requests.map((r) => (r.json as { model: string }).model)).toEqual(['anthropic/claude-3.5-sonnet', 'some-other-model', 'openai/gpt-4o-mini']);
+  });
+});

@@ -1,0 +1,79 @@
+import { randomUUID } from 'node:crypto';
+import type { ComboTarget, ComboView } from '../../src-shared/domain/combo';
+import { isRecord, parseJsonArray } from './json-columns';
+import type { Database } from './open';
+
+/** Persistence of combos: a named, ordered list of connection (× model) targets. */
+export interface CombosRepo {
+  /** All combos by name. */
+  list(): ComboView[];
+  getByName(name: string): ComboView | null;
+  /** Inserts or replaces by name, keeping the id and creation time of an existing combo. */
+  upsert(input: { name: string; targets: ComboTarget[] }, now: number): ComboView;
+  remove(name: string): boolean;
+}
+
+interface ComboRow {
+  id: string;
+  name: string;
+  targets_json: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Reads targets back, skipping entries that are not `{ connection, model }` (never written by us). */
+function parseTargets(text: string): ComboTarget[] {
+  const targets: ComboTarget[] = [];
+  for (const entry of parseJsonArray(text)) {
+    if (!isRecord(entry) || typeof entry.connection !== 'string') continue;
+    targets.push({ connection: entry.connection, model: typeof entry.model === 'string' ? entry.model : null });
+  }
+  return targets;
+}
+
+function toView(row: ComboRow): ComboView {
+  return {
+    id: row.id,
+    name: row.name,
+    targets: parseTargets(row.targets_json),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Creates the repository, preparing every statement once. */
+export function createCombosRepo(db: Database, newId: () => string = randomUUID): CombosRepo {
+  const selectAll = db.prepare<[], ComboRow>('SELECT * FROM combos ORDER BY name');
+  const selectByName = db.prepare<[string], ComboRow>('SELECT * FROM combos WHERE name = ?');
+  const deleteByName = db.prepare<[string]>('DELETE FROM combos WHERE name = ?');
+  const upsertRow = db.prepare<[ComboRow]>(`
+    INSERT INTO combos (id, name, targets_json, created_at, updated_at)
+    VALUES (@id, @name, @targets_json, @created_at, @updated_at)
+    ON CONFLICT (name) DO UPDATE SET targets_json = excluded.targets_json, updated_at = excluded.updated_at`);
+
+  const upsert = db.transaction((input: { name: string; targets: ComboTarget[] }, now: number): ComboView => {
+    const existing = selectByName.get(input.name);
+    // Normalise to exactly { connection, model } so stray fields never reach the column.
+    const targets = input.targets.map(({ connection, model }) => ({ connection, model }));
+    upsertRow.run({
+      id: existing?.id ?? newId(),
+      name: input.name,
+      targets_json: JSON.stringify(targets),
+      created_at: existing?.created_at ?? now,
+      updated_at: now,
+    });
+    const saved = selectByName.get(input.name);
+    if (!saved) throw new Error(`combo ${input.name} vanished inside its own transaction`);
+    return toView(saved);
+  });
+
+  return {
+    list: () => selectAll.all().map(toView),
+    getByName: (name) => {
+      const row = selectByName.get(name);
+      return row ? toView(row) : null;
+    },
+    upsert: (input, now) => upsert(input, now),
+    remove: (name) => deleteByName.run(name).changes > 0,
+  };
+}

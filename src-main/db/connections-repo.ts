@@ -1,0 +1,157 @@
+import { randomUUID } from 'node:crypto';
+import {
+  connectionSecretSchema,
+  effectiveBaseUrl,
+  hintSecret,
+  type ConnectionDraft,
+  type ConnectionKind,
+  type ConnectionSecret,
+  type ConnectionView,
+} from '../../src-shared/domain/connection';
+import type { SecretBox } from '../secrets/secret-box';
+import { parseJsonArray, parseJsonObject } from './json-columns';
+import type { Database } from './open';
+
+/** A connection as the core holds it: the view plus its decrypted secret. Never leaves the core. */
+export type StoredConnection = ConnectionView & { secret: ConnectionSecret | null };
+
+/** Persistence of upstream connections, with secrets sealed by a SecretBox at rest. */
+export interface ConnectionsRepo {
+  /** All connections, by priority (lower first) then name. */
+  list(): StoredConnection[];
+  getByName(name: string): StoredConnection | null;
+  getById(id: string): StoredConnection | null;
+  /** Inserts or replaces by name; a draft without `secret` keeps the stored one. */
+  upsert(draft: ConnectionDraft, now: number): StoredConnection;
+  remove(name: string): boolean;
+}
+
+interface ConnectionRow {
+  id: string;
+  name: string;
+  kind: string;
+  base_url: string | null;
+  secret_sealed: string | null;
+  secret_hint: string | null;
+  models_json: string;
+  model_aliases_json: string;
+  priority: number;
+  enabled: number;
+  max_concurrent: number | null;
+  disable_cooling: number;
+  provider_specific_json: string;
+  created_at: number;
+  updated_at: number;
+}
+
+/** Drops the secret: what the renderer, events and logs may see. */
+export function toView(stored: StoredConnection): ConnectionView {
+  const { secret: _secret, ...view } = stored;
+  return view;
+}
+
+/** Hint shown in lists so a person can tell two keys apart without seeing either. */
+function hintOf(secret: ConnectionSecret): string {
+  return hintSecret(secret.type === 'api-key' ? secret.apiKey : secret.accessToken);
+}
+
+/**
+ * A secret sealed by another store (safeStorage vs key file) or a lost key file cannot be opened:
+ * the connection then reads as having no secret (excluded as `no_secret`) instead of taking the
+ * whole app down; entering the credential again repairs it.
+ */
+function openSecret(box: SecretBox, sealed: string): ConnectionSecret | null {
+  try {
+    const parsed = connectionSecretSchema.safeParse(JSON.parse(box.open(sealed)));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Creates the repository, preparing every statement once. */
+export function createConnectionsRepo(db: Database, box: SecretBox, newId: () => string = randomUUID): ConnectionsRepo {
+  const selectAll = db.prepare<[], ConnectionRow>('SELECT * FROM connections ORDER BY priority, name');
+  const selectByName = db.prepare<[string], ConnectionRow>('SELECT * FROM connections WHERE name = ?');
+  const selectById = db.prepare<[string], ConnectionRow>('SELECT * FROM connections WHERE id = ?');
+  const deleteByName = db.prepare<[string]>('DELETE FROM connections WHERE name = ?');
+  const upsertRow = db.prepare<[ConnectionRow]>(`
+    INSERT INTO connections (id, name, kind, base_url, secret_sealed, secret_hint, models_json, model_aliases_json,
+      priority, enabled, max_concurrent, disable_cooling, provider_specific_json, created_at, updated_at)
+    VALUES (@id, @name, @kind, @base_url, @secret_sealed, @secret_hint, @models_json, @model_aliases_json,
+      @priority, @enabled, @max_concurrent, @disable_cooling, @provider_specific_json, @created_at, @updated_at)
+    ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, base_url = excluded.base_url,
+      secret_sealed = excluded.secret_sealed, secret_hint = excluded.secret_hint, models_json = excluded.models_json,
+      model_aliases_json = excluded.model_aliases_json, priority = excluded.priority, enabled = excluded.enabled,
+      max_concurrent = excluded.max_concurrent, disable_cooling = excluded.disable_cooling,
+      provider_specific_json = excluded.provider_specific_json, updated_at = excluded.updated_at`);
+
+  const fromRow = (row: ConnectionRow): StoredConnection => {
+    const kind = row.kind as ConnectionKind; // guarded by the CHECK constraint on the column
+    const secret = row.secret_sealed === null ? null : openSecret(box, row.secret_sealed);
+    return {
+      id: row.id,
+      name: row.name,
+      kind,
+      baseUrl: row.base_url,
+      effectiveBaseUrl: effectiveBaseUrl(kind, row.base_url),
+      models: parseJsonArray(row.models_json).filter((m): m is string => typeof m === 'string'),
+      modelAliases: stringRecord(parseJsonObject(row.model_aliases_json)),
+      priority: row.priority,
+      enabled: row.enabled === 1,
+      maxConcurrent: row.max_concurrent,
+      disableCooling: row.disable_cooling === 1,
+      providerSpecificData: parseJsonObject(row.provider_specific_json),
+      secretHint: row.secret_hint,
+      secret,
+      createdAt: row.created_at,
+      updatedAt: row.updated_at,
+    };
+  };
+
+  const upsert = db.transaction((draft: ConnectionDraft, now: number): StoredConnection => {
+    const existing = selectByName.get(draft.name);
+    const sealed = draft.secret ? box.seal(JSON.stringify(draft.secret)) : (existing?.secret_sealed ?? null);
+    const hint = draft.secret ? hintOf(draft.secret) : (existing?.secret_hint ?? null);
+    upsertRow.run({
+      id: existing?.id ?? newId(),
+      name: draft.name,
+      kind: draft.kind,
+      base_url: draft.baseUrl ?? null,
+      secret_sealed: sealed,
+      secret_hint: hint,
+      models_json: JSON.stringify(draft.models),
+      model_aliases_json: JSON.stringify(draft.modelAliases),
+      priority: draft.priority,
+      enabled: draft.enabled ? 1 : 0,
+      max_concurrent: draft.maxConcurrent,
+      disable_cooling: draft.disableCooling ? 1 : 0,
+      provider_specific_json: JSON.stringify(draft.providerSpecificData),
+      created_at: existing?.created_at ?? now,
+      updated_at: now,
+    });
+    const saved = selectByName.get(draft.name);
+    if (!saved) throw new Error(`connection ${draft.name} vanished inside its own transaction`);
+    return fromRow(saved);
+  });
+
+  return {
+    list: () => selectAll.all().map(fromRow),
+    getByName: (name) => {
+      const row = selectByName.get(name);
+      return row ? fromRow(row) : null;
+    },
+    getById: (id) => {
+      const row = selectById.get(id);
+      return row ? fromRow(row) : null;
+    },
+    upsert: (draft, now) => upsert(draft, now),
+    remove: (name) => deleteByName.run(name).changes > 0,
+  };
+}
+
+function stringRecord(value: Record<string, unknown>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [key, entry] of Object.entries(value)) if (typeof entry === 'string') out[key] = entry;
+  return out;
+}

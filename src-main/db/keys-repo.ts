@@ -1,0 +1,124 @@
+import { randomUUID } from 'node:crypto';
+import { fail, ok, type Result } from '../../src-shared/contract/errors';
+import type { CreatedLocalKey, LocalKeyView } from '../../src-shared/domain/local-key';
+import { generateLocalKey, hashLocalKey, KEY_PREFIX_LENGTH } from './local-key-material';
+import type { Database } from './open';
+
+/** Local API keys, stored only as SHA-256 hex (PROD-12): the plain key is shown once and forgotten. */
+export interface KeysRepo {
+  /** Creates a key (generated unless given); `conflict` if the name or the key is already taken. */
+  create(input: { name: string; key?: string }, now: number): Result<CreatedLocalKey>;
+  /** Makes the named key equal `plainKey` (config files): idempotent, un-revokes on a new key. */
+  upsertByName(name: string, plainKey: string, now: number): Result<LocalKeyView>;
+  list(): LocalKeyView[];
+  /** The active key matching `plainKey`, or null (unknown or revoked). */
+  verify(plainKey: string): LocalKeyView | null;
+  revoke(id: string, now: number): boolean;
+  /** Records use; writes at most once a minute per key so the proxy hot path rarely hits SQLite. */
+  touch(id: string, now: number): void;
+}
+
+/** last_used_at is for people ("used 3 minutes ago"); minute precision is plenty. */
+const TOUCH_GRANULARITY_MS = 60_000;
+
+interface KeyRow {
+  id: string;
+  name: string;
+  key_hash: string;
+  prefix: string;
+  created_at: number;
+  last_used_at: number | null;
+  revoked_at: number | null;
+}
+
+function toView(row: KeyRow): LocalKeyView {
+  return {
+    id: row.id,
+    name: row.name,
+    prefix: row.prefix,
+    createdAt: row.created_at,
+    lastUsedAt: row.last_used_at,
+    revokedAt: row.revoked_at,
+  };
+}
+
+/** Creates the repository, preparing every statement once. */
+export function createKeysRepo(db: Database, newId: () => string = randomUUID): KeysRepo {
+  const selectAll = db.prepare<[], KeyRow>('SELECT * FROM local_keys ORDER BY created_at, name');
+  const selectByName = db.prepare<[string], KeyRow>('SELECT * FROM local_keys WHERE name = ?');
+  const selectByHash = db.prepare<[string], KeyRow>('SELECT * FROM local_keys WHERE key_hash = ?');
+  const selectById = db.prepare<[string], KeyRow>('SELECT * FROM local_keys WHERE id = ?');
+  const insert = db.prepare<[KeyRow]>(
+    'INSERT INTO local_keys (id, name, key_hash, prefix, created_at, last_used_at, revoked_at) VALUES (@id, @name, @key_hash, @prefix, @created_at, @last_used_at, @revoked_at)',
+  );
+  const replaceHash = db.prepare<[string, string, string]>(
+    'UPDATE local_keys SET key_hash = ?, prefix = ?, revoked_at = NULL WHERE id = ?',
+  );
+  const setRevoked = db.prepare<[number, string]>(
+    'UPDATE local_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
+  );
+  const setLastUsed = db.prepare<[number, string]>('UPDATE local_keys SET last_used_at = ? WHERE id = ?');
+  const lastTouched = new Map<string, number>();
+
+  // Messages name the key by name only: the plain key never enters an error.
+  const hashTakenBy = (hash: string, name: string): Result<never> | null => {
+    const holder = selectByHash.get(hash);
+    return holder && holder.name !== name
+      ? fail('conflict', `that key is already registered as "${holder.name}"`)
+      : null;
+  };
+
+  const create = db.transaction((input: { name: string; key?: string }, now: number): Result<CreatedLocalKey> => {
+    if (selectByName.get(input.name)) return fail('conflict', `a local key named "${input.name}" already exists`);
+    const plainKey = input.key ?? generateLocalKey();
+    const hash = hashLocalKey(plainKey);
+    const taken = hashTakenBy(hash, input.name);
+    if (taken) return taken;
+    const row: KeyRow = {
+      id: newId(),
+      name: input.name,
+      key_hash: hash,
+      prefix: plainKey.slice(0, KEY_PREFIX_LENGTH),
+      created_at: now,
+      last_used_at: null,
+      revoked_at: null,
+    };
+    insert.run(row);
+    return ok({ key: toView(row), plainKey });
+  });
+
+  const upsertByName = db.transaction((name: string, plainKey: string, now: number): Result<LocalKeyView> => {
+    const hash = hashLocalKey(plainKey);
+    const existing = selectByName.get(name);
+    if (!existing) {
+      const created = create({ name, key: plainKey }, now);
+      return created.ok ? ok(created.value.key) : created;
+    }
+    if (existing.key_hash === hash) return ok(toView(existing));
+    const taken = hashTakenBy(hash, name);
+    if (taken) return taken;
+    replaceHash.run(hash, plainKey.slice(0, KEY_PREFIX_LENGTH), existing.id);
+    const updated = selectById.get(existing.id);
+    return updated ? ok(toView(updated)) : fail('not_found', `local key "${name}" vanished`);
+  });
+
+  return {
+    create: (input, now) => create(input, now),
+    upsertByName: (name, plainKey, now) => upsertByName(name, plainKey, now),
+    list: () => selectAll.all().map(toView),
+    verify: (plainKey) => {
+      const row = selectByHash.get(hashLocalKey(plainKey));
+      return row && row.revoked_at === null ? toView(row) : null;
+    },
+    revoke: (id, now) => {
+      lastTouched.delete(id);
+      return setRevoked.run(now, id).changes > 0;
+    },
+    touch: (id, now) => {
+      const previous = lastTouched.get(id);
+      if (previous !== undefined && now - previous < TOUCH_GRANULARITY_MS) return;
+      lastTouched.set(id, now);
+      setLastUsed.run(now, id);
+    },
+  };
+}

@@ -1,0 +1,146 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { NewRequestLogEntry } from '../../src-shared/domain/request-log';
+import { createMemoryDb } from '../testing/temp-db';
+import { createRequestLog } from './request-log-repo';
+
+const DAY = 86_400_000;
+const closers: (() => void)[] = [];
+afterEach(() => {
+  for (const close of closers.splice(0)) close();
+});
+
+function setup(flushEvery?: number) {
+  const db = createMemoryDb();
+  closers.push(() => db.close());
+  const rows = () => db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM request_log').get()?.n ?? 0;
+  return { db, log: createRequestLog(db, flushEvery === undefined ? {} : { flushEvery }), rows };
+}
+
+function entry(over: Partial<NewRequestLogEntry> = {}): NewRequestLogEntry {
+  return {
+    ts: 1_000,
+    keyName: 'laptop',
+    apiFormat: 'anthropic',
+    endpoint: '/v1/messages',
+    model: 'claude-sonnet-4-5',
+    connection: 'work',
+    status: 200,
+    stream: true,
+    latencyMs: 1234,
+    ttfbMs: 321,
+    inputTokens: 10,
+    outputTokens: 20,
+    cacheReadTokens: null,
+    cacheWriteTokens: 0,
+    failover: [],
+    errorCode: null,
+    ...over,
+  };
+}
+
+describe('request log', () => {
+  it('PROD-16: append returns the entry with an id at once and writes nothing until the batch fills', () => {
+    const { log, rows } = setup(3);
+    const first = log.append(entry({ failover: [{ connection: 'home', status: 429, reason: 'rate_limited' }] }));
+    expect(first).toMatchObject({
+      id: 1,
+      connection: 'work',
+      failover: [{ connection: 'home', status: 429, reason: 'rate_limited' }],
+    });
+    log.append(entry());
+    expect(rows()).toBe(0);
+    log.append(entry());
+    expect(rows()).toBe(3);
+    expect(log.list()[2]).toEqual(first);
+  });
+
+  it('PROD-16: rounds fractional timings so STRICT INTEGER columns accept them, identically in append and list', () => {
+    const { log } = setup();
+    const appended = log.append(entry({ latencyMs: 12.6, ttfbMs: 3.2 }));
+    expect(appended).toMatchObject({ latencyMs: 13, ttfbMs: 3 });
+    expect(log.list()).toEqual([appended]);
+  });
+
+  it('PROD-16: 10,000 appends and a flush store every row with contiguous ids', () => {
+    const { db, log, rows } = setup();
+    const ids = Array.from({ length: 10_000 }, (_, i) => log.append(entry({ ts: i })).id);
+    log.flush();
+    expect(rows()).toBe(10_000);
+    expect(ids).toEqual(Array.from({ length: 10_000 }, (_, i) => i + 1));
+    expect(db.prepare('SELECT MIN(id) AS lo, MAX(id) AS hi FROM request_log').get()).toEqual({ lo: 1, hi: 10_000 });
+  });
+
+  it('PROD-16: a new log on an existing database continues the ids after MAX(id)', () => {
+    const { db, log } = setup();
+    log.append(entry());
+    log.append(entry());
+    log.flush();
+    expect(createRequestLog(db).append(entry()).id).toBe(3);
+  });
+
+  it('PROD-16: a failed flush keeps the buffered rows for the next one', () => {
+    const { db, log, rows } = setup();
+    log.append(entry({ ts: 1 }));
+    log.append(entry({ ts: 2 }));
+    db.exec('ALTER TABLE request_log RENAME TO request_log_away');
+    expect(() => log.flush()).toThrow();
+    db.exec('ALTER TABLE request_log_away RENAME TO request_log');
+    log.append(entry({ ts: 3 }));
+    log.flush();
+    expect(rows()).toBe(3);
+    expect(log.list().map((e) => [e.id, e.ts])).toEqual([
+      [3, 3],
+      [2, 2],
+      [1, 1],
+    ]);
+  });
+
+  it('PROD-16: lists newest first with default and maximum limits and beforeId paging', () => {
+    const { log } = setup();
+    for (let i = 0; i < 1_200; i++) log.append(entry({ ts: i }));
+    expect(
+      log
+        .list()
+        .map((e) => e.id)
+        .slice(0, 3),
+    ).toEqual([1_200, 1_199, 1_198]);
+    expect(log.list()).toHaveLength(100);
+    expect(log.list({ limit: 5_000 })).toHaveLength(1_000);
+    expect(log.list({ limit: 3, beforeId: 10 }).map((e) => e.id)).toEqual([9, 8, 7]);
+  });
+
+  it('PROD-16: filters by connection, model and ok/error status', () => {
+    const { log } = setup();
+    log.append(entry({ connection: 'work', model: 'a', status: 200 }));
+    log.append(entry({ connection: 'home', model: 'a', status: 429 }));
+    log.append(entry({ connection: 'work', model: 'b', status: 500 }));
+    log.append(entry({ connection: 'home', model: 'b', status: 399 }));
+    const ids = (q: Parameters<typeof log.list>[0]) => log.list(q).map((e) => e.id);
+    expect(ids({ connection: 'work' })).toEqual([3, 1]);
+    expect(ids({ model: 'b' })).toEqual([4, 3]);
+    expect(ids({ status: 'ok' })).toEqual([4, 1]);
+    expect(ids({ status: 'error' })).toEqual([3, 2]);
+    expect(ids({ connection: 'home', status: 'error' })).toEqual([2]);
+  });
+
+  it('PROD-16: summarySince counts requests and errors at or after a time, including unflushed ones', () => {
+    const { log } = setup();
+    expect(log.summarySince(0)).toEqual({ requests: 0, errors: 0 });
+    log.append(entry({ ts: 100, status: 500 }));
+    log.append(entry({ ts: 200, status: 200 }));
+    log.append(entry({ ts: 300, status: 429 }));
+    expect(log.summarySince(200)).toEqual({ requests: 2, errors: 1 });
+  });
+
+  it('PROD-16: prune deletes rows past the age limit and beyond the newest maxRows', () => {
+    const { log } = setup();
+    const now = 100 * DAY;
+    for (let i = 0; i < 10; i++) log.append(entry({ ts: now - (40 - i) * DAY })); // ids 1-10: 40..31 days old
+    for (let i = 0; i < 20; i++) log.append(entry({ ts: now - i })); // ids 11-30: fresh
+    expect(log.prune(now, 1_000, 35)).toBe(5); // ids 1-5 are older than 35 days; id 6 is exactly 35
+    expect(log.list({ limit: 1_000 }).at(-1)?.id).toBe(6);
+    expect(log.prune(now, 15, 35)).toBe(10); // keep the newest 15: ids 16-30
+    expect(log.list({ limit: 1_000 }).map((e) => e.id)).toEqual(Array.from({ length: 15 }, (_, i) => 30 - i));
+    expect(log.prune(now, 15, 35)).toBe(0);
+  });
+});

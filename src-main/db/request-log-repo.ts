@@ -1,0 +1,115 @@
+import type { NewRequestLogEntry, RequestLogEntry, RequestLogQuery } from '../../src-shared/domain/request-log';
+import type { Database } from './open';
+import { fromRow, normaliseEntry, toRow, type RequestLogRow } from './request-log-row';
+
+/**
+ * The activity log. append() is on the proxy's hot path, so it only buffers in memory; rows reach
+ * SQLite in batches (every `flushEvery` rows, on reads, or when the core's timer calls flush()).
+ */
+export interface RequestLog {
+  /** Buffers one entry and returns it with its id; writes only when the buffer is full. */
+  append(entry: NewRequestLogEntry): RequestLogEntry;
+  /** Writes every buffered row in one transaction. */
+  flush(): void;
+  /** Newest first, after a flush; limit defaults to 100 and is capped at 1000. */
+  list(query?: RequestLogQuery): RequestLogEntry[];
+  /** Requests and errors (status >= 400) at or after `ts`. */
+  summarySince(ts: number): { requests: number; errors: number };
+  /** Deletes rows older than `maxAgeDays` and beyond the newest `maxRows`; returns how many. */
+  prune(now: number, maxRows: number, maxAgeDays: number): number;
+}
+
+const DAY_MS = 86_400_000;
+const DEFAULT_LIMIT = 100;
+const MAX_LIMIT = 1_000;
+
+interface ListParams {
+  limit: number;
+  beforeId: number | null;
+  connection: string | null;
+  model: string | null;
+  status: 'ok' | 'error' | null;
+}
+
+/** Creates the log, preparing every statement once. Only one RequestLog may write a database. */
+export function createRequestLog(db: Database, opts: { flushEvery?: number } = {}): RequestLog {
+  const flushEvery = Math.max(1, opts.flushEvery ?? 200);
+  const insert = db.prepare<[RequestLogRow]>(`
+    INSERT INTO request_log (id, ts, key_name, api_format, endpoint, model, connection, status, stream, latency_ms,
+      ttfb_ms, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, failover_json, error_code)
+    VALUES (@id, @ts, @key_name, @api_format, @endpoint, @model, @connection, @status, @stream, @latency_ms,
+      @ttfb_ms, @input_tokens, @output_tokens, @cache_read_tokens, @cache_write_tokens, @failover_json, @error_code)`);
+  // One statement for every filter combination: a NULL parameter switches its condition off.
+  const select = db.prepare<[ListParams], RequestLogRow>(`
+    SELECT * FROM request_log
+    WHERE (@beforeId IS NULL OR id < @beforeId)
+      AND (@connection IS NULL OR connection = @connection)
+      AND (@model IS NULL OR model = @model)
+      AND (@status IS NULL OR (@status = 'ok' AND status < 400) OR (@status = 'error' AND status >= 400))
+    ORDER BY id DESC LIMIT @limit`);
+  const summary = db.prepare<[number], { requests: number; errors: number | null }>(
+    'SELECT COUNT(*) AS requests, SUM(status >= 400) AS errors FROM request_log WHERE ts >= ?',
+  );
+  const deleteOlder = db.prepare<[number]>('DELETE FROM request_log WHERE ts < ?');
+  const deleteBeyond = db.prepare<[number]>(
+    'DELETE FROM request_log WHERE id <= (SELECT id FROM request_log ORDER BY id DESC LIMIT 1 OFFSET ?)',
+  );
+  const maxId = db.prepare<[], { maxId: number | null }>('SELECT MAX(id) AS maxId FROM request_log').get()?.maxId;
+
+  let nextId = (maxId ?? 0) + 1;
+  let buffer: RequestLogEntry[] = [];
+
+  const insertAll = db.transaction((rows: RequestLogEntry[]) => {
+    for (const entry of rows) insert.run(toRow(entry));
+  });
+
+  const flush = (): void => {
+    if (buffer.length === 0) return;
+    const rows = buffer;
+    buffer = [];
+    try {
+      insertAll(rows);
+    } catch (error) {
+      // Keep the rows (ahead of any appended meanwhile) so a transient failure loses nothing.
+      buffer = rows.concat(buffer);
+      throw error;
+    }
+  };
+
+  const prune = db.transaction((now: number, maxRows: number, maxAgeDays: number): number => {
+    const aged = deleteOlder.run(now - maxAgeDays * DAY_MS).changes;
+    return aged + deleteBeyond.run(Math.max(0, Math.floor(maxRows))).changes;
+  });
+
+  return {
+    append: (entry) => {
+      const full = normaliseEntry({ ...entry, id: nextId++ });
+      buffer.push(full);
+      if (buffer.length >= flushEvery) flush();
+      return full;
+    },
+    flush,
+    list: (query = {}) => {
+      flush();
+      const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(query.limit ?? DEFAULT_LIMIT)));
+      return select
+        .all({
+          limit,
+          beforeId: query.beforeId ?? null,
+          connection: query.connection ?? null,
+          model: query.model ?? null,
+          status: query.status ?? null,
+        })
+        .map(fromRow);
+    },
+    summarySince: (ts) => {
+      flush();
+      const row = summary.get(ts);
+      return { requests: row?.requests ?? 0, errors: row?.errors ?? 0 };
+    },
+    prune: (now, maxRows, maxAgeDays) => {
+      flush();
+      return prune(now, maxRows, maxAgeDays);
+    },
+  };
+}

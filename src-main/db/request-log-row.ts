@@ -1,0 +1,100 @@
+import type { FailoverHop, RequestLogEntry } from '../../src-shared/domain/request-log';
+import { isRecord, parseJsonArray } from './json-columns';
+
+/** A `request_log` row exactly as SQLite returns it (and as the insert binds it). */
+export interface RequestLogRow {
+  id: number;
+  ts: number;
+  key_name: string | null;
+  api_format: 'anthropic' | 'openai' | null;
+  endpoint: string;
+  model: string | null;
+  connection: string | null;
+  status: number;
+  stream: number;
+  latency_ms: number;
+  ttfb_ms: number | null;
+  input_tokens: number | null;
+  output_tokens: number | null;
+  cache_read_tokens: number | null;
+  cache_write_tokens: number | null;
+  failover_json: string;
+  error_code: string | null;
+}
+
+/** STRICT INTEGER columns refuse fractions; timings from performance.now() have them. */
+const int = (value: number): number => Math.round(value);
+const intOrNull = (value: number | null): number | null => (value === null ? null : Math.round(value));
+
+/** Rounds numeric fields the way the INTEGER columns will store them, so append() and list() agree. */
+export function normaliseEntry(entry: RequestLogEntry): RequestLogEntry {
+  return {
+    ...entry,
+    ts: int(entry.ts),
+    status: int(entry.status),
+    latencyMs: int(entry.latencyMs),
+    ttfbMs: intOrNull(entry.ttfbMs),
+    inputTokens: intOrNull(entry.inputTokens),
+    outputTokens: intOrNull(entry.outputTokens),
+    cacheReadTokens: intOrNull(entry.cacheReadTokens),
+    cacheWriteTokens: intOrNull(entry.cacheWriteTokens),
+    failover: entry.failover.map(({ connection, status, reason }) => ({ connection, status, reason })),
+  };
+}
+
+export function toRow(entry: RequestLogEntry): RequestLogRow {
+  return {
+    id: entry.id,
+    ts: entry.ts,
+    key_name: entry.keyName,
+    api_format: entry.apiFormat,
+    endpoint: entry.endpoint,
+    model: entry.model,
+    connection: entry.connection,
+    status: entry.status,
+    stream: entry.stream ? 1 : 0,
+    latency_ms: entry.latencyMs,
+    ttfb_ms: entry.ttfbMs,
+    input_tokens: entry.inputTokens,
+    output_tokens: entry.outputTokens,
+    cache_read_tokens: entry.cacheReadTokens,
+    cache_write_tokens: entry.cacheWriteTokens,
+    failover_json: JSON.stringify(entry.failover),
+    error_code: entry.errorCode,
+  };
+}
+
+function parseFailover(text: string): FailoverHop[] {
+  const hops: FailoverHop[] = [];
+  for (const hop of parseJsonArray(text)) {
+    if (!isRecord(hop) || typeof hop.connection !== 'string') continue;
+    hops.push({
+      connection: hop.connection,
+      status: typeof hop.status === 'number' ? hop.status : null,
+      reason: typeof hop.reason === 'string' ? hop.reason : '',
+    });
+  }
+  return hops;
+}
+
+export function fromRow(row: RequestLogRow): RequestLogEntry {
+  return {
+    id: row.id,
+    ts: row.ts,
+    keyName: row.key_name,
+    apiFormat: row.api_format,
+    endpoint: row.endpoint,
+    model: row.model,
+    connection: row.connection,
+    status: row.status,
+    stream: row.stream === 1,
+    latencyMs: row.latency_ms,
+    ttfbMs: row.ttfb_ms,
+    inputTokens: row.input_tokens,
+    outputTokens: row.output_tokens,
+    cacheReadTokens: row.cache_read_tokens,
+    cacheWriteTokens: row.cache_write_tokens,
+    failover: parseFailover(row.failover_json),
+    errorCode: row.error_code,
+  };
+}

@@ -1,0 +1,59 @@
+import { dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { fail, ok, type Result } from '../../src-shared/contract/errors';
+import { createKeyFileSecretBox } from '../secrets/key-file-box';
+import type { SecretBox } from '../secrets/secret-box';
+import { createCombosRepo, type CombosRepo } from './combos-repo';
+import { createConnectionsRepo, type ConnectionsRepo } from './connections-repo';
+import { createKeysRepo, type KeysRepo } from './keys-repo';
+import { findMigrationsDir, migrate } from './migrate';
+import { openDatabase, type Database } from './open';
+import { createRequestLog, type RequestLog } from './request-log-repo';
+import { createSettingsRepo, type SettingsRepo } from './settings-repo';
+
+/** The opened database with every repository over it. */
+export interface Storage {
+  db: Database;
+  connections: ConnectionsRepo;
+  keys: KeysRepo;
+  combos: CombosRepo;
+  settings: SettingsRepo;
+  requestLog: RequestLog;
+  close(): void;
+}
+
+/** Where the migrations are: beside the sources in development, in resources when packaged. */
+export function locateMigrations(): string | null {
+  const here = dirname(fileURLToPath(import.meta.url));
+  const resources = (process as NodeJS.Process & { resourcesPath?: string }).resourcesPath;
+  return findMigrationsDir(here) ?? (resources ? findMigrationsDir(resources) : null);
+}
+
+/** Opens and migrates the database; a refused migration is an answer, and leaves the file untouched. */
+export function openStorage(file: string, dataDir: string, box?: SecretBox, migrationsDir = locateMigrations()): Result<Storage> {
+  if (!migrationsDir) return fail('internal_error', 'The migrations folder was not found next to Headroom');
+  let db: Database;
+  try {
+    db = openDatabase(file);
+  } catch (error) {
+    return fail('internal_error', `Cannot open the database ${file}: ${(error as Error).message}`);
+  }
+  const migrated = migrate(db, migrationsDir);
+  if (!migrated.ok) {
+    db.close();
+    return fail('internal_error', `Database ${file}: ${migrated.error.message}`, { details: { code: migrated.error.code } });
+  }
+  const requestLog = createRequestLog(db);
+  return ok({
+    db,
+    connections: createConnectionsRepo(db, box ?? createKeyFileSecretBox(dataDir)),
+    keys: createKeysRepo(db),
+    combos: createCombosRepo(db),
+    settings: createSettingsRepo(db),
+    requestLog,
+    close() {
+      requestLog.flush();
+      db.close();
+    },
+  });
+}

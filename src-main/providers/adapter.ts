@@ -1,0 +1,16 @@
+import type { ApiFormat, ConnectionKind, ConnectionSecret } from '../../src-shared/domain/connection';
+
+/** Which upstream operation a request maps to; the adapter turns it into a path. */
+export type UpstreamOperation = 'messages' | 'count_tokens' | 'chat_completions' | 'models';
+
+/** How one upstream kind authenticates and where its endpoints live. */
+export interface ProviderAdapter {
+  readonly kind: ConnectionKind;
+  readonly format: ApiFormat;
+  /** Path appended to the base URL (whose own path prefix is kept). */
+  pathFor(operation: UpstreamOperation): string | null;
+  /** Auth headers for the connection's own secret; never the client's. */
+  authHeaders(secret: ConnectionSecret): Record<string, string>;
+  /** Adjusts pass-through headers, e.g. adding the OAuth beta flag. */
+  decorateHeaders?(headers: Record<string, string>): void;
+}

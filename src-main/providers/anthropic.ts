@@ -1,0 +1,45 @@
+import type { ConnectionSecret } from '../../src-shared/domain/connection';
+import type { ProviderAdapter, UpstreamOperation } from './adapter';
+
+function anthropicPath(operation: UpstreamOperation): string | null {
+  switch (operation) {
+    case 'messages':
+      return '/v1/messages';
+    case 'count_tokens':
+      return '/v1/messages/count_tokens';
+    case 'models':
+      return '/v1/models';
+    case 'chat_completions':
+      return null;
+  }
+}
+
+/** Anthropic API key connections: `x-api-key` auth, the base URL is the origin (plus any prefix). */
+export const anthropicAdapter: ProviderAdapter = {
+  kind: 'anthropic',
+  format: 'anthropic',
+  pathFor: anthropicPath,
+  authHeaders(secret: ConnectionSecret): Record<string, string> {
+    return secret.type === 'api-key' ? { 'x-api-key': secret.apiKey } : { authorization: `Bearer ${secret.accessToken}` };
+  },
+};
+
+const OAUTH_BETA = 'oauth-2025-04-20';
+
+/** Claude subscription connections: Bearer token plus the OAuth beta flag added to the client's betas. */
+export const claudeOauthAdapter: ProviderAdapter = {
+  kind: 'claude-oauth',
+  format: 'anthropic',
+  pathFor: anthropicPath,
+  authHeaders(secret: ConnectionSecret) {
+    return { authorization: `Bearer ${secret.type === 'oauth' ? secret.accessToken : secret.apiKey}` };
+  },
+  decorateHeaders(headers) {
+    const betas = (headers['anthropic-beta'] ?? '')
+      .split(',')
+      .map((b) => b.trim())
+      .filter((b) => b.length > 0);
+    if (!betas.includes(OAUTH_BETA)) betas.push(OAUTH_BETA);
+    headers['anthropic-beta'] = betas.join(',');
+  },
+};

@@ -1,0 +1,29 @@
+import type { ConnectionKind, ConnectionSecret } from '../../src-shared/domain/connection';
+import type { ProviderAdapter, UpstreamOperation } from './adapter';
+
+function openaiPath(operation: UpstreamOperation): string | null {
+  switch (operation) {
+    case 'chat_completions':
+      return '/chat/completions';
+    case 'models':
+      return '/models';
+    case 'messages':
+    case 'count_tokens':
+      return null;
+  }
+}
+
+function openaiLike(kind: ConnectionKind): ProviderAdapter {
+  return {
+    kind,
+    format: 'openai',
+    // The base URL already carries the version path (…/v1, …/v4), so only the operation is appended.
+    pathFor: openaiPath,
+    authHeaders(secret: ConnectionSecret) {
+      return { authorization: `Bearer ${secret.type === 'api-key' ? secret.apiKey : secret.accessToken}` };
+    },
+  };
+}
+
+export const openaiAdapter = openaiLike('openai');
+export const openaiCompatibleAdapter = openaiLike('openai-compatible');

@@ -1,0 +1,18 @@
+import type { NewRequestLogEntry } from '../../src-shared/domain/request-log';
+import type { LocalKeyView } from '../../src-shared/domain/local-key';
+import type { Settings } from '../../src-shared/domain/settings';
+import type { UpstreamPools } from '../providers/upstream-pools';
+import type { Catalog } from '../routing/catalog';
+
+/** What the proxy needs from the core; read through functions so a change is seen at once. */
+export interface ProxyContext {
+  catalog(): Catalog;
+  settings(): Settings;
+  verifyKey(plainKey: string): LocalKeyView | null;
+  pools: UpstreamPools;
+  now(): number;
+  record(entry: NewRequestLogEntry): void;
+  /** Extra Host names accepted besides loopback (when bound for remote use). */
+  allowedHosts: ReadonlySet<string>;
+  version: string;
+}

@@ -1,0 +1,97 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AppError } from '../../src-shared/contract/errors';
+import { listModels } from '../routing/resolve-targets';
+import { sendClientError, type ClientFormat } from './client-errors';
+import { isProxyNamespace, matchEndpoint } from './endpoints';
+import { isAllowedHost, isAllowedOrigin, localKeyOf } from './guards';
+import { handleModelRequest } from './handle-model-request';
+import { modelsBody } from './models-response';
+import type { ProxyContext } from './proxy-context';
+import { readBody } from './read-body';
+
+/** The part of the admin door the proxy server delegates non-proxy paths to. */
+export interface SecondaryHandler {
+  handle(req: IncomingMessage, res: ServerResponse): boolean;
+}
+
+/** Anthropic clients announce themselves; everyone else gets OpenAI-shaped errors. */
+function guessFormat(req: IncomingMessage, pathname: string): ClientFormat {
+  if (pathname.startsWith('/v1/messages') || req.headers['anthropic-version'] !== undefined) return 'anthropic';
+  if (req.headers['x-api-key'] !== undefined && !pathname.includes('chat/completions')) return 'anthropic';
+  return 'openai';
+}
+
+function sendJson(res: ServerResponse, status: number, body: string, head: boolean): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(head ? undefined : body);
+}
+
+/** The request handler of the local endpoint: guards, then one of the proxy routes or the admin door. */
+export function createProxyHandler(ctx: ProxyContext, secondary: SecondaryHandler | null) {
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const startedAt = ctx.now();
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const pathname = q === -1 ? url : url.slice(0, q);
+    const search = q === -1 ? '' : url.slice(q);
+    const format = guessFormat(req, pathname);
+    const refuse = (error: AppError) => {
+      req.resume();
+      sendClientError(res, format, error);
+    };
+
+    if (!isAllowedHost(req.headers.host, ctx.allowedHosts)) {
+      return refuse({ code: 'forbidden_host', message: 'Host header must name a loopback host (DNS-rebinding guard)' });
+    }
+    if (!isAllowedOrigin(headerString(req.headers.origin))) {
+      return refuse({ code: 'forbidden_origin', message: 'Requests from web pages on other origins are refused' });
+    }
+    if (!isProxyNamespace(pathname)) {
+      if (secondary?.handle(req, res)) return;
+      return refuse({ code: 'not_found', message: `No route for ${req.method ?? 'GET'} ${pathname}` });
+    }
+    const match = matchEndpoint(req.method ?? 'GET', pathname);
+    if (match.kind === 'not_proxy') return refuse({ code: 'not_found', message: `No route for ${req.method ?? 'GET'} ${pathname}` });
+    if (match.kind === 'wrong_method') {
+      res.setHeader('allow', match.allowed);
+      return refuse({ code: 'method_not_allowed', message: `${req.method ?? ''} is not allowed on ${pathname}; use ${match.allowed}` });
+    }
+    const endpoint = match.endpoint;
+    const head = req.method === 'HEAD';
+    if (endpoint.kind === 'health') {
+      return sendJson(res, 200, JSON.stringify({ status: 'ok', version: ctx.version, paused: ctx.settings().paused }), head);
+    }
+    const plainKey = localKeyOf(req.headers);
+    const key = plainKey ? ctx.verifyKey(plainKey) : null;
+    if (!key) {
+      return refuse({
+        code: 'unauthorized',
+        message: plainKey ? 'Invalid local API key' : 'Missing local API key: send it as x-api-key or Authorization: Bearer',
+      });
+    }
+    if (endpoint.kind === 'models') {
+      const modelFormat = req.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai';
+      return sendJson(res, 200, modelsBody(modelFormat, listModels(ctx.catalog(), modelFormat)), head);
+    }
+    void readBody(req, ctx.settings().maxBodyBytes).then((body) => {
+      if (!body.ok) {
+        if (body.error.code === 'body_too_large') res.setHeader('connection', 'close');
+        return sendClientError(res, endpoint.format, body.error);
+      }
+      return handleModelRequest(ctx, { req, res, endpoint, search, body: body.value, keyName: key.name, startedAt });
+    }).catch(() => {
+      // Only a bug lands here; the client still gets an answer in its own format.
+      sendClientError(res, endpoint.format, { code: 'internal_error', message: 'Internal error in Headroom' });
+    });
+  };
+}
+
+function headerString(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+/** A node:http server tuned for long-lived streams. */
+export function createProxyServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0, headersTimeout: 60_000 }, handler);
+  return server;
+}

@@ -1,0 +1,50 @@
+import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import type { RuntimeConnection } from '../routing/catalog';
+
+/**
+ * Client headers that carry meaning for the upstream API and nothing about the client's identity.
+ * Everything else (auth, cookies, session and lease headers, hop-by-hop) is dropped by construction.
+ */
+const PASS_THROUGH = ['anthropic-version', 'anthropic-beta', 'content-type', 'accept', 'user-agent', 'x-app'] as const;
+
+/** Upstream request headers built from scratch for one target. */
+export function buildUpstreamHeaders(client: IncomingHttpHeaders, connection: RuntimeConnection): Record<string, string> {
+  const headers: Record<string, string> = {};
+  for (const name of PASS_THROUGH) {
+    const value = client[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  for (const [name, value] of Object.entries(client)) {
+    // The SDKs' x-stainless-* describe the client runtime and retry count; harmless and useful upstream.
+    if (name.startsWith('x-stainless-') && typeof value === 'string') headers[name] = value;
+  }
+  headers['content-type'] ??= 'application/json';
+  if (connection.secret) Object.assign(headers, connection.adapter.authHeaders(connection.secret));
+  connection.adapter.decorateHeaders?.(headers);
+  return headers;
+}
+
+const DROP_FROM_RESPONSE = new Set([
+  'connection',
+  'keep-alive',
+  'transfer-encoding',
+  'proxy-connection',
+  'proxy-authenticate',
+  'upgrade',
+  'te',
+  'trailer',
+  'set-cookie',
+]);
+
+/** Upstream response headers minus hop-by-hop ones and cookies, plus Headroom's own. */
+export function buildClientHeaders(
+  upstream: Record<string, string | string[] | undefined>,
+  extra: Record<string, string>,
+): OutgoingHttpHeaders {
+  const headers: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(upstream)) {
+    if (value === undefined || DROP_FROM_RESPONSE.has(name)) continue;
+    headers[name] = value;
+  }
+  return Object.assign(headers, extra);
+}

@@ -1,0 +1,108 @@
+import type { ApiFormat } from '../../src-shared/domain/connection';
+import type { Catalog, RuntimeConnection } from './catalog';
+
+/** One candidate upstream for a request: a connection and the model id to send it. */
+export interface Target {
+  connection: RuntimeConnection;
+  upstreamModel: string;
+}
+
+/** A candidate dropped before dispatch, with a reason a person can read. */
+export interface Exclusion {
+  connection: string;
+  reason: 'disabled' | 'no_secret' | 'wrong_api_format' | 'unknown_connection' | 'no_model';
+}
+
+export type Resolution =
+  | { kind: 'targets'; via: 'combo' | 'connection' | 'model'; targets: Target[]; excluded: Exclusion[] }
+  | { kind: 'unknown_model'; available: string[] };
+
+function usable(connection: RuntimeConnection, format: ApiFormat): Exclusion['reason'] | null {
+  if (connection.adapter.format !== format) return 'wrong_api_format';
+  if (!connection.view.enabled) return 'disabled';
+  if (!connection.secret) return 'no_secret';
+  return null;
+}
+
+/** The id sent upstream: an alias maps the client's name to the connection's own. */
+function upstreamModelOf(connection: RuntimeConnection, model: string): string {
+  return connection.view.modelAliases[model] ?? model;
+}
+
+function servesExplicitly(connection: RuntimeConnection, model: string): boolean {
+  return connection.view.models.includes(model) || model in connection.view.modelAliases;
+}
+
+function collect(candidates: { connection: RuntimeConnection; model: string | null }[], format: ApiFormat) {
+  const targets: Target[] = [];
+  const excluded: Exclusion[] = [];
+  for (const { connection, model } of candidates) {
+    const reason = model === null ? 'no_model' : usable(connection, format);
+    if (reason || model === null) excluded.push({ connection: connection.view.name, reason: reason ?? 'no_model' });
+    else targets.push({ connection, upstreamModel: upstreamModelOf(connection, model) });
+  }
+  return { targets, excluded };
+}
+
+function resolveCombo(catalog: Catalog, comboName: string, requested: string | null, format: ApiFormat): Resolution | null {
+  const combo = catalog.combos.get(comboName);
+  if (!combo) return null;
+  // Targets without a pinned model get the model named after "combo/", else the combo's first pinned model.
+  const fallback = requested ?? combo.targets.find((t) => t.model !== null)?.model ?? null;
+  const candidates: { connection: RuntimeConnection; model: string | null }[] = [];
+  const missing: Exclusion[] = [];
+  for (const target of combo.targets) {
+    const connection = catalog.byName.get(target.connection);
+    if (!connection) {
+      missing.push({ connection: target.connection, reason: 'unknown_connection' });
+      continue;
+    }
+    candidates.push({ connection, model: target.model ?? fallback ?? connection.view.models[0] ?? null });
+  }
+  const { targets, excluded } = collect(candidates, format);
+  return { kind: 'targets', via: 'combo', targets, excluded: [...missing, ...excluded] };
+}
+
+/**
+ * Model string → ordered candidates. Order of meaning: a combo name; a model a connection lists
+ * (ids may contain "/"); `connection/model`; `combo/model`; then connections that serve any model.
+ */
+export function resolveTargets(catalog: Catalog, model: string, format: ApiFormat): Resolution {
+  const asCombo = resolveCombo(catalog, model, null, format);
+  if (asCombo) return asCombo;
+
+  const listing = catalog.connections.filter((c) => c.adapter.format === format && servesExplicitly(c, model));
+  if (listing.length > 0) {
+    return { kind: 'targets', via: 'model', ...collect(listing.map((connection) => ({ connection, model })), format) };
+  }
+
+  const slash = model.indexOf('/');
+  if (slash > 0) {
+    const prefix = model.slice(0, slash);
+    const rest = model.slice(slash + 1);
+    const connection = catalog.byName.get(prefix);
+    if (connection && rest.length > 0) {
+      return { kind: 'targets', via: 'connection', ...collect([{ connection, model: rest }], format) };
+    }
+    const comboWithModel = rest.length > 0 ? resolveCombo(catalog, prefix, rest, format) : null;
+    if (comboWithModel) return comboWithModel;
+  }
+
+  const anyModel = catalog.connections.filter((c) => c.adapter.format === format && c.view.models.length === 0);
+  if (anyModel.length > 0) {
+    return { kind: 'targets', via: 'model', ...collect(anyModel.map((connection) => ({ connection, model })), format) };
+  }
+  return { kind: 'unknown_model', available: listModels(catalog, format) };
+}
+
+/** Every name a client of this format can ask for: combos, listed models, aliases. */
+export function listModels(catalog: Catalog, format: ApiFormat): string[] {
+  const names = new Set<string>();
+  for (const combo of catalog.combos.values()) names.add(combo.name);
+  for (const c of catalog.connections) {
+    if (c.adapter.format !== format || !c.view.enabled) continue;
+    for (const m of c.view.models) names.add(m);
+    for (const alias of Object.keys(c.view.modelAliases)) names.add(alias);
+  }
+  return [...names].sort();
+}

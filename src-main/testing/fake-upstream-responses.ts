@@ -1,0 +1,182 @@
+/**
+ * Successful answers for each fake route, in the real providers' shapes: Message / chat.completion
+ * JSON, their SSE streams (built by sse-frames so tests can predict the bytes), token counts, model lists.
+ */
+import { identityHeaders, type PlanContext, type ResponsePlan } from './fake-upstream-errors';
+import { modelList } from './fake-upstream-models';
+import type { OkBehaviour, RecordedRequest } from './fake-upstream-types';
+import {
+  anthropicStreamFrames,
+  OPENAI_SYSTEM_FINGERPRINT,
+  openaiStreamFrames,
+  openaiUsage,
+  splitText,
+} from './sse-frames';
+
+/** Reads a property of a parsed JSON value without trusting its shape. */
+export function field(value: unknown, key: string): unknown {
+  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
+}
+
+/** Deterministic stand-in for a tokenizer: about four characters per token, never zero. */
+export function estimateTokens(text: string): number {
+  return Math.max(1, Math.ceil(text.length / 4));
+}
+
+/** Whether the request asked for SSE (`"stream": true`). */
+export function wantsStream(req: RecordedRequest): boolean {
+  return field(req.json, 'stream') === true;
+}
+
+/** The generated message id for a request, so tests can predict stream bytes. */
+export function messageId(ctx: PlanContext): string {
+  return ctx.format === 'anthropic' ? `msg_${ctx.name}_${ctx.seq}` : `chatcmpl-${ctx.name}-${ctx.seq}`;
+}
+
+export function okPlan(ctx: PlanContext, req: RecordedRequest, pathname: string, ok: OkBehaviour): ResponsePlan {
+  const extra = { ...successHeaders(ctx), ...ok.headers };
+  if (pathname === '/v1/models') return jsonPlan(modelList(ctx), extra);
+  if (pathname === '/v1/messages/count_tokens') return jsonPlan({ input_tokens: estimateTokens(req.body) }, extra);
+
+  const fallbackModel = ctx.format === 'anthropic' ? 'claude-sonnet-4-6' : 'gpt-4o-mini';
+  const requested = field(req.json, 'model');
+  const model = ok.model ?? (typeof requested === 'string' ? requested : fallbackModel);
+  const text = ok.text ?? `Hello from ${ctx.name}.`;
+  const input = ok.usage?.input ?? estimateTokens(req.body);
+  const output = ok.usage?.output ?? estimateTokens(text);
+  const id = messageId(ctx);
+  const deltas = splitText(text, ok.deltas ?? 3);
+
+  if (ctx.format === 'anthropic') {
+    if (!wantsStream(req)) return jsonPlan(anthropicMessage(id, model, text, input, output), extra);
+    return ssePlan(
+      anthropicStreamFrames({
+        id,
+        model,
+        deltas,
+        inputTokens: input,
+        outputTokens: output,
+      }),
+      extra,
+    );
+  }
+  const created = Math.floor(Date.now() / 1000);
+  if (!wantsStream(req)) return jsonPlan(openaiCompletion(id, model, created, text, input, output), extra);
+  const includeUsage = field(field(req.json, 'stream_options'), 'include_usage') === true;
+  return ssePlan(
+    openaiStreamFrames({
+      id,
+      model,
+      created,
+      deltas,
+      includeUsage,
+      promptTokens: input,
+      completionTokens: output,
+    }),
+    extra,
+  );
+}
+
+function jsonPlan(body: unknown, headers: Record<string, string>): ResponsePlan {
+  const text = JSON.stringify(body);
+  return {
+    status: 200,
+    headers: {
+      'content-type': 'application/json',
+      'content-length': String(Buffer.byteLength(text)),
+      ...headers,
+    },
+    chunks: [text],
+    streaming: false,
+  };
+}
+
+function ssePlan(frames: string[], headers: Record<string, string>): ResponsePlan {
+  return {
+    status: 200,
+    headers: {
+      'content-type': 'text/event-stream; charset=utf-8',
+      'cache-control': 'no-cache',
+      ...headers,
+    },
+    chunks: frames,
+    streaming: true,
+  };
+}
+
+/** Identity plus the rate-limit headers each provider sends on success. */
+function successHeaders(ctx: PlanContext): Record<string, string> {
+  const headers = identityHeaders(ctx);
+  if (ctx.format === 'anthropic') {
+    const reset = new Date(Date.now() + 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');
+    for (const [kind, limit] of [
+      ['requests', 4000],
+      ['tokens', 2_000_000],
+      ['input-tokens', 2_000_000],
+      ['output-tokens', 400_000],
+    ] as const) {
+      headers[`anthropic-ratelimit-${kind}-limit`] = String(limit);
+      headers[`anthropic-ratelimit-${kind}-remaining`] = String(limit - 1);
+      headers[`anthropic-ratelimit-${kind}-reset`] = reset;
+    }
+    return headers;
+  }
+  headers['openai-processing-ms'] = '12';
+  headers['x-ratelimit-limit-requests'] = '10000';
+  headers['x-ratelimit-remaining-requests'] = '9999';
+  headers['x-ratelimit-reset-requests'] = '6ms';
+  headers['x-ratelimit-limit-tokens'] = '30000000';
+  headers['x-ratelimit-remaining-tokens'] = '29999000';
+  headers['x-ratelimit-reset-tokens'] = '2ms';
+  return headers;
+}
+
+function anthropicMessage(id: string, model: string, text: string, input: number, output: number): object {
+  return {
+    id,
+    type: 'message',
+    role: 'assistant',
+    model,
+    content: [{ type: 'text', text }],
+    stop_reason: 'end_turn',
+    stop_sequence: null,
+    usage: {
+      input_tokens: input,
+      cache_creation_input_tokens: 0,
+      cache_read_input_tokens: 0,
+      output_tokens: output,
+    },
+  };
+}
+
+function openaiCompletion(
+  id: string,
+  model: string,
+  created: number,
+  text: string,
+  input: number,
+  output: number,
+): object {
+  return {
+    id,
+    object: 'chat.completion',
+    created,
+    model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: 'assistant',
+          content: text,
+          refusal: null,
+          annotations: [],
+        },
+        logprobs: null,
+        finish_reason: 'stop',
+      },
+    ],
+    usage: openaiUsage(input, output),
+    service_tier: 'default',
+    system_fingerprint: OPENAI_SYSTEM_FINGERPRINT,
+  };
+}

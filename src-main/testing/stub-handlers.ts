@@ -1,0 +1,96 @@
+import { ok } from '../../src-shared/contract/errors';
+import type { ProxyInfo } from '../../src-shared/contract/methods';
+import type { ComboView } from '../../src-shared/domain/combo';
+import type { ConnectionView } from '../../src-shared/domain/connection';
+import type { LocalKeyView } from '../../src-shared/domain/local-key';
+import type { RequestLogEntry } from '../../src-shared/domain/request-log';
+import { DEFAULT_SETTINGS } from '../../src-shared/domain/settings';
+import type { Handlers } from '../api/router';
+
+/** Canned domain objects for door tests, which care about transport, not about the engines. */
+export const stubInfo: ProxyInfo = {
+  proxyUrl: 'http://127.0.0.1:7431',
+  dashboardUrl: 'http://127.0.0.1:7431/',
+  dataDir: '/tmp/headroom-test',
+  version: '0.0.0-test',
+  paused: false,
+  startedAt: 1_700_000_000_000,
+  mode: 'headless',
+};
+
+export const stubConnection: ConnectionView = {
+  id: 'c1',
+  name: 'anthropic-main',
+  kind: 'anthropic',
+  baseUrl: null,
+  effectiveBaseUrl: 'https://api.anthropic.com',
+  models: ['claude-sonnet-4-5'],
+  modelAliases: {},
+  priority: 1,
+  enabled: true,
+  maxConcurrent: null,
+  disableCooling: false,
+  providerSpecificData: {},
+  secretHint: 'sk-ant…9xQa',
+  createdAt: 1_700_000_000_000,
+  updatedAt: 1_700_000_000_000,
+};
+
+export const stubKey: LocalKeyView = {
+  id: 'k1',
+  name: 'laptop',
+  prefix: 'hr-abc',
+  createdAt: 1_700_000_000_000,
+  lastUsedAt: null,
+  revokedAt: null,
+};
+
+export const stubCombo: ComboView = {
+  id: 'b1',
+  name: 'fast',
+  targets: [{ connection: 'anthropic-main', model: null }],
+  createdAt: 1_700_000_000_000,
+  updatedAt: 1_700_000_000_000,
+};
+
+export const stubLogEntry: RequestLogEntry = {
+  id: 1,
+  ts: 1_700_000_000_000,
+  keyName: 'laptop',
+  apiFormat: 'anthropic',
+  endpoint: '/v1/messages',
+  model: 'claude-sonnet-4-5',
+  connection: 'anthropic-main',
+  status: 200,
+  stream: true,
+  latencyMs: 850,
+  ttfbMs: 300,
+  inputTokens: 1200,
+  outputTokens: 340,
+  cacheReadTokens: null,
+  cacheWriteTokens: null,
+  failover: [],
+  errorCode: null,
+};
+
+/** A handler for every contract method answering canned ok Results; override the ones a test cares about. */
+export function createStubHandlers(overrides: Partial<Handlers> = {}): Handlers {
+  const handlers: Handlers = {
+    'app.info': () => ok(stubInfo),
+    'app.setPaused': ({ paused }) => ok({ ...stubInfo, paused }),
+    'connections.list': () => ok([stubConnection]),
+    'connections.upsert': (input) => ok({ ...stubConnection, name: input.name, kind: input.kind }),
+    'connections.remove': () => ok({ removed: true }),
+    'keys.list': () => ok([stubKey]),
+    'keys.create': ({ name }) => ok({ key: { ...stubKey, name }, plainKey: 'hr-stub-plain-key-000000' }),
+    'keys.revoke': () => ok({ revoked: true }),
+    'combos.list': () => ok([stubCombo]),
+    'combos.upsert': (input) => ok({ ...stubCombo, name: input.name, targets: input.targets }),
+    'combos.remove': () => ok({ removed: true }),
+    'settings.get': () => ok(DEFAULT_SETTINGS),
+    'settings.update': (patch) => ok({ ...DEFAULT_SETTINGS, ...patch }),
+    'activity.list': () => ok([stubLogEntry]),
+    'activity.summary': () => ok({ requestsToday: 1, errorsToday: 0 }),
+  };
+  return { ...handlers, ...overrides };
+}

@@ -1,0 +1,14 @@
+import type { EventName } from '../../src-shared/contract/events';
+
+// A Record keyed by EventName fails to compile when the contract gains an event and this list does not.
+const EVENTS: Record<EventName, true> = {
+  'connections.changed': true,
+  'keys.changed': true,
+  'combos.changed': true,
+  'settings.changed': true,
+  'activity.request': true,
+  'app.paused': true,
+};
+
+/** Every event type at runtime; EventSource needs one listener per named event. */
+export const EVENT_NAMES = Object.keys(EVENTS) as EventName[];

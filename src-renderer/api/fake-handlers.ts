@@ -1,0 +1,146 @@
+import { fail, ok, type Result } from '../../src-shared/contract/errors';
+import type { CoreEvent, EventMap, EventName } from '../../src-shared/contract/events';
+import type { MethodName, MethodOutput, MethodParsedInput, ProxyInfo } from '../../src-shared/contract/methods';
+import type { ComboView } from '../../src-shared/domain/combo';
+import { effectiveBaseUrl, hintSecret, type ConnectionView } from '../../src-shared/domain/connection';
+import type { LocalKeyView } from '../../src-shared/domain/local-key';
+import type { RequestLogEntry } from '../../src-shared/domain/request-log';
+import { DEFAULT_SETTINGS, type Settings } from '../../src-shared/domain/settings';
+
+/** Everything the fake core remembers; tests may read and seed it directly. */
+export interface FakeState {
+  info: ProxyInfo;
+  connections: ConnectionView[];
+  keys: LocalKeyView[];
+  combos: ComboView[];
+  settings: Settings;
+  activity: RequestLogEntry[];
+}
+
+export type FakeHandlers = { [M in MethodName]: (input: MethodParsedInput<M>) => Result<MethodOutput<M>> };
+
+export const FAKE_INFO: ProxyInfo = {
+  proxyUrl: 'http://127.0.0.1:7431',
+  dashboardUrl: 'http://127.0.0.1:7431/',
+  dataDir: '/home/user/.config/headroom',
+  version: '0.0.0-fake',
+  paused: false,
+  startedAt: 0,
+  mode: 'headless',
+};
+
+export function createFakeState(seed: Partial<FakeState> = {}): FakeState {
+  return { info: FAKE_INFO, connections: [], keys: [], combos: [], settings: DEFAULT_SETTINGS, activity: [], ...seed };
+}
+
+/** The contract's behaviour over memory, emitting the same events the real core does. */
+export function createFakeHandlers(
+  state: FakeState,
+  emit: (event: CoreEvent) => void,
+  now: () => number,
+): FakeHandlers {
+  let nextId = 1;
+  const send = <K extends EventName>(type: K, payload: EventMap[K]): void => emit({ type, payload } as CoreEvent);
+  const upsertBy = <T extends { name: string }>(list: T[], item: T): T[] =>
+    list.some((x) => x.name === item.name) ? list.map((x) => (x.name === item.name ? item : x)) : [...list, item];
+
+  return {
+    'app.info': () => ok(state.info),
+    'app.setPaused': ({ paused }) => {
+      state.info = { ...state.info, paused };
+      send('app.paused', { paused });
+      return ok(state.info);
+    },
+    'connections.list': () => ok(state.connections),
+    'connections.upsert': (draft) => {
+      const existing = state.connections.find((c) => c.name === draft.name);
+      const t = now();
+      const secret = draft.secret?.type === 'api-key' ? draft.secret.apiKey : draft.secret?.accessToken;
+      const view: ConnectionView = {
+        id: existing?.id ?? `c${nextId++}`,
+        name: draft.name,
+        kind: draft.kind,
+        baseUrl: draft.baseUrl ?? null,
+        effectiveBaseUrl: effectiveBaseUrl(draft.kind, draft.baseUrl),
+        models: draft.models,
+        modelAliases: draft.modelAliases,
+        priority: draft.priority,
+        enabled: draft.enabled,
+        maxConcurrent: draft.maxConcurrent,
+        disableCooling: draft.disableCooling,
+        providerSpecificData: draft.providerSpecificData,
+        secretHint: secret === undefined ? (existing?.secretHint ?? null) : hintSecret(secret),
+        createdAt: existing?.createdAt ?? t,
+        updatedAt: t,
+      };
+      state.connections = upsertBy(state.connections, view);
+      send('connections.changed', { connections: state.connections });
+      return ok(view);
+    },
+    'connections.remove': ({ name }) => {
+      const before = state.connections.length;
+      state.connections = state.connections.filter((c) => c.name !== name);
+      send('connections.changed', { connections: state.connections });
+      return ok({ removed: state.connections.length < before });
+    },
+    'keys.list': () => ok(state.keys),
+    'keys.create': ({ name, key }) => {
+      const id = `k${nextId++}`;
+      const plainKey = key ?? `hr-fake-${id}-${'0'.repeat(24)}`;
+      const view: LocalKeyView = {
+        id,
+        name,
+        prefix: plainKey.slice(0, 8),
+        createdAt: now(),
+        lastUsedAt: null,
+        revokedAt: null,
+      };
+      state.keys = [...state.keys, view];
+      send('keys.changed', { keys: state.keys });
+      return ok({ key: view, plainKey });
+    },
+    'keys.revoke': ({ id }) => {
+      if (!state.keys.some((k) => k.id === id)) return fail('not_found', `No key "${id}"`);
+      state.keys = state.keys.map((k) => (k.id === id ? { ...k, revokedAt: now() } : k));
+      send('keys.changed', { keys: state.keys });
+      return ok({ revoked: true });
+    },
+    'combos.list': () => ok(state.combos),
+    'combos.upsert': ({ name, targets }) => {
+      const existing = state.combos.find((c) => c.name === name);
+      const view: ComboView = {
+        id: existing?.id ?? `b${nextId++}`,
+        name,
+        targets,
+        createdAt: existing?.createdAt ?? now(),
+        updatedAt: now(),
+      };
+      state.combos = upsertBy(state.combos, view);
+      send('combos.changed', { combos: state.combos });
+      return ok(view);
+    },
+    'combos.remove': ({ name }) => {
+      const before = state.combos.length;
+      state.combos = state.combos.filter((c) => c.name !== name);
+      send('combos.changed', { combos: state.combos });
+      return ok({ removed: state.combos.length < before });
+    },
+    'settings.get': () => ok(state.settings),
+    'settings.update': (patch) => {
+      state.settings = { ...state.settings, ...patch };
+      send('settings.changed', { settings: state.settings });
+      return ok(state.settings);
+    },
+    'activity.list': (query = {}) => {
+      const rows = state.activity
+        .filter((e) => query.beforeId === undefined || e.id < query.beforeId)
+        .filter((e) => query.connection === undefined || e.connection === query.connection)
+        .filter((e) => query.model === undefined || e.model === query.model)
+        .filter((e) => query.status === undefined || (query.status === 'ok') === e.status < 400)
+        .sort((a, b) => b.id - a.id);
+      return ok(rows.slice(0, query.limit ?? 100));
+    },
+    'activity.summary': () =>
+      ok({ requestsToday: state.activity.length, errorsToday: state.activity.filter((e) => e.status >= 400).length }),
+  };
+}

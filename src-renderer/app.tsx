@@ -1,0 +1,59 @@
+import { useEffect, useState } from 'react';
+import { ActivityTab } from './features/activity/activity-tab';
+import { CombosTab } from './features/combos/combos-tab';
+import { ConnectionsTab } from './features/connections/connections-tab';
+import { AppHeader } from './features/header/app-header';
+import { KeysTab } from './features/keys/keys-tab';
+import { SetupTab } from './features/setup/setup-tab';
+
+const TABS = [
+  { id: 'connections', label: 'Connections', view: ConnectionsTab },
+  { id: 'keys', label: 'Keys', view: KeysTab },
+  { id: 'combos', label: 'Combos', view: CombosTab },
+  { id: 'activity', label: 'Activity', view: ActivityTab },
+  { id: 'setup', label: 'Setup', view: SetupTab },
+] as const;
+
+type TabId = (typeof TABS)[number]['id'];
+
+/** The tab named in the URL hash, so a reload or a shared link lands on the same view. */
+function tabFromHash(): TabId {
+  const wanted = window.location.hash.slice(1);
+  return TABS.find((t) => t.id === wanted)?.id ?? 'connections';
+}
+
+/** The dashboard shell: header with the proxy state, then one tab per domain. */
+export function App() {
+  const [tab, setTab] = useState<TabId>(tabFromHash);
+  useEffect(() => {
+    const onHash = (): void => setTab(tabFromHash());
+    window.addEventListener('hashchange', onHash);
+    return () => window.removeEventListener('hashchange', onHash);
+  }, []);
+  const current = TABS.find((t) => t.id === tab) ?? TABS[0];
+  const View = current.view;
+
+  return (
+    <div className="app">
+      <AppHeader />
+      <nav className="tabs" role="tablist" aria-label="Sections">
+        {TABS.map((t) => (
+          <a
+            key={t.id}
+            href={`#${t.id}`}
+            role="tab"
+            id={`tab-${t.id}`}
+            aria-selected={t.id === tab}
+            aria-controls="panel"
+            className={t.id === tab ? 'tab active' : 'tab'}
+          >
+            {t.label}
+          </a>
+        ))}
+      </nav>
+      <main id="panel" role="tabpanel" aria-labelledby={`tab-${tab}`} className="panel">
+        <View />
+      </main>
+    </div>
+  );
+}

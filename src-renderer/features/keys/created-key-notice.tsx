@@ -1,0 +1,27 @@
+import { useStore } from 'zustand';
+import { CopyButton } from '../../components/copy-button';
+import { useStores } from '../../stores/stores-context';
+
+/** The one time a plain key is visible: Headroom stores only its hash. */
+export function CreatedKeyNotice() {
+  const { keys } = useStores();
+  const created = useStore(keys, (s) => s.lastCreated);
+  const dismiss = useStore(keys, (s) => s.dismissCreated);
+  if (!created) return null;
+  return (
+    <div className="notice success" role="status">
+      <p>
+        Key <strong>{created.key.name}</strong> created. Copy it now: Headroom keeps only a hash and cannot show it
+        again.
+      </p>
+      <div className="key-row">
+        <code className="plain-key">{created.plainKey}</code>
+        <CopyButton text={created.plainKey} />
+        <button type="button" className="button small" onClick={dismiss}>
+          Done
+        </button>
+      </div>
+      <p className="muted small">The Setup tab uses this key in its snippets until you reload the page.</p>
+    </div>
+  );
+}

@@ -1,0 +1,59 @@
+import type { ComboView } from '../../src-shared/domain/combo';
+import type { ConnectionView } from '../../src-shared/domain/connection';
+import type { ApiClient } from '../api/api-client';
+import { createActivityStore, type ActivityStore } from './activity-store';
+import { createAppStore, type AppStore } from './app-store';
+import { createCombosStore } from './combos-store';
+import { createConnectionsStore } from './connections-store';
+import { createKeysStore, type KeysStore } from './keys-store';
+import type { ListStore } from './list-store';
+
+/** One store per domain, shared by every view of the dashboard. */
+export interface Stores {
+  app: AppStore;
+  connections: ListStore<ConnectionView>;
+  keys: KeysStore;
+  combos: ListStore<ComboView>;
+  activity: ActivityStore;
+}
+
+export function createStores(api: ApiClient): Stores {
+  return {
+    app: createAppStore(api),
+    connections: createConnectionsStore(api),
+    keys: createKeysStore(api),
+    combos: createCombosStore(api),
+    activity: createActivityStore(api),
+  };
+}
+
+/** Feeds the stores: events first (so none slip between snapshot and subscription), then snapshots, again after a gap. */
+export function connectStores(api: ApiClient, stores: Stores): () => void {
+  const offEvents = api.on((event) => {
+    switch (event.type) {
+      case 'connections.changed':
+        return stores.connections.getState().apply(event.payload.connections);
+      case 'keys.changed':
+        return stores.keys.getState().apply(event.payload.keys);
+      case 'combos.changed':
+        return stores.combos.getState().apply(event.payload.combos);
+      case 'activity.request':
+        return stores.activity.getState().add(event.payload.entry);
+      case 'app.paused':
+        return stores.app.getState().applyPaused(event.payload.paused);
+      case 'settings.changed':
+        // No settings view yet; the app store learns `paused` from its own event.
+        return;
+    }
+  });
+  const loadAll = (): void => {
+    for (const store of [stores.app, stores.connections, stores.keys, stores.combos, stores.activity])
+      void store.getState().load();
+  };
+  const offReconnect = api.onReconnect(loadAll);
+  loadAll();
+  return () => {
+    offEvents();
+    offReconnect();
+  };
+}

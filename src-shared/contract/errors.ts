@@ -1,0 +1,74 @@
+/** Every refusal the core can give, in one union so both doors and the UI can switch on it. */
+export const ERROR_CODES = [
+  'invalid_input',
+  'invalid_json',
+  'body_too_large',
+  'unauthorized',
+  'forbidden_host',
+  'forbidden_origin',
+  'not_found',
+  'method_not_allowed',
+  'unknown_method',
+  'model_not_found',
+  'no_executable_targets',
+  'all_targets_cooling_down',
+  'proxy_paused',
+  'upstream_error',
+  'upstream_timeout',
+  'upstream_unreachable',
+  'conflict',
+  'internal_error',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export interface AppError {
+  code: ErrorCode;
+  message: string;
+  status?: number;
+  retryAfterMs?: number;
+  details?: unknown;
+}
+
+export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };
+
+export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
+export const fail = (code: ErrorCode, message: string, extra: Omit<AppError, 'code' | 'message'> = {}): Result<never> => ({
+  ok: false,
+  error: { code, message, ...extra },
+});
+
+/** HTTP status for a code when the error does not carry its own. */
+export function statusOf(error: AppError): number {
+  if (error.status !== undefined) return error.status;
+  switch (error.code) {
+    case 'invalid_input':
+    case 'invalid_json':
+      return 400;
+    case 'unauthorized':
+      return 401;
+    case 'forbidden_host':
+    case 'forbidden_origin':
+      return 403;
+    case 'not_found':
+    case 'unknown_method':
+    case 'model_not_found':
+    case 'no_executable_targets':
+      return 404;
+    case 'method_not_allowed':
+      return 405;
+    case 'conflict':
+      return 409;
+    case 'body_too_large':
+      return 413;
+    case 'upstream_error':
+    case 'upstream_unreachable':
+      return 502;
+    case 'all_targets_cooling_down':
+    case 'proxy_paused':
+      return 503;
+    case 'upstream_timeout':
+      return 504;
+    case 'internal_error':
+      return 500;
+  }
+}

@@ -1,0 +1,18 @@
+import type { ConnectionView } from '../domain/connection';
+import type { ComboView } from '../domain/combo';
+import type { LocalKeyView } from '../domain/local-key';
+import type { RequestLogEntry } from '../domain/request-log';
+import type { Settings } from '../domain/settings';
+
+/** What the core pushes to every UI; a snapshot method plus these events keeps a store current. */
+export interface EventMap {
+  'connections.changed': { connections: ConnectionView[] };
+  'keys.changed': { keys: LocalKeyView[] };
+  'combos.changed': { combos: ComboView[] };
+  'settings.changed': { settings: Settings };
+  'activity.request': { entry: RequestLogEntry };
+  'app.paused': { paused: boolean };
+}
+
+export type EventName = keyof EventMap;
+export type CoreEvent = { [K in EventName]: { type: K; payload: EventMap[K] } }[EventName];

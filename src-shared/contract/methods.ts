@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { connectionInputSchema, type ConnectionView } from '../domain/connection';
+import { comboInputSchema, type ComboView } from '../domain/combo';
+import { localKeyInputSchema, type CreatedLocalKey, type LocalKeyView } from '../domain/local-key';
+import type { RequestLogEntry } from '../domain/request-log';
+import { settingsPatchSchema, type Settings } from '../domain/settings';
+
+const byName = z.object({ name: z.string().trim().min(1) });
+const byId = z.object({ id: z.string().trim().min(1) });
+const none = z.object({}).strict().optional();
+
+export interface ProxyInfo {
+  proxyUrl: string;
+  dashboardUrl: string;
+  dataDir: string;
+  version: string;
+  paused: boolean;
+  startedAt: number;
+  mode: 'electron' | 'headless';
+}
+
+export interface ActivitySummary {
+  requestsToday: number;
+  errorsToday: number;
+}
+
+/**
+ * The only list of what a UI (window, browser dashboard, tray) can ask the core.
+ * Each entry: an input schema and, as a phantom, the output type.
+ */
+export const methods = {
+  'app.info': { input: none, output: {} as ProxyInfo },
+  'app.setPaused': { input: z.object({ paused: z.boolean() }).strict(), output: {} as ProxyInfo },
+  'connections.list': { input: none, output: [] as ConnectionView[] },
+  'connections.upsert': { input: connectionInputSchema, output: {} as ConnectionView },
+  'connections.remove': { input: byName, output: { removed: true } as { removed: boolean } },
+  'keys.list': { input: none, output: [] as LocalKeyView[] },
+  'keys.create': { input: localKeyInputSchema, output: {} as CreatedLocalKey },
+  'keys.revoke': { input: byId, output: { revoked: true } as { revoked: boolean } },
+  'combos.list': { input: none, output: [] as ComboView[] },
+  'combos.upsert': { input: comboInputSchema, output: {} as ComboView },
+  'combos.remove': { input: byName, output: { removed: true } as { removed: boolean } },
+  'settings.get': { input: none, output: {} as Settings },
+  'settings.update': { input: settingsPatchSchema, output: {} as Settings },
+  'activity.list': {
+    input: z
+      .object({
+        limit: z.number().int().min(1).max(1000).optional(),
+        beforeId: z.number().int().positive().optional(),
+        connection: z.string().optional(),
+        model: z.string().optional(),
+        status: z.enum(['ok', 'error']).optional(),
+      })
+      .strict()
+      .optional(),
+    output: [] as RequestLogEntry[],
+  },
+  'activity.summary': { input: none, output: {} as ActivitySummary },
+} as const;
+
+export type MethodMap = typeof methods;
+export type MethodName = keyof MethodMap;
+export type MethodInput<M extends MethodName> = z.input<MethodMap[M]['input']>;
+export type MethodParsedInput<M extends MethodName> = z.output<MethodMap[M]['input']>;
+export type MethodOutput<M extends MethodName> = MethodMap[M]['output'];
+
+export const METHOD_NAMES = Object.keys(methods) as MethodName[];
+
+export function isMethodName(value: string): value is MethodName {
+  return Object.prototype.hasOwnProperty.call(methods, value);
+}

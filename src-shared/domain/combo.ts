@@ -1,0 +1,28 @@
+import { z } from 'zod';
+import { connectionNameSchema } from './connection';
+
+/** One entry of a combo: a connection, optionally pinned to a model id. */
+export const comboTargetSchema = z.union([
+  connectionNameSchema.transform((connection) => ({ connection, model: null as string | null })),
+  z.object({ connection: connectionNameSchema, model: z.string().trim().min(1).nullable().default(null) }),
+]);
+export type ComboTarget = { connection: string; model: string | null };
+
+export const comboInputSchema = z.object({
+  name: z
+    .string()
+    .trim()
+    .min(1, 'is required')
+    .max(64)
+    .regex(/^[A-Za-z0-9._:-]+$/, 'may contain letters, digits, ".", "_", ":" and "-" only'),
+  targets: z.array(comboTargetSchema).min(1, 'needs at least one target').max(50),
+});
+export type ComboInput = z.input<typeof comboInputSchema>;
+
+export interface ComboView {
+  id: string;
+  name: string;
+  targets: ComboTarget[];
+  createdAt: number;
+  updatedAt: number;
+}

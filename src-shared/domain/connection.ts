@@ -1,0 +1,127 @@
+import { z } from 'zod';
+
+/** Upstream kinds Headroom can talk to; each maps to one adapter in src-main/providers. */
+export const CONNECTION_KINDS = ['anthropic', 'claude-oauth', 'openai', 'openai-compatible'] as const;
+export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
+
+/** The wire format a client speaks and a connection accepts; translation is later work. */
+export type ApiFormat = 'anthropic' | 'openai';
+
+export function apiFormatOf(kind: ConnectionKind): ApiFormat {
+  switch (kind) {
+    case 'anthropic':
+    case 'claude-oauth':
+      return 'anthropic';
+    case 'openai':
+    case 'openai-compatible':
+      return 'openai';
+  }
+}
+
+/** Known default base URLs; `openai-compatible` has none and must be given one. */
+export const DEFAULT_BASE_URLS: Readonly<Record<ConnectionKind, string | null>> = {
+  anthropic: 'https://api.anthropic.com',
+  'claude-oauth': 'https://api.anthropic.com',
+  openai: 'https://api.openai.com/v1',
+  'openai-compatible': null,
+};
+
+const httpUrl = z
+  .string()
+  .trim()
+  .refine((value) => {
+    try {
+      const url = new URL(value);
+      return url.protocol === 'http:' || url.protocol === 'https:';
+    } catch {
+      return false;
+    }
+  }, 'must be an http(s) URL');
+
+const name = z
+  .string()
+  .trim()
+  .min(1, 'is required')
+  .max(64, 'is at most 64 characters')
+  .regex(/^[A-Za-z0-9._-]+$/, 'may contain letters, digits, ".", "_" and "-" only');
+
+export const connectionNameSchema = name;
+
+/** Secret material of a connection, never sent back to the renderer. */
+export const apiKeySecretSchema = z.object({ type: z.literal('api-key'), apiKey: z.string().min(1) });
+export const oauthSecretSchema = z.object({
+  type: z.literal('oauth'),
+  accessToken: z.string().min(1),
+  refreshToken: z.string().min(1).optional(),
+  expiresAt: z.number().int().nonnegative().optional(),
+});
+export const connectionSecretSchema = z.discriminatedUnion('type', [apiKeySecretSchema, oauthSecretSchema]);
+export type ConnectionSecret = z.infer<typeof connectionSecretSchema>;
+
+/** What the UI, the config file and the contract may set on a connection. */
+export const connectionInputSchema = z
+  .object({
+    name,
+    kind: z.enum(CONNECTION_KINDS),
+    baseUrl: httpUrl.nullable().optional(),
+    /** Omitted on update means "keep the stored secret". */
+    secret: connectionSecretSchema.optional(),
+    models: z.array(z.string().trim().min(1)).max(500).default([]),
+    modelAliases: z.record(z.string().min(1), z.string().min(1)).default({}),
+    priority: z.number().int().min(0).max(1000).default(1),
+    enabled: z.boolean().default(true),
+    maxConcurrent: z.number().int().min(1).max(1000).nullable().default(null),
+    disableCooling: z.boolean().default(false),
+    providerSpecificData: z.record(z.string(), z.unknown()).default({}),
+  })
+  .superRefine((value, ctx) => {
+    if (value.kind === 'openai-compatible' && !value.baseUrl) {
+      ctx.addIssue({ code: 'custom', path: ['baseUrl'], message: 'is required for openai-compatible connections' });
+    }
+    if (value.secret) {
+      const wantsOauth = value.kind === 'claude-oauth';
+      if (wantsOauth !== (value.secret.type === 'oauth')) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['secret'],
+          message: wantsOauth ? 'claude-oauth connections take an accessToken' : `${value.kind} connections take an apiKey`,
+        });
+      }
+    }
+  });
+export type ConnectionInput = z.input<typeof connectionInputSchema>;
+export type ConnectionDraft = z.output<typeof connectionInputSchema>;
+
+/** A connection as every reader outside the core sees it: secrets reduced to a hint. */
+export interface ConnectionView {
+  id: string;
+  name: string;
+  kind: ConnectionKind;
+  baseUrl: string | null;
+  effectiveBaseUrl: string;
+  models: string[];
+  modelAliases: Record<string, string>;
+  priority: number;
+  enabled: boolean;
+  maxConcurrent: number | null;
+  disableCooling: boolean;
+  providerSpecificData: Record<string, unknown>;
+  /** e.g. "sk-ant-…9xQa"; never the secret itself. */
+  secretHint: string | null;
+  createdAt: number;
+  updatedAt: number;
+}
+
+/** Base URL a request will use: the override, else the kind's default. */
+export function effectiveBaseUrl(kind: ConnectionKind, baseUrl: string | null | undefined): string {
+  const value = baseUrl ?? DEFAULT_BASE_URLS[kind];
+  if (!value) throw new Error(`no base URL for ${kind}`);
+  return value.replace(/\/+$/, '');
+}
+
+/** Shows the shape of a secret without revealing it: enough to tell two keys apart. */
+export function hintSecret(secret: string): string {
+  // Short secrets show nothing: a few characters of a 13-character key are a real part of it.
+  if (secret.length < 24) return '…';
+  return `${secret.slice(0, 6)}…${secret.slice(-4)}`;
+}

@@ -1,0 +1,37 @@
+/** One attempt at an upstream before the one that answered. */
+export interface FailoverHop {
+  connection: string;
+  status: number | null;
+  reason: string;
+}
+
+/** One row of the activity log: what a request did, never what it said. */
+export interface RequestLogEntry {
+  id: number;
+  ts: number;
+  keyName: string | null;
+  apiFormat: 'anthropic' | 'openai' | null;
+  endpoint: string;
+  model: string | null;
+  connection: string | null;
+  status: number;
+  stream: boolean;
+  latencyMs: number;
+  ttfbMs: number | null;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  cacheReadTokens: number | null;
+  cacheWriteTokens: number | null;
+  failover: FailoverHop[];
+  errorCode: string | null;
+}
+
+export type NewRequestLogEntry = Omit<RequestLogEntry, 'id'>;
+
+export interface RequestLogQuery {
+  limit?: number;
+  beforeId?: number;
+  connection?: string;
+  model?: string;
+  status?: 'ok' | 'error';
+}
