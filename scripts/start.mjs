@@ -1,6 +1,6 @@
 // `npm start [-- flags]`: build if needed, then the Electron app — or, when Electron cannot run here
 // (or --headless is given), the headless proxy + web dashboard in plain Node. Flags pass through.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -11,24 +11,44 @@ const EARLY_EXIT_MS = 2000;
 /** Exit code of the app's own argument errors: the headless entry would reject the same flags. */
 const USAGE_ERROR = 2;
 
-/** Path of the Electron binary, or why there is none — without triggering electron's auto-download. */
-function findElectron() {
+/** Where the electron package expects its binary, or null when the package is not installed. */
+function electronLocation() {
   let dir;
   try {
     dir = path.dirname(createRequire(import.meta.url).resolve('electron/package.json'));
   } catch {
-    return { reason: 'the electron package is not installed' };
+    return null;
   }
   const pathFile = path.join(dir, 'path.txt');
-  if (!existsSync(pathFile)) return { reason: 'binary not installed' };
-  const relative = readFileSync(pathFile, 'utf8').trim();
+  const relative = existsSync(pathFile) ? readFileSync(pathFile, 'utf8').trim() : null;
   const distDir = process.env.ELECTRON_OVERRIDE_DIST_PATH || path.join(dir, 'dist');
-  const binary = path.join(distDir, relative);
-  if (!existsSync(binary)) return { reason: 'binary not installed' };
+  return { dir, binary: relative ? path.join(distDir, relative) : null };
+}
+
+/**
+ * Electron ≥ 40 fetches its binary on first use rather than at npm install. Try that once (bounded),
+ * unless the user opted out; where the network is closed it fails fast and we go headless.
+ */
+function downloadElectron(dir) {
+  if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) return false;
+  console.log('Headroom: downloading the Electron binary (first start only)…');
+  const result = spawnSync(process.execPath, [path.join(dir, 'install.js')], { stdio: 'inherit', timeout: 180_000 });
+  return result.status === 0;
+}
+
+/** Path of the Electron binary, or why there is none. */
+function findElectron() {
   if (process.platform === 'linux' && !process.env.DISPLAY && !process.env.WAYLAND_DISPLAY) {
     return { reason: 'no display: DISPLAY and WAYLAND_DISPLAY are unset' };
   }
-  return { binary };
+  let location = electronLocation();
+  if (!location) return { reason: 'the electron package is not installed' };
+  if (!location.binary || !existsSync(location.binary)) {
+    if (!downloadElectron(location.dir)) return { reason: 'binary not installed and could not be downloaded' };
+    location = electronLocation();
+    if (!location?.binary || !existsSync(location.binary)) return { reason: 'binary not installed' };
+  }
+  return { binary: location.binary };
 }
 
 let child = null;

@@ -131,7 +131,12 @@ export function createCore(options: CoreOptions): Core {
       settings: () => settingsCache.value,
       verifyKey: (plain) => {
         const key = s.keys.verify(plain);
-        if (key) s.keys.touch(key.id, now());
+        if (key) {
+          const at = now();
+          s.keys.touch(key.id, at);
+          // The repo writes last-used at most once a minute; tell the UI only then, not per request.
+          if (key.lastUsedAt === null || at - key.lastUsedAt >= 60_000) events.emit('keys.changed', { keys: s.keys.list() });
+        }
         return key;
       },
       pools,

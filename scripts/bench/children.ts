@@ -12,6 +12,8 @@ export interface Child {
   readyValue: string;
   /** Milliseconds from spawn() to the ready line. */
   startMs: number;
+  /** performance.now() just before spawn(). */
+  spawnedAt: number;
   /** The last lines the process wrote (stdout and stderr), for error messages. */
   output(): string;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
@@ -134,6 +136,7 @@ export function spawnNode(options: SpawnOptions): Promise<Child> {
           pid,
           readyValue: match[1] ?? match[0],
           startMs: performance.now() - startedAt,
+          spawnedAt: startedAt,
           output: () => lines.join('\n'),
           stop: (graceMs = 5000) => terminate(proc, graceMs),
           exited,

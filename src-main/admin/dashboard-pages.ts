@@ -24,8 +24,8 @@ export function signInPage(): string {
   return page(
     'Open the dashboard link',
     `<p>This dashboard needs the link Headroom printed when it started
-(it looks like <code>http://127.0.0.1:7431/?token=…</code>). Open that link in this browser.</p>
-<p>If you just opened it and still see this page, reload once.</p>`,
+(the <code>Dashboard:</code> line, ending in <code>/?token=…</code>). Open that link in this browser.</p>
+<p>The token is also in the file <code>admin-token</code> in Headroom's data folder.</p>`,
   );
 }
 

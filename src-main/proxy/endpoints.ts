@@ -43,5 +43,6 @@ export function matchEndpoint(method: string, pathname: string): EndpointMatch {
 
 /** Whether an unmatched path belongs to the proxy namespace (answered 404 in client format). */
 export function isProxyNamespace(pathname: string): boolean {
-  return pathname === '/v1' || pathname.startsWith('/v1/') || pathname === '/health';
+  if (pathname === '/v1' || pathname.startsWith('/v1/')) return true;
+  return ROUTES.has(pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);
 }

@@ -10,6 +10,14 @@ import { bodyForModel, parseModelBody } from './parse-model-body';
 import type { ProxyContext } from './proxy-context';
 import { relayResponse, type RelayOutcome } from './relay';
 
+/** How a request ended, for the activity log; null while it is still running (or the client left). */
+interface Served {
+  connection: string | null;
+  status: number;
+  outcome: RelayOutcome | null;
+  errorCode: string | null;
+}
+
 export interface ModelRequest {
   req: IncomingMessage;
   res: ServerResponse;
@@ -33,11 +41,12 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
   const hops: FailoverHop[] = [];
   let model: string | null = null;
   let stream = false;
-  let served: { connection: string; status: number; outcome: RelayOutcome | null; errorCode: string | null } | null = null;
+  // A holder, not a `let`: it is set inside closures, which TypeScript's narrowing does not follow.
+  const ended: { served: Served | null } = { served: null };
 
   const finishWithError = (error: AppError) => {
     sendClientError(res, endpoint.format, error);
-    served = { connection: '', status: res.statusCode, outcome: null, errorCode: error.code };
+    ended.served = { connection: null, status: res.statusCode, outcome: null, errorCode: error.code };
   };
 
   const parsed = parseModelBody(request.body);
@@ -106,7 +115,8 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
         const extra: Record<string, string> = { 'x-headroom-connection': name };
         if (hops.length > 0) extra['x-headroom-failover'] = formatFailoverHeader(hops);
         const outcome = await relayResponse(res, result.response, extra, endpoint.format, request.startedAt, ctx.now);
-        served = { connection: name, status, outcome, errorCode: outcome.complete ? null : outcome.clientGone ? 'client_closed' : 'upstream_stream_error' };
+        const errorCode = outcome.complete ? null : outcome.clientGone ? 'client_closed' : 'upstream_stream_error';
+        ended.served = { connection: name, status, outcome, errorCode };
         return;
       }
     } finally {
@@ -114,7 +124,7 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
     }
   } finally {
     const end = ctx.now();
-    const s = served as typeof served;
+    const s = ended.served;
     const usage = s?.outcome?.usage;
     ctx.record({
       ts: request.startedAt,
@@ -122,7 +132,7 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
       apiFormat: endpoint.format,
       endpoint: endpoint.name,
       model,
-      connection: s?.connection || null,
+      connection: s?.connection ?? null,
       status: s ? s.status : 499,
       stream,
       latencyMs: end - request.startedAt,

@@ -76,6 +76,7 @@ async function run(options: CliOptions, state: { core: Core | null; window: Brow
   const started = await core.start();
   if (!started.ok) {
     state.core = null;
+    await core.stop().catch(() => {});
     fatal('Headroom could not start', started.error.message, 1);
     return;
   }

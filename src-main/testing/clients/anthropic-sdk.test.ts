@@ -1,4 +1,4 @@
-import Anthropic from '@anthropic-ai/sdk';
+import Anthropic, { type APIError } from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import { anthropicConnection } from '../start-headroom';
 import { activity, useClientHarness } from './client-harness';
@@ -66,7 +66,12 @@ describe('Anthropic SDK through Headroom', () => {
   it('PROD-10: create({ stream: true }) yields raw events ending in message_stop, and the log has the usage', async () => {
     const { upstream, headroom, client } = await single();
     upstream.enqueue({ kind: 'ok', text: 'raw events', usage: { input: 7, output: 3 } });
-    const stream = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 32, messages: userMessage, stream: true });
+    const stream = await client.messages.create({
+      model: 'claude-sonnet-4-6',
+      max_tokens: 32,
+      messages: userMessage,
+      stream: true,
+    });
     const types: string[] = [];
     let text = '';
     let outputTokens: number | null = null;
@@ -80,15 +85,27 @@ describe('Anthropic SDK through Headroom', () => {
     expect(types[0]).toBe('message_start');
     expect(types.at(-1)).toBe('message_stop');
     const [entry] = await activity(headroom);
-    expect(entry).toMatchObject({ connection: 'a1', status: 200, stream: true, inputTokens: 7, outputTokens: 3, endpoint: 'messages' });
+    expect(entry).toMatchObject({
+      connection: 'a1',
+      status: 200,
+      stream: true,
+      inputTokens: 7,
+      outputTokens: 3,
+      endpoint: 'messages',
+    });
   });
 
   it('PROD-10: messages.countTokens is relayed to the connection', async () => {
     const { upstream, client } = await single();
-    const counted = await client.messages.countTokens({ model: 'claude-sonnet-4-6', messages: [{ role: 'user', content: 'count these words please' }] });
+    const counted = await client.messages.countTokens({
+      model: 'claude-sonnet-4-6',
+      messages: [{ role: 'user', content: 'count these words please' }],
+    });
     expect(counted.input_tokens).toBeGreaterThan(0);
     expect(upstream.requests[0]?.path).toBe('/v1/messages/count_tokens');
-    expect(counted.input_tokens).toBe((JSON.parse(upstream.requests[0]?.response?.body ?? '{}') as { input_tokens: number }).input_tokens);
+    expect(counted.input_tokens).toBe(
+      (JSON.parse(upstream.requests[0]?.response?.body ?? '{}') as { input_tokens: number }).input_tokens,
+    );
   });
 
   it('PROD-16: a combo whose first target answers 429 still answers, and the raw headers name the second', async () => {
@@ -96,7 +113,15 @@ describe('Anthropic SDK through Headroom', () => {
     const second = await harness.upstream({ format: 'anthropic', name: 'second' });
     const headroom = await harness.headroom({
       connections: [anthropicConnection('primary', first.url), anthropicConnection('backup', second.url)],
-      combos: [{ name: 'main', targets: [{ connection: 'primary', model: 'claude-sonnet-4-6' }, { connection: 'backup', model: 'claude-haiku-4-5' }] }],
+      combos: [
+        {
+          name: 'main',
+          targets: [
+            { connection: 'primary', model: 'claude-sonnet-4-6' },
+            { connection: 'backup', model: 'claude-haiku-4-5' },
+          ],
+        },
+      ],
     });
     const client = new Anthropic({ baseURL: headroom.url, apiKey: headroom.key, maxRetries: 0 });
     first.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '30' } });
@@ -116,7 +141,15 @@ describe('Anthropic SDK through Headroom', () => {
     const second = await harness.upstream({ format: 'anthropic', name: 'second' });
     const headroom = await harness.headroom({
       connections: [anthropicConnection('primary', first.url), anthropicConnection('backup', second.url)],
-      combos: [{ name: 'main', targets: [{ connection: 'primary', model: 'claude-sonnet-4-6' }, { connection: 'backup', model: 'claude-sonnet-4-6' }] }],
+      combos: [
+        {
+          name: 'main',
+          targets: [
+            { connection: 'primary', model: 'claude-sonnet-4-6' },
+            { connection: 'backup', model: 'claude-sonnet-4-6' },
+          ],
+        },
+      ],
     });
     const client = new Anthropic({ baseURL: headroom.url, apiKey: headroom.key, maxRetries: 0 });
     first.enqueue({ kind: 'status', status: 529 });
@@ -135,15 +168,17 @@ describe('Anthropic SDK through Headroom', () => {
     const error = await call.catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Anthropic.NotFoundError);
     expect(error).toMatchObject({ status: 404 });
-    expect((error as Anthropic.APIError).message).toContain('claude-does-not-exist');
-    expect((error as Anthropic.APIError).error).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
+    expect((error as APIError).message).toContain('claude-does-not-exist');
+    expect((error as APIError).error).toMatchObject({ type: 'error', error: { type: 'not_found_error' } });
     expect(upstream.requests).toHaveLength(0);
   });
 
   it('PROD-10: a wrong local key is an AuthenticationError 401 and nothing goes upstream', async () => {
     const { upstream, headroom } = await single();
     const client = new Anthropic({ baseURL: headroom.url, apiKey: 'hr-not-the-right-key-000000', maxRetries: 0 });
-    const error = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 8, messages: userMessage }).catch((e: unknown) => e);
+    const error = await client.messages
+      .create({ model: 'claude-sonnet-4-6', max_tokens: 8, messages: userMessage })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Anthropic.AuthenticationError);
     expect(error).toMatchObject({ status: 401 });
     const streamed = await client.messages
@@ -157,10 +192,12 @@ describe('Anthropic SDK through Headroom', () => {
   it('PROD-10: an upstream error on the only connection reaches the SDK as its typed error', async () => {
     const { upstream, client } = await single();
     upstream.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '12' } });
-    const error = await client.messages.create({ model: 'claude-sonnet-4-6', max_tokens: 8, messages: userMessage }).catch((e: unknown) => e);
+    const error = await client.messages
+      .create({ model: 'claude-sonnet-4-6', max_tokens: 8, messages: userMessage })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Anthropic.RateLimitError);
-    expect((error as Anthropic.APIError).headers?.get('retry-after')).toBe('12');
-    expect((error as Anthropic.APIError).requestID).toBe('req_up_1');
+    expect((error as APIError).headers?.get('retry-after')).toBe('12');
+    expect((error as APIError).requestID).toBe('req_up_1');
   });
 
   it('PROD-10: models.list shows the models Headroom serves', async () => {

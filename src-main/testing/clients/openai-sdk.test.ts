@@ -1,4 +1,4 @@
-import OpenAI from 'openai';
+import OpenAI, { type APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { openaiConnection } from '../start-headroom';
 import { activity, useClientHarness } from './client-harness';
@@ -62,7 +62,9 @@ describe('OpenAI SDK through Headroom', () => {
     expect(deltas.join('')).toBe('streamed reply for aider');
     expect(finish).toBe('stop');
     expect(usage).toMatchObject({ prompt_tokens: 21, completion_tokens: 4, total_tokens: 25 });
-    expect((upstream.requests[0]?.json as { stream_options?: unknown }).stream_options).toEqual({ include_usage: true });
+    expect((upstream.requests[0]?.json as { stream_options?: unknown }).stream_options).toEqual({
+      include_usage: true,
+    });
     const [entry] = await activity(headroom);
     expect(entry).toMatchObject({
       apiFormat: 'openai',
@@ -80,7 +82,11 @@ describe('OpenAI SDK through Headroom', () => {
   it('PROD-11: the streaming helper (chat.completions.stream) assembles the final completion', async () => {
     const { upstream, client } = await single();
     upstream.enqueue({ kind: 'ok', text: 'assembled by the helper', usage: { input: 3, output: 4 } });
-    const stream = client.chat.completions.stream({ model: 'gpt-4o-mini', messages: userMessage, stream_options: { include_usage: true } });
+    const stream = client.chat.completions.stream({
+      model: 'gpt-4o-mini',
+      messages: userMessage,
+      stream_options: { include_usage: true },
+    });
     const final = await stream.finalChatCompletion();
     expect(final.choices[0]?.message.content).toBe('assembled by the helper');
     expect(final.usage).toMatchObject({ prompt_tokens: 3, completion_tokens: 4 });
@@ -100,7 +106,15 @@ describe('OpenAI SDK through Headroom', () => {
     const second = await harness.upstream({ format: 'openai', name: 'second' });
     const headroom = await harness.headroom({
       connections: [openaiConnection('primary', first.url), openaiConnection('backup', second.url)],
-      combos: [{ name: 'coder', targets: [{ connection: 'primary', model: 'gpt-4o' }, { connection: 'backup', model: 'gpt-4o-mini' }] }],
+      combos: [
+        {
+          name: 'coder',
+          targets: [
+            { connection: 'primary', model: 'gpt-4o' },
+            { connection: 'backup', model: 'gpt-4o-mini' },
+          ],
+        },
+      ],
     });
     const client = new OpenAI({ baseURL: `${headroom.url}/v1`, apiKey: headroom.key, maxRetries: 0 });
     first.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '20' } });
@@ -121,7 +135,7 @@ describe('OpenAI SDK through Headroom', () => {
     const error = await errorOf(client.chat.completions.create({ model: 'gpt-does-not-exist', messages: userMessage }));
     expect(error).toBeInstanceOf(OpenAI.NotFoundError);
     expect(error).toMatchObject({ status: 404, code: 'model_not_found' });
-    expect((error as OpenAI.APIError).message).toContain('gpt-does-not-exist');
+    expect((error as APIError).message).toContain('gpt-does-not-exist');
     expect(upstream.requests).toHaveLength(0);
   });
 
@@ -131,7 +145,9 @@ describe('OpenAI SDK through Headroom', () => {
     const plain = await errorOf(client.chat.completions.create({ model: 'gpt-4o', messages: userMessage }));
     expect(plain).toBeInstanceOf(OpenAI.AuthenticationError);
     expect(plain).toMatchObject({ status: 401, code: 'unauthorized' });
-    const streamed = await errorOf(client.chat.completions.create({ model: 'gpt-4o', messages: userMessage, stream: true }));
+    const streamed = await errorOf(
+      client.chat.completions.create({ model: 'gpt-4o', messages: userMessage, stream: true }),
+    );
     expect(streamed).toBeInstanceOf(OpenAI.AuthenticationError);
     expect(upstream.requests).toHaveLength(0);
   });
@@ -141,9 +157,11 @@ describe('OpenAI SDK through Headroom', () => {
     upstream.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '9' } }, { kind: 'status', status: 500 });
     const limited = await errorOf(client.chat.completions.create({ model: 'gpt-4o', messages: userMessage }));
     expect(limited).toBeInstanceOf(OpenAI.RateLimitError);
-    expect((limited as OpenAI.APIError).headers?.get('retry-after')).toBe('9');
-    expect((limited as OpenAI.APIError).code).toBe('rate_limit_exceeded');
-    const broken = await errorOf(client.chat.completions.create({ model: 'gpt-4o', messages: userMessage, stream: true }));
+    expect((limited as APIError).headers?.get('retry-after')).toBe('9');
+    expect((limited as APIError).code).toBe('rate_limit_exceeded');
+    const broken = await errorOf(
+      client.chat.completions.create({ model: 'gpt-4o', messages: userMessage, stream: true }),
+    );
     expect(broken).toBeInstanceOf(OpenAI.InternalServerError);
     expect(broken).toMatchObject({ status: 500 });
   });

@@ -42,7 +42,7 @@ export function ConnectionsTab() {
                   <td>{c.kind}</td>
                   <td>
                     {c.models.length === 0 ? (
-                      <span className="muted">all the upstream offers</span>
+                      <span className="muted">any model</span>
                     ) : (
                       c.models.join(', ')
                     )}
