@@ -10,17 +10,17 @@
  * others measured in the same run. It is a measurement: the exit code is 0 unless something crashed.
  *
  * Env: BENCH_SCALE (default 1; 0.2 = quick run), BENCH_PROFILE=1 (run floor and Headroom under
- * --cpu-prof and print where their time went; the numbers then include the profiler's overhead).
+ * --cpu-prof and print where their time went; the numbers then include the profiler's overhead),
+ * BENCH_HEADROOM_ENTRY=path (bench another headless entry, e.g. a patched copy of out/ under .bench/).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { request as undiciRequest } from 'undici';
-import { spawnNode, stopAll, type Child } from './bench/children';
+import { fileURLToPath } from 'node:url';
+import { interrupted, spawnNode, stopAll } from './bench/children';
 import { startFloor } from './bench/floor-proxy';
+import { freePort, headlessEntry, timeToAnswer, type Started } from './bench/launch';
 import { emptyTotals, historyReport, runHistory, type HistoryPlan, type Totals } from './bench/history';
 import { createTarget, runBatch, type BatchResult, type Kind, type Target } from './bench/load';
 import { clockTicks, cpuMs, memory, procAvailable } from './bench/proc-stats';
@@ -45,11 +45,11 @@ const PLAN = {
   warmup: { small: scaled(1500, 300), stream: scaled(150, 32) },
   history: {
     slices: 10,
-    perSlice: scaled(4000, 400),
+    perSlice: scaled(6000, 400),
     concurrency: 32,
-    control: scaled(1000, 100),
-    probe: scaled(300, 60),
-    chunks: 3,
+    control: scaled(3000, 200),
+    probe: scaled(400, 64),
+    chunks: 8,
   } satisfies HistoryPlan,
   /** Cold starts per proxy (fresh data dir each); the median is reported. */
   starts: 3,
@@ -64,61 +64,10 @@ function log(line: string): void {
   process.stderr.write(`bench: ${line}\n`);
 }
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((res, rej) => {
-    server.once('error', rej);
-    server.listen(0, '127.0.0.1', () => res());
-  });
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((res) => server.close(() => res()));
-  return port;
-}
-
-/** Builds out/ when stale (same rule as npm start); returns how Headroom's headless entry is run. */
-async function headlessEntry(): Promise<{ args: string[]; how: string }> {
-  const built = join(root, 'out/main/headless.js');
-  try {
-    const lib = (await import(pathToFileURL(join(root, 'scripts/lib/build.mjs')).href)) as {
-      buildIfStale: (log?: (line: string) => void) => boolean;
-    };
-    if (lib.buildIfStale(log) && existsSync(built)) return { args: [built], how: 'out/main/headless.js (built)' };
-  } catch (error) {
-    log(`build check failed (${error instanceof Error ? error.message : String(error)})`);
-  }
-  if (existsSync(built)) return { args: [built], how: 'out/main/headless.js (build failed, may be STALE)' };
-  return {
-    args: ['--import', 'tsx', join(root, 'src-main/headless.ts')],
-    how: 'src-main/headless.ts via tsx (no build: start time and RSS include the TypeScript loader)',
-  };
-}
-
-interface Started {
-  child: Child;
-  /** Spawn → first answer to GET /health (any status for the floor, 200 for Headroom). */
-  answerMs: number;
-}
-
-/** Spawn-to-first-answer: polls GET /health on a fresh connection until it answers. */
-async function timeToAnswer(child: Child, origin: string, needOk: boolean): Promise<number> {
-  const deadline = performance.now() + 10_000;
-  for (;;) {
-    try {
-      const res = await undiciRequest(`${origin}/health`, { method: 'GET', headers: { 'x-api-key': LOCAL_KEY } });
-      await res.body.dump();
-      if (!needOk || res.statusCode === 200) return performance.now() - child.spawnedAt;
-    } catch {
-      // not listening yet
-    }
-    if (performance.now() > deadline) throw new Error(`${child.name}: /health never answered`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 async function main(): Promise<void> {
   const began = performance.now();
   if (!procAvailable()) log('WARNING: /proc is not readable; CPU and RSS columns will be empty');
-  const entry = await headlessEntry();
+  const entry = await headlessEntry(root, log);
   const work = mkdtempSync(join(tmpdir(), 'headroom-bench-'));
   const profileDir = join(root, '.bench', `profiles-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   if (PROFILE) mkdirSync(profileDir, { recursive: true });
@@ -142,7 +91,9 @@ async function main(): Promise<void> {
     writeFileSync(
       file,
       JSON.stringify({
-        connections: [{ name: 'bench', kind: 'anthropic', baseUrl: upstreamUrl, apiKey: UPSTREAM_KEY, models: [MODEL] }],
+        connections: [
+          { name: 'bench', kind: 'anthropic', baseUrl: upstreamUrl, apiKey: UPSTREAM_KEY, models: [MODEL] },
+        ],
         keys: [{ name: 'bench', key: LOCAL_KEY }],
       }),
     );
@@ -170,7 +121,10 @@ async function main(): Promise<void> {
   };
 
   // --- start times: throw-away cold starts first (alternating), the kept instances last
-  const startSamples = { floor: { ready: [] as number[], answer: [] as number[] }, headroom: { ready: [] as number[], answer: [] as number[] } };
+  const startSamples = {
+    floor: { ready: [] as number[], answer: [] as number[] },
+    headroom: { ready: [] as number[], answer: [] as number[] },
+  };
   const noteStart = (name: 'floor' | 'headroom', s: Started) => {
     startSamples[name].ready.push(s.child.startMs);
     startSamples[name].answer.push(s.answerMs);
@@ -198,20 +152,27 @@ async function main(): Promise<void> {
   };
 
   const crashed = (): string | null => {
-    for (const c of [upstream, floor.child, headroom.child]) {
-      try {
-        cpuMs(c.pid);
-      } catch {
-        return `${c.name} (pid ${c.pid}) is gone:\n${c.output()}`;
-      }
-    }
-    return null;
+    const gone = [upstream, floor.child, headroom.child].find((c) => !c.running());
+    return gone ? `${gone.name} (pid ${gone.pid}) exited during the run:\n${gone.output()}` : null;
   };
 
+  /** Every request each target was sent (warm-up included), to put profiles per request. */
+  const sent: Record<Name, number> = { direct: 0, floor: 0, headroom: 0 };
   /** A batch whose proxy CPU is read around it. */
-  const measured = async (name: Name, kind: Kind, concurrency: number, requests: number, into: PhaseTotals, prewarm = true) => {
+  const measured = async (
+    name: Name,
+    kind: Kind,
+    concurrency: number,
+    requests: number,
+    into: PhaseTotals,
+    prewarm = true,
+  ) => {
     // Unrecorded: re-opens any socket a keep-alive timeout closed while the other targets ran.
-    if (prewarm) await runBatch(targets[name], kind, concurrency, concurrency);
+    if (prewarm) {
+      await runBatch(targets[name], kind, concurrency, concurrency);
+      sent[name] += concurrency;
+    }
+    sent[name] += requests;
     const pid = pids[name];
     const cpu0 = pid === null ? 0 : cpuMs(pid);
     const result: BatchResult = await runBatch(targets[name], kind, concurrency, requests);
@@ -242,7 +203,8 @@ async function main(): Promise<void> {
     { id: 'stream', kind: 'stream' as const, ...PLAN.stream },
   ];
   const totals: Record<string, Record<Name, PhaseTotals>> = {};
-  for (const phase of phases) totals[phase.id] = { direct: emptyTotals(), floor: emptyTotals(), headroom: emptyTotals() };
+  for (const phase of phases)
+    totals[phase.id] = { direct: emptyTotals(), floor: emptyTotals(), headroom: emptyTotals() };
   for (let round = 0; round < PLAN.rounds; round++) {
     const order = NAMES.map((_, i) => NAMES[(i + round) % NAMES.length] as Name);
     log(`round ${round + 1}/${PLAN.rounds} (${order.join(' → ')})`);
@@ -258,7 +220,9 @@ async function main(): Promise<void> {
   const peak = { floor: memory(floor.child.pid).peakRss, headroom: memory(headroom.child.pid).peakRss };
 
   // --- history: slices through Headroom, alternating with the floor as a drift control
-  log(`history: ${PLAN.history.slices} slices × ${PLAN.history.perSlice + PLAN.history.probe} requests through Headroom`);
+  log(
+    `history: ${PLAN.history.slices} slices × ${PLAN.history.perSlice + PLAN.history.probe} requests through Headroom`,
+  );
   const slices = await runHistory(
     PLAN.history,
     measured,
@@ -287,22 +251,74 @@ async function main(): Promise<void> {
     { label: 'p99 latency, small, c=1', unit: 'ms', ...value((n) => percentile(t('c1', n).totalMs, 99)), digits: 3 },
     { label: 'p50 latency, small, c=32', unit: 'ms', ...value((n) => median(t('c32', n).totalMs)), digits: 3 },
     { label: 'p99 latency, small, c=32', unit: 'ms', ...value((n) => percentile(t('c32', n).totalMs, 99)), digits: 3 },
-    { label: 'throughput, small, c=32', unit: 'req/s', ...value((n) => (t('c32', n).totalMs.length * 1000) / t('c32', n).wallMs), digits: 0 },
-    { label: `stream TTFB p50, ${STREAM_DELTAS} ev, c=16`, unit: 'ms', ...value((n) => median(t('stream', n).ttfbMs)), digits: 3 },
-    { label: `stream TTFB p99, ${STREAM_DELTAS} ev, c=16`, unit: 'ms', ...value((n) => percentile(t('stream', n).ttfbMs, 99)), digits: 3 },
-    { label: `stream total p50, ${STREAM_DELTAS} ev, c=16`, unit: 'ms', ...value((n) => median(t('stream', n).totalMs)), digits: 3 },
-    { label: `stream total p99, ${STREAM_DELTAS} ev, c=16`, unit: 'ms', ...value((n) => percentile(t('stream', n).totalMs, 99)), digits: 3 },
+    {
+      label: 'throughput, small, c=32',
+      unit: 'req/s',
+      ...value((n) => (t('c32', n).totalMs.length * 1000) / t('c32', n).wallMs),
+      digits: 0,
+    },
+    {
+      label: `stream TTFB p50, ${STREAM_DELTAS} ev, c=16`,
+      unit: 'ms',
+      ...value((n) => median(t('stream', n).ttfbMs)),
+      digits: 3,
+    },
+    {
+      label: `stream TTFB p99, ${STREAM_DELTAS} ev, c=16`,
+      unit: 'ms',
+      ...value((n) => percentile(t('stream', n).ttfbMs, 99)),
+      digits: 3,
+    },
+    {
+      label: `stream total p50, ${STREAM_DELTAS} ev, c=16`,
+      unit: 'ms',
+      ...value((n) => median(t('stream', n).totalMs)),
+      digits: 3,
+    },
+    {
+      label: `stream total p99, ${STREAM_DELTAS} ev, c=16`,
+      unit: 'ms',
+      ...value((n) => percentile(t('stream', n).totalMs, 99)),
+      digits: 3,
+    },
     { label: 'proxy CPU per small request', unit: 'ms', ...value(smallCpu, proxies), digits: 4 },
-    { label: 'proxy CPU per stream', unit: 'ms', ...value((n) => t('stream', n).cpuMs / t('stream', n).requests, proxies), digits: 4 },
-    { label: 'RSS after start (idle)', unit: 'MB', ...value((n) => mb(idleRss[n as 'floor' | 'headroom']), proxies), digits: 1 },
-    { label: 'peak RSS (VmHWM), after rounds', unit: 'MB', ...value((n) => mb(peak[n as 'floor' | 'headroom']), proxies), digits: 1 },
-    { label: 'start: spawn → ready line (median)', unit: 'ms', ...value((n) => median(startSamples[n as 'floor' | 'headroom'].ready), proxies), digits: 0 },
-    { label: 'start: spawn → /health answered (median)', unit: 'ms', ...value((n) => median(startSamples[n as 'floor' | 'headroom'].answer), proxies), digits: 0 },
+    {
+      label: 'proxy CPU per stream',
+      unit: 'ms',
+      ...value((n) => t('stream', n).cpuMs / t('stream', n).requests, proxies),
+      digits: 4,
+    },
+    {
+      label: 'RSS after start (idle)',
+      unit: 'MB',
+      ...value((n) => mb(idleRss[n as 'floor' | 'headroom']), proxies),
+      digits: 1,
+    },
+    {
+      label: 'peak RSS (VmHWM), after rounds',
+      unit: 'MB',
+      ...value((n) => mb(peak[n as 'floor' | 'headroom']), proxies),
+      digits: 1,
+    },
+    {
+      label: 'start: spawn → ready line (median)',
+      unit: 'ms',
+      ...value((n) => median(startSamples[n as 'floor' | 'headroom'].ready), proxies),
+      digits: 0,
+    },
+    {
+      label: 'start: spawn → /health answered (median)',
+      unit: 'ms',
+      ...value((n) => median(startSamples[n as 'floor' | 'headroom'].answer), proxies),
+      digits: 0,
+    },
   ];
 
   const out: string[] = [];
   const say = (line = '') => out.push(line);
-  say(`Headroom benchmark — scale ${SCALE}, ${PLAN.rounds} interleaved rounds, node ${process.version}, CLK_TCK ${clockTicks()}${PROFILE ? ', PROFILED (--cpu-prof overhead included)' : ''}`);
+  say(
+    `Headroom benchmark — scale ${SCALE}, ${PLAN.rounds} interleaved rounds, node ${process.version}, CLK_TCK ${clockTicks()}${PROFILE ? ', PROFILED (--cpu-prof overhead included)' : ''}`,
+  );
   say(`Headroom: ${entry.how}`);
   say(
     `per round and target: c=1 × ${PLAN.c1.requests}, c=32 × ${PLAN.c32.requests}, ${STREAM_DELTAS}-event streams c=16 × ${PLAN.stream.requests}; ` +
@@ -311,7 +327,9 @@ async function main(): Promise<void> {
   say();
   say(formatTable(rows));
   const errorLines = phases.flatMap((p) =>
-    NAMES.filter((n) => t(p.id, n).errors > 0).map((n) => `  ${n} ${p.id}: ${t(p.id, n).errors} errors, first: ${t(p.id, n).firstError}`),
+    NAMES.filter((n) => t(p.id, n).errors > 0).map(
+      (n) => `  ${n} ${p.id}: ${t(p.id, n).errors} errors, first: ${t(p.id, n).firstError}`,
+    ),
   );
   if (errorLines.length > 0) {
     say();
@@ -327,7 +345,9 @@ async function main(): Promise<void> {
     const p = t(phase, name);
     return `${name} ${((p.totalMs.length * 1000) / p.wallMs).toFixed(0)}`;
   };
-  say(`c=32 aggregate req/s: ${NAMES.map((n) => perRound('c32', n)).join(', ')}; upstream CPU over the run: ${(upstreamCpuMs / 1000).toFixed(1)} s`);
+  say(
+    `c=32 aggregate req/s: ${NAMES.map((n) => perRound('c32', n)).join(', ')}; upstream CPU over the run: ${(upstreamCpuMs / 1000).toFixed(1)} s`,
+  );
 
   say();
   const history = historyReport(PLAN.history, slices);
@@ -339,7 +359,7 @@ async function main(): Promise<void> {
   const rowBy = (label: string) => rows.find((r) => r.label.startsWith(label))!;
   const ratioCheck = (label: string, rowLabel: string, limit: number): Check => {
     const r = hrOverFloor(rowBy(rowLabel));
-    return { label, measured: `${r.toFixed(2)}× floor`, target: `≤ ${limit}×`, pass: r <= limit };
+    return { label, measured: `${r.toFixed(3)}× floor`, target: `≤ ${limit}×`, pass: r <= limit };
   };
   const startMs = median(startSamples.headroom.answer);
   const checks: Check[] = [
@@ -347,10 +367,21 @@ async function main(): Promise<void> {
     ratioCheck('stream TTFB (p50)', 'stream TTFB p50', 1.3),
     ratioCheck('CPU per request (small)', 'proxy CPU per small request', 2),
     ratioCheck('peak RSS', 'peak RSS (VmHWM)', 1.5),
-    { label: 'start (spawn → /health 200, median)', measured: `${startMs.toFixed(0)} ms`, target: '< 1500 ms', pass: startMs < 1500 },
+    {
+      label: 'start (spawn → /health 200, median)',
+      measured: `${startMs.toFixed(0)} ms`,
+      target: '< 1500 ms',
+      pass: startMs < 1500,
+    },
     ...history.checks,
   ];
-  if (errorLines.length > 0) checks.push({ label: 'no request failed', measured: `${errorLines.length} phase(s) with errors`, target: '0', pass: false });
+  if (errorLines.length > 0)
+    checks.push({
+      label: 'no request failed',
+      measured: `${errorLines.length} phase(s) with errors`,
+      target: '0',
+      pass: false,
+    });
   say();
   say('Targets (Headroom vs the floor, same run):');
   say(formatChecks(checks));
@@ -366,7 +397,16 @@ async function main(): Promise<void> {
     for (const name of ['floor', 'headroom']) {
       const file = join(profileDir, `${name}.cpuprofile`);
       console.log(`\n=== CPU profile: ${name} (${file}) ===`);
-      console.log(existsSync(file) ? summarizeProfile(file, 30).text : '(profile not written)');
+      if (!existsSync(file)) {
+        console.log('(profile not written)');
+        continue;
+      }
+      const summary = summarizeProfile(file, 30);
+      const requests = sent[name as Name];
+      console.log(
+        `${requests} requests sent (incl. warm-up) → ${(summary.busyMs / requests).toFixed(4)} ms sampled busy time per request`,
+      );
+      console.log(summary.text);
     }
   }
 }
@@ -374,6 +414,8 @@ async function main(): Promise<void> {
 main().then(
   () => stopAll().then(() => process.exit(0)),
   (error: unknown) => {
+    // After Ctrl-C the children vanish under the running batch; the signal handler reports and exits.
+    if (interrupted()) return;
     console.error(`bench: FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     void stopAll().finally(() => process.exit(1));
   },

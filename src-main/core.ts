@@ -17,6 +17,7 @@ import { createProxyHandler, createProxyServer } from './proxy/server';
 import type { ProxyContext } from './proxy/proxy-context';
 import { buildCatalog, type Catalog } from './routing/catalog';
 import type { SecretBox } from './secrets/secret-box';
+import { createResilienceRuntime, type ResilienceRuntime } from './resilience/resilience-runtime';
 import { HEADROOM_VERSION } from './version';
 
 export interface CoreOptions {
@@ -60,6 +61,7 @@ export function createCore(options: CoreOptions): Core {
   const log = options.log ?? ((line: string) => console.log(line));
   const events = createEventBus();
   let storage: Storage | null = null;
+  let resilience: ResilienceRuntime | null = null;
   let catalog: Catalog = buildCatalog([], []);
   let info: ProxyInfo | null = null;
   let admin: AdminHandler | null = null;
@@ -70,6 +72,10 @@ export function createCore(options: CoreOptions): Core {
   const need = (): Storage => {
     if (!storage) throw new Error('core not started');
     return storage;
+  };
+  const needResilience = (): ResilienceRuntime => {
+    if (!resilience) throw new Error('core not started');
+    return resilience;
   };
   const reloadCatalog = () => {
     const s = need();
@@ -91,6 +97,8 @@ export function createCore(options: CoreOptions): Core {
       get combos() { return need().combos; },
       get settings() { return need().settings; },
       get requestLog() { return need().requestLog; },
+      get resilience() { return needResilience().control; },
+      get resilienceSettings() { return needResilience().settings; },
       events,
       now,
       info: currentInfo,
@@ -121,6 +129,7 @@ export function createCore(options: CoreOptions): Core {
       }
     }
     reloadCatalog();
+    const r = (resilience = createResilienceRuntime(s.db, process.env, () => catalog, events, now));
 
     const settingsCache = { value: s.settings.get() };
     events.subscribe((e) => {
@@ -140,6 +149,8 @@ export function createCore(options: CoreOptions): Core {
         return key;
       },
       pools,
+      resilience: r.port,
+      log,
       now,
       record: (entry) => events.emit('activity.request', { entry: s.requestLog.append(entry) }),
       allowedHosts: new Set(options.allowRemote && options.host !== '0.0.0.0' && options.host !== '::' ? [options.host] : []),
@@ -204,6 +215,7 @@ export function createCore(options: CoreOptions): Core {
     await pools.close();
     storage?.close();
     storage = null;
+    resilience = null;
   }
 
   return { start, stop, router, events, info: currentInfo };

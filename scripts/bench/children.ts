@@ -14,6 +14,8 @@ export interface Child {
   startMs: number;
   /** performance.now() just before spawn(). */
   spawnedAt: number;
+  /** False once the process has exited. */
+  running(): boolean;
   /** The last lines the process wrote (stdout and stderr), for error messages. */
   output(): string;
   /** SIGTERM, then SIGKILL after `graceMs`; resolves once the process has exited. */
@@ -33,6 +35,12 @@ export interface SpawnOptions {
 
 const live = new Set<ChildProcess>();
 let hooksInstalled = false;
+let interruptedBy: NodeJS.Signals | null = null;
+
+/** The signal that interrupted the bench, if one did (its handler then owns the exit). */
+export function interrupted(): NodeJS.Signals | null {
+  return interruptedBy;
+}
 
 function installHooks(): void {
   if (hooksInstalled) return;
@@ -43,6 +51,8 @@ function installHooks(): void {
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     process.on(signal, () => {
+      if (interruptedBy) return;
+      interruptedBy = signal;
       console.error(`\nbench: ${signal}, stopping child processes`);
       void stopAll().finally(() => process.exit(130));
     });
@@ -116,7 +126,9 @@ export function spawnNode(options: SpawnOptions): Promise<Child> {
     void exited.then(({ code, signal }) => {
       if (ready) return;
       clearTimeout(timer);
-      reject(new Error(`${options.name} exited (code ${code}, signal ${signal}) before it was ready:\n${lines.join('\n')}`));
+      reject(
+        new Error(`${options.name} exited (code ${code}, signal ${signal}) before it was ready:\n${lines.join('\n')}`),
+      );
     });
     proc.stdout?.setEncoding('utf8');
     proc.stdout?.on('data', (text: string) => {
@@ -137,6 +149,7 @@ export function spawnNode(options: SpawnOptions): Promise<Child> {
           readyValue: match[1] ?? match[0],
           startMs: performance.now() - startedAt,
           spawnedAt: startedAt,
+          running: () => proc.exitCode === null && proc.signalCode === null,
           output: () => lines.join('\n'),
           stop: (graceMs = 5000) => terminate(proc, graceMs),
           exited,

@@ -59,11 +59,24 @@ process.stdin.resume();
 `;
 
 /** Starts the floor proxy on `port` in front of `upstream` (an origin). */
-export function startFloor(options: { port: number; upstream: string; cwd: string; nodeFlags?: string[] }): Promise<Child> {
+export function startFloor(options: {
+  port: number;
+  upstream: string;
+  cwd: string;
+  nodeFlags?: string[];
+}): Promise<Child> {
   return spawnNode({
     name: 'floor',
     cwd: options.cwd,
-    args: [...(options.nodeFlags ?? []), '--input-type=module', '-e', FLOOR_SOURCE, '--', String(options.port), options.upstream],
+    args: [
+      ...(options.nodeFlags ?? []),
+      '--input-type=module',
+      '-e',
+      FLOOR_SOURCE,
+      '--',
+      String(options.port),
+      options.upstream,
+    ],
     ready: /^READY (\S+)/,
   });
 }

@@ -31,7 +31,12 @@ interface CpuProfile {
 /** A short, stable name for where a function lives. */
 function sourceOf(url: string): string {
   if (url === '') return '(native / VM)';
-  if (url.startsWith('node:')) return url.replace(/^node:internal\//, 'node:').split('/').slice(0, 2).join('/');
+  if (url.startsWith('node:'))
+    return url
+      .replace(/^node:internal\//, 'node:')
+      .split('/')
+      .slice(0, 2)
+      .join('/');
   const nm = url.lastIndexOf('/node_modules/');
   if (nm !== -1) return url.slice(nm + '/node_modules/'.length).split('/')[0] ?? url;
   const marker = ['/out/main/', '/src-main/', '/src-shared/'].find((m) => url.includes(m));
@@ -131,7 +136,7 @@ export function summarizeProfile(file: string, top = 25): ProfileSummary {
       1,
     ),
     '',
-    "Project functions by TOTAL (inclusive) time:",
+    'Project functions by TOTAL (inclusive) time:',
     formatGrid(
       ['function@where', 'total ms', 'total %'],
       inclusive.map(([key, us]) => [key, (us / 1000).toFixed(1), pct(us)]),

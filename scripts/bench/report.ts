@@ -61,7 +61,10 @@ export function formatTable(rows: readonly Row[]): string {
 export function formatGrid(header: readonly string[], body: readonly (readonly string[])[], leftColumns = 1): string {
   const widths = header.map((h, i) => Math.max(h.length, ...body.map((r) => (r[i] ?? '').length)));
   const line = (cells: readonly string[]) =>
-    cells.map((cell, i) => pad(cell, widths[i] ?? 0, i < leftColumns)).join('  ').trimEnd();
+    cells
+      .map((cell, i) => pad(cell, widths[i] ?? 0, i < leftColumns))
+      .join('  ')
+      .trimEnd();
   const rule = widths.map((w) => '-'.repeat(w)).join('  ');
   return [line(header), rule, ...body.map(line)].join('\n');
 }

@@ -5,6 +5,7 @@ import { createTokenCheck, tokenCookie } from './auth';
 import { notBuiltPage, signInPage } from './dashboard-pages';
 import { createEventStreams } from './events-route';
 import { sendError, sendJson, sendPage, sendText } from './http-replies';
+import { handleRest } from './rest-routes';
 import { handleRpc } from './rpc-route';
 import { createStaticFiles } from './static-files';
 
@@ -60,6 +61,9 @@ export function createAdminHandler(deps: AdminHandlerDeps): AdminHandler {
       if (req.method !== 'GET')
         return sendError(res, { code: 'method_not_allowed', message: 'Use GET for /api/events' }, { allow: 'GET' });
       return streams.open(req, res);
+    }
+    if (pathname.startsWith('/api/resilience/') || pathname.startsWith('/api/monitoring/')) {
+      return handleRest(req, res, pathname, router);
     }
     req.resume();
     sendError(res, { code: 'not_found', message: 'No such admin endpoint' });

@@ -38,9 +38,9 @@ describe('migrate', () => {
     expect(dir).not.toBeNull();
     const db = memoryDb();
     const result = migrate(db, dir ?? '');
-    expect(result).toMatchObject({ ok: true, value: { from: 0, to: 1, applied: ['0001_init.sql'] } });
-    expect(readUserVersion(db)).toBe(1);
-    expect(tables(db)).toEqual(['combos', 'connections', 'local_keys', 'request_log', 'settings']);
+    expect(result).toMatchObject({ ok: true, value: { from: 0, to: 2, applied: ['0001_init.sql', '0002_resilience.sql'] } });
+    expect(readUserVersion(db)).toBe(2);
+    expect(tables(db)).toEqual(['combos', 'connection_health', 'connections', 'local_keys', 'provider_breakers', 'request_log', 'settings']);
   });
 
   it('PROD-3: creates STRICT tables with CHECK constraints', () => {

@@ -1,22 +1,17 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppError } from '../../src-shared/contract/errors';
+import type { TargetExclusion } from '../../src-shared/domain/cooldown';
 import type { FailoverHop } from '../../src-shared/domain/request-log';
-import { resolveTargets } from '../routing/resolve-targets';
+import { resolveTargets, type Exclusion } from '../routing/resolve-targets';
 import { sendClientError } from './client-errors';
 import { dispatchToTarget } from './dispatch';
 import type { ModelEndpoint } from './endpoints';
-import { formatFailoverHeader, isFailoverStatus, isUnsupported } from './failover-policy';
+import { formatFailoverHeader } from './failover-policy';
 import { bodyForModel, parseModelBody } from './parse-model-body';
 import type { ProxyContext } from './proxy-context';
+import { readUpstreamBody } from './read-upstream-body';
 import { relayResponse, type RelayOutcome } from './relay';
-
-/** How a request ended, for the activity log; null while it is still running (or the client left). */
-interface Served {
-  connection: string | null;
-  status: number;
-  outcome: RelayOutcome | null;
-  errorCode: string | null;
-}
+import { relayErrorResponse } from './relay-error';
 
 export interface ModelRequest {
   req: IncomingMessage;
@@ -28,45 +23,76 @@ export interface ModelRequest {
   startedAt: number;
 }
 
+/** How a request ended, for the activity log. */
+interface Served {
+  connection: string | null;
+  status: number;
+  outcome: RelayOutcome | null;
+  errorCode: string | null;
+}
+
 /** Upstream idle limit while a body streams; long pauses (thinking) are normal, hours are not. */
 const BODY_IDLE_MS = 10 * 60_000;
 
+function asExclusion(e: Exclusion): TargetExclusion {
+  return { connection: e.connection, model: null, reason: e.reason, retryAfterSeconds: null };
+}
+
+/** No target can run: cooling targets give a 503 with the earliest return (ROUTE-6), others a 404 (ROUTE-8). */
+function noTargetError(model: string, excluded: TargetExclusion[]): AppError {
+  const waits = excluded.map((e) => e.retryAfterSeconds).filter((s): s is number => s !== null);
+  if (waits.length > 0) {
+    const soonest = Math.min(...waits);
+    const reasons = excluded.map((e) => `${e.connection}: ${e.reason}${e.retryAfterSeconds === null ? '' : ` (${e.retryAfterSeconds}s)`}`);
+    return {
+      code: 'all_targets_cooling_down',
+      message: `Every target for "${model}" is cooling down; the first is back in ${soonest}s. ${reasons.join('; ')}`,
+      retryAfterMs: soonest * 1000,
+      details: { excluded },
+    };
+  }
+  return { code: 'no_executable_targets', message: `No connection can serve "${model}" right now`, details: { excluded } };
+}
+
 /**
- * One model request: resolve targets, try them in order until one answers with something other
- * than a connection-level failure, then relay that answer. Failover stops at the first byte sent.
+ * One model request: resolve and screen targets, try them in order until one answers with
+ * something other than a connection-level failure, then relay that answer. Every attempt is
+ * learned from exactly once; failover stops at the first byte sent.
  */
 export async function handleModelRequest(ctx: ProxyContext, request: ModelRequest): Promise<void> {
   const { res, endpoint } = request;
-  const settings = ctx.settings();
-  const hops: FailoverHop[] = [];
-  let model: string | null = null;
-  let stream = false;
-  // A holder, not a `let`: it is set inside closures, which TypeScript's narrowing does not follow.
-  const ended: { served: Served | null } = { served: null };
-
-  const finishWithError = (error: AppError) => {
-    sendClientError(res, endpoint.format, error);
-    ended.served = { connection: null, status: res.statusCode, outcome: null, errorCode: error.code };
-  };
-
   const parsed = parseModelBody(request.body);
   if (!parsed.ok) {
     // Malformed input is answered and not logged: nothing is written for a request that never was one.
     sendClientError(res, endpoint.format, parsed.error);
     return;
   }
-  try {
-    model = parsed.value.model;
-    stream = parsed.value.stream;
-    if (settings.paused) return finishWithError({ code: 'proxy_paused', message: 'Headroom is paused; resume it from the tray or dashboard', retryAfterMs: 30_000 });
+  const { model, stream } = parsed.value;
+  const settings = ctx.settings();
+  const hops: FailoverHop[] = [];
+  const ended: { served: Served | null } = { served: null };
+  const finishWithError = (error: AppError) => {
+    sendClientError(res, endpoint.format, error);
+    ended.served = { connection: null, status: res.statusCode, outcome: null, errorCode: error.code };
+  };
 
+  try {
+    if (settings.paused) return finishWithError({ code: 'proxy_paused', message: 'Headroom is paused; resume it from the tray or dashboard', retryAfterMs: 30_000 });
     const resolution = resolveTargets(ctx.catalog(), model, endpoint.format);
     if (resolution.kind === 'unknown_model') {
       const list = resolution.available.slice(0, 50).join(', ') || 'none configured';
       return finishWithError({ code: 'model_not_found', message: `Model "${model}" is not served by any connection. Available: ${list}`, details: { available: resolution.available } });
     }
-    if (resolution.targets.length === 0) {
-      return finishWithError({ code: 'no_executable_targets', message: `No connection can serve "${model}" right now`, details: { excluded: resolution.excluded } });
+    const screened = ctx.resilience.screen(resolution.targets, ctx.now());
+    const excluded = [...resolution.excluded.map(asExclusion), ...screened.excluded];
+    if (screened.runnable.length === 0) {
+      const error = noTargetError(model, excluded);
+      if (error.code === 'all_targets_cooling_down') {
+        // ROUTE-7: the operator's log names every reason and how long it has left.
+        const parts = excluded.map((e) => `${e.connection}=${e.reason}${e.retryAfterSeconds === null ? '' : `:${e.retryAfterSeconds}s`}`);
+        ctx.log(`[COMBO] Weighted selection: every target excluded before dispatch — ${parts.join(', ')}`);
+      }
+      return finishWithError(error);
     }
 
     const controller = new AbortController();
@@ -75,55 +101,82 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
     };
     res.on('close', onClientClose);
     try {
-      const targets = resolution.targets;
+      const targets = screened.runnable;
       for (let i = 0; i < targets.length; i++) {
         const target = targets[i];
         if (!target) continue;
-        const isLast = i === targets.length - 1;
-        const result = await dispatchToTarget(ctx.pools, {
-          target,
-          operation: endpoint.operation,
-          search: request.search,
-          clientHeaders: request.req.headers,
-          body: bodyForModel(request.body, parsed.value, target.upstreamModel),
-          signal: controller.signal,
-          headersTimeoutMs: stream ? settings.streamHeadersTimeoutMs : settings.responseTimeoutMs,
-          bodyTimeoutMs: BODY_IDLE_MS,
-        });
         const name = target.connection.view.name;
-        if (result.kind === 'failed') {
-          if (result.reason === 'aborted') return;
-          hops.push({ connection: name, status: null, reason: result.reason });
-          if (isLast) {
-            const timedOut = result.reason === 'timeout';
-            return finishWithError({
-              code: timedOut ? 'upstream_timeout' : 'upstream_unreachable',
-              message: `Every target failed; last: ${name} (${result.reason})`,
-              details: { failover: hops },
-            });
+        const admitted = ctx.resilience.admit(target, ctx.now());
+        if (!admitted.ok) {
+          excluded.push(admitted.exclusion);
+          if (i === targets.length - 1 && hops.length === 0) return finishWithError(noTargetError(model, excluded));
+          continue;
+        }
+        try {
+          const isLast = i === targets.length - 1;
+          const result = await dispatchToTarget(ctx.pools, {
+            target,
+            operation: endpoint.operation,
+            search: request.search,
+            clientHeaders: request.req.headers,
+            body: bodyForModel(request.body, parsed.value, target.upstreamModel),
+            signal: controller.signal,
+            headersTimeoutMs: stream ? settings.streamHeadersTimeoutMs : settings.responseTimeoutMs,
+            bodyTimeoutMs: BODY_IDLE_MS,
+          });
+          if (result.kind === 'failed') {
+            if (result.reason === 'aborted') return; // the client left: nothing to learn about the upstream
+            if (result.reason === 'unsupported') continue;
+            const verdict = ctx.resilience.learnFailure(target, admitted.admission, endpoint.operation, { kind: 'transport', failure: result.reason }, ctx.now());
+            hops.push({ connection: name, status: null, reason: result.reason });
+            if (isLast || !verdict.shouldFailover) {
+              const timedOut = result.reason === 'timeout';
+              return finishWithError({
+                code: timedOut ? 'upstream_timeout' : 'upstream_unreachable',
+                message: `Every target failed; last: ${name} (${result.reason})`,
+                details: { failover: hops },
+              });
+            }
+            continue;
           }
-          continue;
+          const upstream = result.response;
+          const extra: Record<string, string> = { 'x-headroom-connection': name };
+          if (upstream.statusCode >= 200 && upstream.statusCode < 300) {
+            ctx.resilience.learnSuccess(target, admitted.admission, ctx.now());
+            if (hops.length > 0) extra['x-headroom-failover'] = formatFailoverHeader(hops);
+            const outcome = await relayResponse(res, upstream, extra, endpoint.format, request.startedAt, ctx.now);
+            const errorCode = outcome.complete ? null : outcome.clientGone ? 'client_closed' : 'upstream_stream_error';
+            ended.served = { connection: name, status: upstream.statusCode, outcome, errorCode };
+            return;
+          }
+          const bodyBytes = (await readUpstreamBody(upstream.body)) ?? Buffer.alloc(0);
+          if (controller.signal.aborted) return;
+          const verdict = ctx.resilience.learnFailure(
+            target,
+            admitted.admission,
+            endpoint.operation,
+            { kind: 'response', status: upstream.statusCode, headers: upstream.headers, bodyText: bodyBytes.toString('utf8') },
+            ctx.now(),
+          );
+          if (!isLast && verdict.shouldFailover) {
+            hops.push({ connection: name, status: upstream.statusCode, reason: verdict.reason });
+            continue;
+          }
+          if (hops.length > 0) extra['x-headroom-failover'] = formatFailoverHeader(hops);
+          const status = verdict.status ?? upstream.statusCode;
+          relayErrorResponse(res, upstream, bodyBytes, status, verdict.retryAfterMs, extra);
+          ended.served = { connection: name, status, outcome: null, errorCode: verdict.reason };
+          return;
+        } finally {
+          admitted.admission.release();
         }
-        const status = result.response.statusCode;
-        if (!isLast && (isFailoverStatus(status, endpoint.operation) || isUnsupported(status, endpoint.operation))) {
-          hops.push({ connection: name, status, reason: isUnsupported(status, endpoint.operation) ? 'unsupported' : 'upstream_status' });
-          // Read and drop the refused body so the keep-alive socket goes back to the pool.
-          result.response.body.resume();
-          result.response.body.on('error', () => undefined);
-          continue;
-        }
-        const extra: Record<string, string> = { 'x-headroom-connection': name };
-        if (hops.length > 0) extra['x-headroom-failover'] = formatFailoverHeader(hops);
-        const outcome = await relayResponse(res, result.response, extra, endpoint.format, request.startedAt, ctx.now);
-        const errorCode = outcome.complete ? null : outcome.clientGone ? 'client_closed' : 'upstream_stream_error';
-        ended.served = { connection: name, status, outcome, errorCode };
-        return;
       }
+      // Every runnable target declined before dispatch (e.g. a probe slot was taken meanwhile).
+      return finishWithError(noTargetError(model, excluded));
     } finally {
       res.off('close', onClientClose);
     }
   } finally {
-    const end = ctx.now();
     const s = ended.served;
     const usage = s?.outcome?.usage;
     ctx.record({
@@ -135,7 +188,7 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
       connection: s?.connection ?? null,
       status: s ? s.status : 499,
       stream,
-      latencyMs: end - request.startedAt,
+      latencyMs: ctx.now() - request.startedAt,
       ttfbMs: s?.outcome?.ttfbMs ?? null,
       inputTokens: usage?.inputTokens ?? null,
       outputTokens: usage?.outputTokens ?? null,

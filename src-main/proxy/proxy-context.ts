@@ -3,6 +3,7 @@ import type { LocalKeyView } from '../../src-shared/domain/local-key';
 import type { Settings } from '../../src-shared/domain/settings';
 import type { UpstreamPools } from '../providers/upstream-pools';
 import type { Catalog } from '../routing/catalog';
+import type { ResiliencePort } from './resilience-port';
 
 /** What the proxy needs from the core; read through functions so a change is seen at once. */
 export interface ProxyContext {
@@ -10,6 +11,9 @@ export interface ProxyContext {
   settings(): Settings;
   verifyKey(plainKey: string): LocalKeyView | null;
   pools: UpstreamPools;
+  resilience: ResiliencePort;
+  /** Operator-facing warnings (never secrets). */
+  log(line: string): void;
   now(): number;
   record(entry: NewRequestLogEntry): void;
   /** Extra Host names accepted besides loopback (when bound for remote use). */

@@ -91,6 +91,12 @@ export function createStubHandlers(overrides: Partial<Handlers> = {}): Handlers 
     'settings.update': (patch) => ok({ ...DEFAULT_SETTINGS, ...patch }),
     'activity.list': () => ok([stubLogEntry]),
     'activity.summary': () => ok({ requestsToday: 1, errorsToday: 0 }),
+    'cooldowns.list': () => ok({ connections: [], providers: [], models: [], now: 1_700_000_000_000 }),
+    'cooldowns.clear': () => ok({ cleared: 0 }),
+    'connections.reset': ({ name }) => ok({ ...stubConnection, name }),
+    'resilience.reset': () => ok({ resetCount: 0 }),
+    'resilience.getSettings': () => ok({}),
+    'resilience.updateSettings': (patch) => ok(patch),
   };
   return { ...handlers, ...overrides };
 }

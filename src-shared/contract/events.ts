@@ -1,5 +1,6 @@
 import type { ConnectionView } from '../domain/connection';
 import type { ComboView } from '../domain/combo';
+import type { CooldownSnapshot } from '../domain/cooldown';
 import type { LocalKeyView } from '../domain/local-key';
 import type { RequestLogEntry } from '../domain/request-log';
 import type { Settings } from '../domain/settings';
@@ -12,6 +13,7 @@ export interface EventMap {
   'settings.changed': { settings: Settings };
   'activity.request': { entry: RequestLogEntry };
   'app.paused': { paused: boolean };
+  'cooldowns.changed': { snapshot: CooldownSnapshot };
 }
 
 export type EventName = keyof EventMap;

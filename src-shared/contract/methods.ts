@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { connectionInputSchema, type ConnectionView } from '../domain/connection';
 import { comboInputSchema, type ComboView } from '../domain/combo';
 import { localKeyInputSchema, type CreatedLocalKey, type LocalKeyView } from '../domain/local-key';
+import { cooldownClearSchema, type CooldownSnapshot } from '../domain/cooldown';
 import type { RequestLogEntry } from '../domain/request-log';
 import { settingsPatchSchema, type Settings } from '../domain/settings';
 
@@ -56,6 +57,17 @@ export const methods = {
     output: [] as RequestLogEntry[],
   },
   'activity.summary': { input: none, output: {} as ActivitySummary },
+  'cooldowns.list': { input: none, output: {} as CooldownSnapshot },
+  /** Clears transient state only; terminal states need connections.reset (COOL-10). */
+  'cooldowns.clear': { input: cooldownClearSchema, output: { cleared: 0 } as { cleared: number } },
+  /** Clears everything of one connection, terminal states included. */
+  'connections.reset': { input: byName, output: {} as ConnectionView },
+  /** Resets every provider breaker and clears all model lockouts (BRK-7). */
+  'resilience.reset': { input: none, output: { resetCount: 0 } as { resetCount: number } },
+  /** The resilience settings in force (defaults < env < stored); sections: cooldown, breaker, windowGate, modelLockout, providerErrorRules. */
+  'resilience.getSettings': { input: none, output: {} as Record<string, unknown> },
+  /** Deep-merges a patch of sections into the stored settings; each section is validated and clamped by its engine's schema. */
+  'resilience.updateSettings': { input: z.record(z.string(), z.unknown()), output: {} as Record<string, unknown> },
 } as const;
 
 export type MethodMap = typeof methods;

@@ -23,6 +23,10 @@ export function connectionHandlers(deps: HandlerDeps): ConnectionHandlers {
         return fail('invalid_input', `secret: changing the kind to ${draft.kind} needs a new credential`, { details: { issues: [{ path: 'secret', message: 'is required when the kind changes' }] } });
       }
       const stored = deps.connections.upsert(draft, deps.now());
+      // COOL-10: a new credential is the one thing besides an explicit reset that ends a terminal state.
+      if (existing && draft.secret && JSON.stringify(draft.secret) !== JSON.stringify(existing.secret)) {
+        deps.resilience.resetConnection(stored.id, deps.now());
+      }
       changed();
       return ok(toView(stored));
     },

@@ -3,9 +3,10 @@ import { comboHandlers } from './combos';
 import { connectionHandlers } from './connections';
 import type { HandlerDeps } from './handler-deps';
 import { keyHandlers } from './keys';
+import { resilienceHandlers } from './resilience';
 import { restHandlers } from './settings-and-activity';
 
 /** Every contract method's handler; the type makes a missing one a compile error. */
 export function createHandlers(deps: HandlerDeps): Handlers {
-  return { ...connectionHandlers(deps), ...keyHandlers(deps), ...comboHandlers(deps), ...restHandlers(deps) };
+  return { ...connectionHandlers(deps), ...keyHandlers(deps), ...comboHandlers(deps), ...restHandlers(deps), ...resilienceHandlers(deps) };
 }

@@ -6,6 +6,8 @@ import type { RequestLog } from '../../db/request-log-repo';
 import type { SettingsRepo } from '../../db/settings-repo';
 import type { Database } from '../../db/open';
 import type { EventBus } from '../event-bus';
+import type { ResilienceControl } from '../../resilience/resilience-control';
+import type { ResilienceSettings } from '../../resilience/resilience-settings';
 
 /** What the contract handlers work with; the core builds it once. */
 export interface HandlerDeps {
@@ -18,6 +20,11 @@ export interface HandlerDeps {
   events: EventBus;
   now(): number;
   info(): ProxyInfo;
+  resilience: ResilienceControl;
+  resilienceSettings: {
+    get(): ResilienceSettings;
+    update(patch: Record<string, unknown>): { ok: true; value: ResilienceSettings } | { ok: false; issues: { path: string; message: string }[] };
+  };
   /** Rebuilds the routing catalog after connections or combos change. */
   reloadCatalog(): void;
 }

@@ -153,12 +153,14 @@ describe('OpenAI SDK through Headroom', () => {
   });
 
   it('PROD-11: upstream 429 and 500 on the only connection reach the SDK as RateLimitError and InternalServerError', async () => {
-    const { upstream, client } = await single();
+    const { upstream, headroom, client } = await single();
     upstream.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '9' } }, { kind: 'status', status: 500 });
     const limited = await errorOf(client.chat.completions.create({ model: 'gpt-4o', messages: userMessage }));
     expect(limited).toBeInstanceOf(OpenAI.RateLimitError);
     expect((limited as APIError).headers?.get('retry-after')).toBe('9');
     expect((limited as APIError).code).toBe('rate_limit_exceeded');
+    // The 429 put the only connection in cooldown (COOL-4); clear it so the next answer is the upstream's own.
+    await headroom.core.router.call('cooldowns.clear', { target: 'all' });
     const broken = await errorOf(
       client.chat.completions.create({ model: 'gpt-4o', messages: userMessage, stream: true }),
     );

@@ -167,6 +167,9 @@ describe('secrets never leak', () => {
     // Failing upstreams: relayed errors, failover, exhausted combo, unreachable connection.
     ant.enqueue({ kind: 'status', status: 401 });
     await call('upstream 401', '/v1/messages', { headers: anthropic, body: ask('claude-sonnet-4-6') });
+    // The 401 cooled the connection (COOL) with its error recorded; the panel data must not leak either.
+    seen.push({ what: 'cooldowns.list answer', text: JSON.stringify(await h.core.router.call('cooldowns.list', undefined)) });
+    await h.core.router.call('cooldowns.clear', { target: 'all' });
     ant.enqueue({ kind: 'status', status: 500 });
     const failedOver = await call('combo failover', '/v1/messages', {
       headers: anthropic,
@@ -224,6 +227,8 @@ describe('secrets never leak', () => {
     expect(created.ok).toBe(true);
     const secondKey = created.ok ? (created.value as CreatedLocalKey).plainKey : '';
     expect(secondKey.length).toBeGreaterThan(12);
+    // The fakes are on loopback, so their providers use the local breaker profile (OPEN at 2 failures); reset it.
+    await h.core.router.call('resilience.reset', undefined);
     await call('second key ok', '/v1/messages', { headers: anthropicAs(secondKey), body: ask('claude-sonnet-4-6') });
     await h.core.router.call('settings.update', { streamHeadersTimeoutMs: 5_000 });
 

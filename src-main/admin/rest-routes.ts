@@ -1,0 +1,91 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { statusOf, type Result } from '../../src-shared/contract/errors';
+import type { CooldownSnapshot } from '../../src-shared/domain/cooldown';
+import type { Router } from '../api/router';
+import { sendError, sendJson } from './http-replies';
+import { MAX_RPC_BODY_BYTES, readJsonBody } from './read-json-body';
+
+/**
+ * The spec's REST endpoints (LOCK-8, BRK-7, BRK-8, issue 3 §6), each a thin mapping onto contract
+ * methods so the window, the tray and these URLs can never disagree.
+ */
+type RestHandler = (router: Router, body: unknown) => Promise<{ status: number; body: unknown }>;
+
+const answer = (result: Result<unknown>, shape: (value: unknown) => unknown = (v) => v) =>
+  result.ok ? { status: 200, body: shape(result.value) } : { status: statusOf(result.error), body: { ok: false, error: result.error } };
+
+const snapshot = async (router: Router): Promise<Result<CooldownSnapshot>> =>
+  (await router.call('cooldowns.list', undefined)) as Result<CooldownSnapshot>;
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const str = (v: unknown): string | null => (typeof v === 'string' && v.trim().length > 0 ? v.trim() : null);
+
+const ROUTES: Record<string, RestHandler> = {
+  'GET /api/resilience/cooldowns': async (router) => answer(await snapshot(router), (s) => s),
+  'DELETE /api/resilience/cooldowns': async (router, body) => {
+    const connection = isRecord(body) ? str(body.connection) : null;
+    if (isRecord(body) && body.connection !== undefined && connection === null) {
+      return { status: 400, body: { ok: false, error: { code: 'invalid_input', message: 'connection: must be a connection name or id' } } };
+    }
+    const input = connection === null ? { target: 'all' } : { target: 'connection', connection };
+    return answer(await router.call('cooldowns.clear', input), (v) => ({ ok: true, ...(v as object) }));
+  },
+  'GET /api/resilience/model-cooldowns': async (router) => {
+    const s = await snapshot(router);
+    return answer(s, (v) => ({ items: [...(v as CooldownSnapshot).models].sort((a, b) => b.expiresAt - a.expiresAt) }));
+  },
+  'DELETE /api/resilience/model-cooldowns': async (router, body) => {
+    if (isRecord(body) && body.all === true) {
+      const s = await snapshot(router);
+      if (!s.ok) return answer(s);
+      for (const m of s.value.models) await router.call('cooldowns.clear', { target: 'model', key: m.key });
+      return { status: 200, body: { ok: true, clearedAll: true, removed: s.value.models.length } };
+    }
+    const provider = isRecord(body) ? str(body.provider) : null;
+    const model = isRecord(body) ? str(body.model) : null;
+    const connection = isRecord(body) ? str(body.connection) : null;
+    if (!provider || !model) {
+      return { status: 400, body: { ok: false, error: { code: 'invalid_input', message: 'provider and model are required' } } };
+    }
+    const s = await snapshot(router);
+    if (!s.ok) return answer(s);
+    const matches = s.value.models.filter(
+      (m) => m.provider === provider && m.model === model && (connection === null || m.connection === connection || m.connectionId === connection),
+    );
+    for (const m of matches) await router.call('cooldowns.clear', { target: 'model', key: m.key });
+    return { status: 200, body: { ok: true, removed: matches.length } };
+  },
+  'POST /api/resilience/reset': async (router) =>
+    answer(await router.call('resilience.reset', undefined), (v) => {
+      const resetCount = (v as { resetCount: number }).resetCount;
+      return { ok: true, resetCount, message: `Reset ${resetCount} circuit breaker(s) and model lockouts` };
+    }),
+  'GET /api/monitoring/health': async (router) => {
+    const s = await snapshot(router);
+    return answer(s, (v) => {
+      const snap = v as CooldownSnapshot;
+      return {
+        status: snap.providers.some((p) => p.state === 'OPEN') ? 'degraded' : 'ok',
+        providers: snap.providers.map((p) => ({ provider: p.provider, state: p.state, failureCount: p.failureCount, retryAfterMs: p.retryAfterMs })),
+        coolingConnections: snap.connections.filter((c) => c.retryAfterMs !== null || c.terminal).length,
+        modelLockouts: snap.models.length,
+      };
+    });
+  },
+};
+
+export async function handleRest(req: IncomingMessage, res: ServerResponse, pathname: string, router: Router): Promise<void> {
+  const route = ROUTES[`${req.method ?? 'GET'} ${pathname}`];
+  if (!route) {
+    req.resume();
+    return sendError(res, { code: 'not_found', message: 'No such admin endpoint' });
+  }
+  let body: unknown = undefined;
+  if (req.method === 'DELETE' || req.method === 'POST') {
+    const parsed = await readJsonBody(req, MAX_RPC_BODY_BYTES);
+    if (!parsed.ok) return sendError(res, parsed.error);
+    body = parsed.value ?? undefined;
+  } else req.resume();
+  const out = await route(router, body);
+  sendJson(res, out.status, out.body);
+}

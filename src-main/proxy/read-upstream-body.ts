@@ -1,0 +1,26 @@
+import type { Dispatcher } from 'undici';
+
+/** Error bodies are small; past this the rest is dropped (the client still gets the first part). */
+export const ERROR_BODY_CAP = 256 * 1024;
+
+/** Reads an upstream error body whole (bounded) so it can be classified, then relayed or dropped. */
+export async function readUpstreamBody(body: Dispatcher.ResponseData['body'], cap = ERROR_BODY_CAP): Promise<Buffer | null> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of body as AsyncIterable<Buffer>) {
+      if (size + chunk.length > cap) {
+        chunks.push(chunk.subarray(0, cap - size));
+        size = cap;
+        body.destroy();
+        break;
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+    }
+  } catch {
+    // A body cut short still says something; classify what arrived.
+    if (size === 0) return null;
+  }
+  return Buffer.concat(chunks, size);
+}

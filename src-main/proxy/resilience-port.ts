@@ -1,0 +1,36 @@
+import type { TargetExclusion } from '../../src-shared/domain/cooldown';
+import type { UpstreamOperation } from '../providers/adapter';
+import type { Target } from '../routing/resolve-targets';
+
+/** What one attempt at an upstream produced, as the learn step sees it. */
+export type AttemptOutcome =
+  | { kind: 'response'; status: number; headers: Record<string, string | string[] | undefined>; bodyText: string }
+  | { kind: 'transport'; failure: 'timeout' | 'unreachable' | 'reset' };
+
+/** The learn step's answer for the proxy: whether to move on, and what to tell the client. */
+export interface AttemptVerdict {
+  shouldFailover: boolean;
+  /** Status to show the client if this answer is relayed (after restatement). */
+  status: number | null;
+  /** Announced to the client as Retry-After when the upstream did not send one. */
+  retryAfterMs: number | null;
+  /** Short machine reason for the failover header and the activity log. */
+  reason: string;
+}
+
+/** One admitted attempt; a held breaker probe slot (HALF_OPEN admits a few) is freed by release(). */
+export interface Admission {
+  readonly probe: boolean;
+  release(): void;
+}
+
+/**
+ * The resilience engine as the proxy uses it: screen targets before dispatch, admit each attempt,
+ * learn from every outcome exactly once. The proxy never reads engine state itself.
+ */
+export interface ResiliencePort {
+  screen(targets: readonly Target[], now: number): { runnable: Target[]; excluded: TargetExclusion[] };
+  admit(target: Target, now: number): { ok: true; admission: Admission } | { ok: false; exclusion: TargetExclusion };
+  learnFailure(target: Target, admission: Admission, operation: UpstreamOperation, outcome: AttemptOutcome, now: number): AttemptVerdict;
+  learnSuccess(target: Target, admission: Admission, now: number): void;
+}

@@ -1,0 +1,207 @@
+import type { TargetExclusion } from '../../src-shared/domain/cooldown';
+import type { UpstreamOperation } from '../providers/adapter';
+import type { Admission, AttemptOutcome, AttemptVerdict, ResiliencePort } from '../proxy/resilience-port';
+import type { Target } from '../routing/resolve-targets';
+import { canExecute } from './breaker/breaker-gate';
+import { resetBreaker, type BreakerState } from './breaker/breaker-state';
+import { recordFailure, recordSuccess, releaseProbe } from './breaker/breaker-transitions';
+import { classifyOutcome } from './classify/classify';
+import { recordConnectionSuccess } from './cooldown/clear-connection-health';
+import { HEALTHY, isSelectable } from './cooldown/connection-health';
+import { recordConnectionFailure } from './cooldown/record-connection-failure';
+import { decayOnSuccess } from './lockout/decay-on-success';
+import { isModelLocked } from './lockout/model-lockouts';
+import { recordModelFailure } from './lockout/record-model-failure';
+import { providerIdentity, type ProviderIdentity } from './provider-identity';
+import type { ResiliencePersistence, ResilienceState } from './resilience-state';
+import { checkConnectionGate, checkProviderGate, recordConnectionFailure as gateConnectionFailure, recordGateSuccess, recordProviderFailure } from './window-gate/window-gate';
+
+const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+const CLOSED: BreakerState = resetBreaker();
+
+function identityOf(target: Target): ProviderIdentity {
+  return providerIdentity(target.connection.view.kind, target.connection.origin);
+}
+
+/**
+ * The resilience engine behind the proxy's port: screens targets, admits attempts through the
+ * breaker, and feeds every outcome to each engine exactly once. `onChange` persists and tells the UI.
+ */
+export function createResilienceService(state: ResilienceState, repos: ResiliencePersistence, onChange: () => void): ResiliencePort {
+  const settled = new WeakSet<Admission>();
+  const breakerOf = (provider: ProviderIdentity) => state.breakers.get(provider.id) ?? CLOSED;
+  const breakerSettings = (provider: ProviderIdentity) => state.settings.breaker[provider.profile];
+  const setBreaker = (provider: ProviderIdentity, next: BreakerState, now: number, persist: boolean) => {
+    if (next === state.breakers.get(provider.id)) return;
+    state.breakers.set(provider.id, next);
+    if (persist) repos.breakers.save(provider.id, next, now);
+  };
+
+  /** Why this target cannot run now, or null; reads only, so screening never takes a probe slot. */
+  function exclusionOf(target: Target, now: number): TargetExclusion | null {
+    const c = target.connection;
+    const provider = identityOf(target);
+    const base = { connection: c.view.name, model: target.upstreamModel };
+    const selectable = isSelectable(state.health.get(c.view.id) ?? HEALTHY, now);
+    if (!selectable.ok) {
+      return { ...base, reason: selectable.reason, retryAfterSeconds: selectable.reason === 'cooldown' ? seconds(selectable.retryAfterMs) : null };
+    }
+    const breaker = canExecute(breakerOf(provider), breakerSettings(provider), now);
+    if (!breaker.allowed) return { ...base, reason: 'circuit_open', retryAfterSeconds: seconds(breaker.retryAfterMs) };
+    const gate = state.settings.windowGate;
+    const providerGate = checkProviderGate(state.gate, provider.id, gate, now);
+    if (!providerGate.allowed) return { ...base, reason: 'provider_cooldown', retryAfterSeconds: seconds(providerGate.retryAfterMs) };
+    const connectionGate = checkConnectionGate(state.gate, provider.id, c.view.id, gate, now);
+    if (!connectionGate.allowed) return { ...base, reason: 'cooldown', retryAfterSeconds: seconds(connectionGate.retryAfterMs) };
+    const lock = isModelLocked(state.lockouts, provider.id, c.view.id, target.upstreamModel, now);
+    if (lock) return { ...base, reason: 'model_lockout', retryAfterSeconds: seconds(lock.expiresAt - now) };
+    return null;
+  }
+
+  return {
+    screen(targets, now) {
+      const runnable: Target[] = [];
+      const excluded: TargetExclusion[] = [];
+      for (const target of targets) {
+        const exclusion = exclusionOf(target, now);
+        if (exclusion) excluded.push(exclusion);
+        else runnable.push(target);
+      }
+      return { runnable, excluded };
+    },
+
+    admit(target, now) {
+      const provider = identityOf(target);
+      const decision = canExecute(breakerOf(provider), breakerSettings(provider), now);
+      if (!decision.allowed) {
+        const exclusion: TargetExclusion = { connection: target.connection.view.name, model: target.upstreamModel, reason: 'circuit_open', retryAfterSeconds: seconds(decision.retryAfterMs) };
+        return { ok: false, exclusion };
+      }
+      // Only a probe changes the breaker at admission; persisting it is not needed (restore frees probes).
+      if (decision.probe) setBreaker(provider, decision.state, now, false);
+      const admission: Admission = {
+        probe: decision.probe,
+        release() {
+          // A probe whose outcome was learned already gave its slot back through the breaker.
+          if (!decision.probe || settled.has(admission)) return;
+          settled.add(admission);
+          setBreaker(provider, releaseProbe(breakerOf(provider), breakerSettings(provider), now), now, false);
+        },
+      };
+      return { ok: true, admission };
+    },
+
+    learnFailure(target, admission, operation, outcome, now) {
+      settled.add(admission);
+      return learnFailure(state, repos, target, admission.probe, operation, outcome, now, onChange);
+    },
+
+    learnSuccess(target, admission, now) {
+      settled.add(admission);
+      const c = target.connection.view;
+      const provider = identityOf(target);
+      let changed = false;
+      const health = state.health.get(c.id);
+      if (health && health !== HEALTHY && (health.lastError !== null || health.rateLimitedUntil !== null || health.backoffLevel > 0 || health.rejectedStreak > 0)) {
+        const next = recordConnectionSuccess(health);
+        state.health.set(c.id, next);
+        repos.health.save(c.id, next, now);
+        changed = true;
+      }
+      const breaker = state.breakers.get(provider.id);
+      if (breaker && (breaker.kind !== 'CLOSED' || breaker.failureCount > 0)) {
+        setBreaker(provider, recordSuccess(breaker, breakerSettings(provider), now), now, true);
+        changed = true;
+      }
+      if (state.gate.size > 0) state.gate = recordGateSuccess(state.gate, provider.id, c.id);
+      if (Object.keys(state.lockouts).length > 0) {
+        const decayed = decayOnSuccess(state.lockouts, provider.id, c.id, target.upstreamModel);
+        if (decayed.state !== state.lockouts) {
+          state.lockouts = decayed.state;
+          changed = true;
+        }
+      }
+      if (changed) onChange();
+    },
+  };
+}
+
+/** The learn step for one failed attempt: classify once, then charge the narrowest scope (COOL-14). */
+function learnFailure(
+  state: ResilienceState,
+  repos: ResiliencePersistence,
+  target: Target,
+  probe: boolean,
+  operation: UpstreamOperation,
+  outcome: AttemptOutcome,
+  now: number,
+  onChange: () => void,
+): AttemptVerdict {
+  // count_tokens is optional upstream: a 404/405 there says nothing about the connection.
+  if (operation === 'count_tokens' && outcome.kind === 'response' && (outcome.status === 404 || outcome.status === 405)) {
+    return { shouldFailover: true, status: outcome.status, retryAfterMs: null, reason: 'unsupported' };
+  }
+  const c = target.connection.view;
+  const provider = identityOf(target);
+  const classification = classifyOutcome(outcome, { provider, model: target.upstreamModel, operatorRules: state.settings.providerErrorRules, now });
+  const settings = state.settings.breaker[provider.profile];
+
+  const breaker = state.breakers.get(provider.id) ?? CLOSED;
+  const nextBreaker = recordFailure(breaker, settings, { countsForBreaker: classification.countsForBreaker, probe }, now);
+  if (nextBreaker !== breaker) {
+    state.breakers.set(provider.id, nextBreaker);
+    if (classification.countsForBreaker) repos.breakers.save(provider.id, nextBreaker, now);
+  }
+  if (classification.countsForBreaker) state.gate = recordProviderFailure(state.gate, provider, state.settings.windowGate, now);
+
+  let cooldownRetryMs: number | null = null;
+  const chargesConnection = classification.scope === 'connection' || classification.terminal !== null || classification.requestRejected;
+  if (chargesConnection) {
+    const health = state.health.get(c.id) ?? HEALTHY;
+    const result = recordConnectionFailure(
+      health,
+      {
+        reason: classification.reason,
+        retryHintMs: classification.retryHint?.ms ?? null,
+        ...(classification.configuredCooldownMs !== undefined ? { configuredCooldownMs: classification.configuredCooldownMs } : {}),
+        terminal: classification.terminal,
+        requestRejected: classification.requestRejected,
+        message: classification.message,
+        status: classification.status,
+      },
+      { settings: state.settings.cooldown, profile: provider.profile, disableCooling: c.disableCooling },
+      now,
+    );
+    if (result.state !== health) {
+      state.health.set(c.id, result.state);
+      repos.health.save(c.id, result.state, now);
+    }
+    if (result.decision.kind === 'cooldown') cooldownRetryMs = result.decision.until - now;
+    if (result.decision.kind === 'absorbed') cooldownRetryMs = result.decision.retryAfterMs;
+    state.gate = gateConnectionFailure(state.gate, provider.id, c.id, state.settings.windowGate, now);
+  }
+  if (classification.scope !== 'request' && classification.status !== null) {
+    const locked = recordModelFailure(
+      state.lockouts,
+      {
+        provider: provider.id,
+        connectionId: c.id,
+        model: target.upstreamModel,
+        status: classification.status,
+        reason: classification.reason,
+        ...(classification.retryHint ? { cooldownHintMs: classification.retryHint.ms, hintSource: classification.retryHint.source } : {}),
+      },
+      state.settings.modelLockout,
+      now,
+    );
+    state.lockouts = locked.state;
+  }
+  onChange();
+  return {
+    shouldFailover: classification.shouldFailover,
+    status: classification.status,
+    retryAfterMs: classification.announceRetryAfterMs ?? classification.retryHint?.ms ?? cooldownRetryMs,
+    reason: classification.reason,
+  };
+}
+
