@@ -219,13 +219,13 @@ describe('headless dashboard in Chromium', () => {
     expect(await p.evaluate<string>('document.body.dataset.e2eMarker')).toBe('same-page');
     expect(await p.locator('table tbody tr').count()).toBe(1);
     const cells = (await row.locator('td').allInnerTexts()).map((t) => t.trim());
-    // Time, Key, Model, Connection, Status, Latency, Tokens, Failover
+    // Time, Key, Model, Connection, Status, Latency, TTFB, Tokens, Failover path
     expect(cells[1]).toBe(key.name);
     expect(cells[2]).toBe('main');
     expect(cells[3]).toBe('backup');
-    expect(cells[4]).toBe('200');
-    expect(cells[6]).toBe('12 → 5');
-    expect(cells[7]).toBe('primary (429) → backup');
+    expect(cells[4]).toBe('200 OK');
+    expect(cells[7]).toBe('12 → 5');
+    expect(cells[8]).toBe('primary (429) → backup');
 
     keepForReadme(await snap(p, 'activity'), 'activity.png');
 

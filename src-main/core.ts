@@ -6,13 +6,18 @@ import type { ProxyInfo } from '../src-shared/contract/methods';
 import { createAdminHandler, type AdminHandler } from './admin/admin-handler';
 import { resolveAdminToken } from './admin-token';
 import { createEventBus, type EventBus } from './api/event-bus';
+import { createKeyVerifier } from './api/key-verifier';
 import { createHandlers } from './api/handlers/create-handlers';
 import { createRouter, type Router } from './api/router';
 import { applyConfig } from './config/apply-config';
 import { loadConfig } from './config/load-config';
 import { openStorage, type Storage } from './db/storage';
 import { listen, urlOf } from './listen';
+import { testConnection } from './providers/test-connection';
 import { createUpstreamPools } from './providers/upstream-pools';
+import { assembleClaude } from './providers/claude-oauth/claude-assembly';
+import type { ClaudeRuntime } from './providers/claude-oauth/claude-runtime';
+import { toView } from './db/connections-repo';
 import { createProxyHandler, createProxyServer } from './proxy/server';
 import type { ProxyContext } from './proxy/proxy-context';
 import { buildCatalog, type Catalog } from './routing/catalog';
@@ -62,6 +67,7 @@ export function createCore(options: CoreOptions): Core {
   const events = createEventBus();
   let storage: Storage | null = null;
   let resilience: ResilienceRuntime | null = null;
+  let claude: ClaudeRuntime | null = null;
   let catalog: Catalog = buildCatalog([], []);
   let info: ProxyInfo | null = null;
   let admin: AdminHandler | null = null;
@@ -103,6 +109,11 @@ export function createCore(options: CoreOptions): Core {
       now,
       info: currentInfo,
       reloadCatalog,
+      claudeStatus: () => claude?.status(catalog.connections) ?? [],
+      testConnection: async (name) => {
+        const connection = catalog.byName.get(name);
+        return connection ? testConnection(pools, connection, now) : null;
+      },
     }),
     (method) => log(`Headroom: internal error in ${method}`),
   );
@@ -132,24 +143,28 @@ export function createCore(options: CoreOptions): Core {
     const r = (resilience = createResilienceRuntime(s.db, process.env, () => catalog, events, now));
 
     const settingsCache = { value: s.settings.get() };
+    claude = assembleClaude({
+      connections: s.connections,
+      control: r.control,
+      settings: () => settingsCache.value,
+      catalog: () => catalog,
+      connectionsChanged: () => {
+        reloadCatalog();
+        events.emit('connections.changed', { connections: s.connections.list().map(toView) });
+      },
+      events,
+      now,
+    });
     events.subscribe((e) => {
       if (e.type === 'settings.changed') settingsCache.value = e.payload.settings;
     });
     const ctx: ProxyContext = {
       catalog: () => catalog,
       settings: () => settingsCache.value,
-      verifyKey: (plain) => {
-        const key = s.keys.verify(plain);
-        if (key) {
-          const at = now();
-          s.keys.touch(key.id, at);
-          // The repo writes last-used at most once a minute; tell the UI only then, not per request.
-          if (key.lastUsedAt === null || at - key.lastUsedAt >= 60_000) events.emit('keys.changed', { keys: s.keys.list() });
-        }
-        return key;
-      },
+      verifyKey: createKeyVerifier(s.keys, events, now),
       pools,
       resilience: r.port,
+      claude,
       log,
       now,
       record: (entry) => events.emit('activity.request', { entry: s.requestLog.append(entry) }),
@@ -216,6 +231,7 @@ export function createCore(options: CoreOptions): Core {
     storage?.close();
     storage = null;
     resilience = null;
+    claude = null;
   }
 
   return { start, stop, router, events, info: currentInfo };

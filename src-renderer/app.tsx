@@ -1,18 +1,31 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 import { ActivityTab } from './features/activity/activity-tab';
 import { CombosTab } from './features/combos/combos-tab';
 import { ConnectionsTab } from './features/connections/connections-tab';
+import { CooldownsBadge } from './features/cooldowns/cooldowns-badge';
+import { CooldownsTab } from './features/cooldowns/cooldowns-tab';
 import { AppHeader } from './features/header/app-header';
 import { KeysTab } from './features/keys/keys-tab';
+import { SettingsTab } from './features/settings/settings-tab';
 import { SetupTab } from './features/setup/setup-tab';
+
+interface TabDef {
+  id: string;
+  label: string;
+  view: ComponentType;
+  /** A small live count beside the label (e.g. how many things are cooling). */
+  badge?: ComponentType;
+}
 
 const TABS = [
   { id: 'connections', label: 'Connections', view: ConnectionsTab },
+  { id: 'cooldowns', label: 'Cooldowns', view: CooldownsTab, badge: CooldownsBadge },
   { id: 'keys', label: 'Keys', view: KeysTab },
   { id: 'combos', label: 'Combos', view: CombosTab },
   { id: 'activity', label: 'Activity', view: ActivityTab },
   { id: 'setup', label: 'Setup', view: SetupTab },
-] as const;
+  { id: 'settings', label: 'Settings', view: SettingsTab },
+] as const satisfies readonly TabDef[];
 
 type TabId = (typeof TABS)[number]['id'];
 
@@ -37,7 +50,7 @@ export function App() {
     <div className="app">
       <AppHeader />
       <nav className="tabs" role="tablist" aria-label="Sections">
-        {TABS.map((t) => (
+        {TABS.map((t: TabDef) => (
           <a
             key={t.id}
             href={`#${t.id}`}
@@ -48,6 +61,7 @@ export function App() {
             className={t.id === tab ? 'tab active' : 'tab'}
           >
             {t.label}
+            {t.badge && <t.badge />}
           </a>
         ))}
       </nav>

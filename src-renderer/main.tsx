@@ -1,6 +1,8 @@
+import './configure-zod';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createApiClient } from './api/api-client';
+import { ApiProvider } from './api/api-context';
 import { pickTransport } from './api/pick-transport';
 import { App } from './app';
 import { connectStores, createStores } from './stores/create-stores';
@@ -16,8 +18,10 @@ const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
 createRoot(root).render(
   <StrictMode>
-    <StoresProvider stores={stores}>
-      <App />
-    </StoresProvider>
+    <ApiProvider api={api}>
+      <StoresProvider stores={stores}>
+        <App />
+      </StoresProvider>
+    </ApiProvider>
   </StrictMode>,
 );

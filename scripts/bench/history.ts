@@ -206,28 +206,28 @@ export function historyReport(plan: HistoryPlan, slices: Slice[]): { text: strin
   // (a large gain only says how noisy the machine was, so the note shows the raw ratio too).
   const notWorse = (r: number, higherIsWorse: boolean) =>
     Number.isFinite(r) && (higherIsWorse ? r <= 1.1 : r >= 1 / 1.1);
-  const note = `(raw last/first: ${'{}'})`;
+  const note = (r: number) => `(raw last/first: ${r.toFixed(3)}×)`;
   checks.push(
     {
       label: `history: p50 c=1, last/first (hr/floor, median of ${n})`,
       measured: `${robust.p50.toFixed(3)}×`,
       target: '≤ 1.10×',
       pass: notWorse(robust.p50, true),
-      note: note.replace('{}', `${raw.p50.toFixed(3)}×`),
+      note: note(raw.p50),
     },
     {
       label: `history: req/s c=32, last/first (hr/floor, median of ${n})`,
       measured: `${robust.rps.toFixed(3)}×`,
       target: '≥ 0.91× (1/1.1)',
       pass: notWorse(robust.rps, false),
-      note: note.replace('{}', `${raw.rps.toFixed(3)}×`),
+      note: note(raw.rps),
     },
     {
       label: `history: CPU/req, last/first (hr/floor, median of ${n})`,
       measured: `${robust.cpu.toFixed(3)}×`,
       target: '≤ 1.10×',
       pass: notWorse(robust.cpu, true),
-      note: note.replace('{}', `${raw.cpu.toFixed(3)}×`),
+      note: note(raw.cpu),
     },
   );
   return { text: lines.join('\n'), checks };

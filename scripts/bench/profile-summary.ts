@@ -39,7 +39,7 @@ function sourceOf(url: string): string {
       .join('/');
   const nm = url.lastIndexOf('/node_modules/');
   if (nm !== -1) return url.slice(nm + '/node_modules/'.length).split('/')[0] ?? url;
-  const marker = ['/out/main/', '/src-main/', '/src-shared/'].find((m) => url.includes(m));
+  const marker = ['/out/main/', '/src-main/', '/src-shared/', '/main/chunks/'].find((m) => url.includes(m));
   if (marker) return url.slice(url.indexOf(marker) + 1);
   return url.replace(/^file:\/\//, '');
 }
@@ -48,7 +48,7 @@ function shortUrl(url: string): string {
   if (url === '') return '';
   const nm = url.lastIndexOf('/node_modules/');
   if (nm !== -1) return url.slice(nm + '/node_modules/'.length);
-  for (const m of ['/out/main/', '/src-main/', '/src-shared/']) {
+  for (const m of ['/out/main/', '/src-main/', '/src-shared/', '/main/chunks/']) {
     const at = url.indexOf(m);
     if (at !== -1) return url.slice(at + 1);
   }
@@ -111,7 +111,13 @@ export function summarizeProfile(file: string, top = 25): ProfileSummary {
       totalUs.set(key, (totalUs.get(key) ?? 0) + us);
     }
   }
-  const ownCode = (key: string) => /@(out\/main|src-main|src-shared)\//.test(key);
+  // Project code: any script file outside node_modules (built out/, src-main via tsx, or a patched copy).
+  const ownKeys = new Set(
+    profile.nodes
+      .filter((n) => /^(file:\/\/|\/)/.test(n.callFrame.url) && !n.callFrame.url.includes('/node_modules/'))
+      .map(keyOf),
+  );
+  const ownCode = (key: string) => ownKeys.has(key);
   const pct = (us: number) => (busyUs > 0 ? `${((100 * us) / busyUs).toFixed(1)}%` : '—');
   const functions = [...byFunction.values()].sort((a, b) => b.us - a.us).slice(0, top);
   const sources = [...bySource.entries()].sort((a, b) => b[1] - a[1]).slice(0, 15);

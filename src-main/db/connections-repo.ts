@@ -24,6 +24,10 @@ export interface ConnectionsRepo {
   /** Inserts or replaces by name; a draft without `secret` keeps the stored one. */
   upsert(draft: ConnectionDraft, now: number): StoredConnection;
   remove(name: string): boolean;
+  /** Replaces only the secret, in one statement (a rotated OAuth refresh token must never be half-saved). */
+  setSecret(id: string, secret: ConnectionSecret, now: number): boolean;
+  /** Merges keys into providerSpecificData (e.g. an organisation UUID learned at run time). */
+  mergeProviderData(id: string, patch: Record<string, unknown>, now: number): boolean;
 }
 
 interface ConnectionRow {
@@ -86,6 +90,11 @@ export function createConnectionsRepo(db: Database, box: SecretBox, newId: () =>
       max_concurrent = excluded.max_concurrent, disable_cooling = excluded.disable_cooling,
       provider_specific_json = excluded.provider_specific_json, updated_at = excluded.updated_at`);
 
+  const updateSecret = db.prepare<[string, string, number, string]>(
+    'UPDATE connections SET secret_sealed = ?, secret_hint = ?, updated_at = ? WHERE id = ?',
+  );
+  const updateProviderData = db.prepare<[string, number, string]>('UPDATE connections SET provider_specific_json = ?, updated_at = ? WHERE id = ?');
+
   const fromRow = (row: ConnectionRow): StoredConnection => {
     const kind = row.kind as ConnectionKind; // guarded by the CHECK constraint on the column
     const secret = row.secret_sealed === null ? null : openSecret(box, row.secret_sealed);
@@ -147,6 +156,13 @@ export function createConnectionsRepo(db: Database, box: SecretBox, newId: () =>
     },
     upsert: (draft, now) => upsert(draft, now),
     remove: (name) => deleteByName.run(name).changes > 0,
+    setSecret: (id, secret, now) => updateSecret.run(box.seal(JSON.stringify(secret)), hintOf(secret), now, id).changes > 0,
+    mergeProviderData(id, patch, now) {
+      const row = selectById.get(id);
+      if (!row) return false;
+      const merged = { ...parseJsonObject(row.provider_specific_json), ...patch };
+      return updateProviderData.run(JSON.stringify(merged), now, id).changes > 0;
+    },
   };
 }
 

@@ -34,6 +34,7 @@ function entry(over: Partial<NewRequestLogEntry> = {}): NewRequestLogEntry {
     cacheWriteTokens: 0,
     failover: [],
     errorCode: null,
+    servedVia: null,
     ...over,
   };
 }

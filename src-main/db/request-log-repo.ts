@@ -36,9 +36,9 @@ export function createRequestLog(db: Database, opts: { flushEvery?: number } = {
   const flushEvery = Math.max(1, opts.flushEvery ?? 200);
   const insert = db.prepare<[RequestLogRow]>(`
     INSERT INTO request_log (id, ts, key_name, api_format, endpoint, model, connection, status, stream, latency_ms,
-      ttfb_ms, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, failover_json, error_code)
+      ttfb_ms, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, failover_json, error_code, served_via)
     VALUES (@id, @ts, @key_name, @api_format, @endpoint, @model, @connection, @status, @stream, @latency_ms,
-      @ttfb_ms, @input_tokens, @output_tokens, @cache_read_tokens, @cache_write_tokens, @failover_json, @error_code)`);
+      @ttfb_ms, @input_tokens, @output_tokens, @cache_read_tokens, @cache_write_tokens, @failover_json, @error_code, @served_via)`);
   // One statement for every filter combination: a NULL parameter switches its condition off.
   const select = db.prepare<[ListParams], RequestLogRow>(`
     SELECT * FROM request_log

@@ -20,6 +20,7 @@ export interface RequestLogRow {
   cache_write_tokens: number | null;
   failover_json: string;
   error_code: string | null;
+  served_via: string | null;
 }
 
 /** STRICT INTEGER columns refuse fractions; timings from performance.now() have them. */
@@ -61,6 +62,7 @@ export function toRow(entry: RequestLogEntry): RequestLogRow {
     cache_write_tokens: entry.cacheWriteTokens,
     failover_json: JSON.stringify(entry.failover),
     error_code: entry.errorCode,
+    served_via: entry.servedVia,
   };
 }
 
@@ -96,5 +98,6 @@ export function fromRow(row: RequestLogRow): RequestLogEntry {
     cacheWriteTokens: row.cache_write_tokens,
     failover: parseFailover(row.failover_json),
     errorCode: row.error_code,
+    servedVia: row.served_via ?? null,
   };
 }

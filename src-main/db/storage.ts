@@ -43,7 +43,8 @@ export function openStorage(file: string, dataDir: string, box?: SecretBox, migr
     db.close();
     return fail('internal_error', `Database ${file}: ${migrated.error.message}`, { details: { code: migrated.error.code } });
   }
-  const requestLog = createRequestLog(db);
+  // The core's 1 s timer does the writing; the size trigger is only a guard against a stalled timer.
+  const requestLog = createRequestLog(db, { flushEvery: 5_000 });
   return ok({
     db,
     connections: createConnectionsRepo(db, box ?? createKeyFileSecretBox(dataDir)),

@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { errors, type Dispatcher } from 'undici';
+import type { ConnectionSecret } from '../../src-shared/domain/connection';
 import type { UpstreamOperation } from '../providers/adapter';
 import type { UpstreamPools } from '../providers/upstream-pools';
 import type { Target } from '../routing/resolve-targets';
@@ -7,7 +8,9 @@ import { buildUpstreamHeaders } from './upstream-headers';
 
 export type DispatchResult =
   | { kind: 'response'; response: Dispatcher.ResponseData }
-  | { kind: 'failed'; reason: 'timeout' | 'unreachable' | 'aborted' | 'unsupported' };
+  | { kind: 'failed'; reason: 'timeout' | 'unreachable' | 'aborted' | 'unsupported' }
+  /** The connection's own credential cannot be used (refresh refused: needs_reauth); already recorded. */
+  | { kind: 'failed'; reason: 'credential'; message: string };
 
 export interface DispatchRequest {
   target: Target;
@@ -18,6 +21,10 @@ export interface DispatchRequest {
   signal: AbortSignal;
   headersTimeoutMs: number;
   bodyTimeoutMs: number;
+  /** A just-refreshed OAuth token, newer than the catalog's copy. */
+  secretOverride?: ConnectionSecret;
+  /** Headers a provider hook adds (the Claude slow lane). */
+  extraHeaders?: Record<string, string>;
 }
 
 /** Sends one request to one target and waits for its response headers; never throws. */
@@ -29,7 +36,7 @@ export async function dispatchToTarget(pools: UpstreamPools, request: DispatchRe
     const response = await pools.forOrigin(target.connection.origin).request({
       method: 'POST',
       path: target.connection.basePath + path + request.search,
-      headers: buildUpstreamHeaders(request.clientHeaders, target.connection),
+      headers: buildUpstreamHeaders(request.clientHeaders, target.connection, request.secretOverride ?? target.connection.secret, request.extraHeaders),
       body: request.body,
       signal: request.signal,
       headersTimeout: request.headersTimeoutMs,

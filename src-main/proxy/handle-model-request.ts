@@ -4,12 +4,15 @@ import type { TargetExclusion } from '../../src-shared/domain/cooldown';
 import type { FailoverHop } from '../../src-shared/domain/request-log';
 import { resolveTargets, type Exclusion } from '../routing/resolve-targets';
 import { sendClientError } from './client-errors';
-import { dispatchToTarget } from './dispatch';
+import { laneWaitDeadline } from '../resilience/claude/lane-constants';
+import { attemptTarget } from './claude-attempt';
+import { endStreamWithError } from './relay';
+import { createKeepAlive } from './sse-keepalive';
 import type { ModelEndpoint } from './endpoints';
 import { formatFailoverHeader } from './failover-policy';
 import { bodyForModel, parseModelBody } from './parse-model-body';
 import type { ProxyContext } from './proxy-context';
-import { readUpstreamBody } from './read-upstream-body';
+import { ERROR_BODY_CAP, ERROR_BODY_TIMEOUT_MS, readUpstreamBody } from './read-upstream-body';
 import { relayResponse, type RelayOutcome } from './relay';
 import { relayErrorResponse } from './relay-error';
 
@@ -69,8 +72,10 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
   }
   const { model, stream } = parsed.value;
   const settings = ctx.settings();
+  const headersTimeoutMs = stream ? settings.streamHeadersTimeoutMs : settings.responseTimeoutMs;
   const hops: FailoverHop[] = [];
   const ended: { served: Served | null } = { served: null };
+  let servedVia: string | null = null;
   const finishWithError = (error: AppError) => {
     sendClientError(res, endpoint.format, error);
     ended.served = { connection: null, status: res.statusCode, outcome: null, errorCode: error.code };
@@ -96,6 +101,9 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
     }
 
     const controller = new AbortController();
+    const keepAlive = createKeepAlive(res);
+    // LOWP-9: lane waits end gracefully before the request's own start budget would abort them.
+    const laneDeadline = laneWaitDeadline(request.startedAt, settings.responseTimeoutMs);
     const onClientClose = () => {
       if (!res.writableFinished) controller.abort();
     };
@@ -114,22 +122,34 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
         }
         try {
           const isLast = i === targets.length - 1;
-          const result = await dispatchToTarget(ctx.pools, {
-            target,
-            operation: endpoint.operation,
-            search: request.search,
-            clientHeaders: request.req.headers,
-            body: bodyForModel(request.body, parsed.value, target.upstreamModel),
-            signal: controller.signal,
-            headersTimeoutMs: stream ? settings.streamHeadersTimeoutMs : settings.responseTimeoutMs,
-            bodyTimeoutMs: BODY_IDLE_MS,
-          });
+          const result = await attemptTarget(
+            ctx.pools,
+            ctx.claude,
+            {
+              target,
+              operation: endpoint.operation,
+              search: request.search,
+              clientHeaders: request.req.headers,
+              body: bodyForModel(request.body, parsed.value, target.upstreamModel),
+              signal: controller.signal,
+              headersTimeoutMs,
+              bodyTimeoutMs: BODY_IDLE_MS,
+            },
+            { deadlineMs: laneDeadline, stream, keepAlive, keepAliveHeaders: { 'x-headroom-connection': name } },
+          );
+          servedVia = result.via;
           if (result.kind === 'failed') {
             if (result.reason === 'aborted') return; // the client left: nothing to learn about the upstream
             if (result.reason === 'unsupported') continue;
+            if (result.reason === 'credential') {
+              // Already recorded (needs_reauth) by the token manager; the next target may serve.
+              hops.push({ connection: name, status: null, reason: 'needs_reauth' });
+              if (isLast || keepAlive.committed) return finishWithError({ code: 'upstream_error', message: `${name}: ${result.message}`, status: 502, details: { failover: hops } });
+              continue;
+            }
             const verdict = ctx.resilience.learnFailure(target, admitted.admission, endpoint.operation, { kind: 'transport', failure: result.reason }, ctx.now());
             hops.push({ connection: name, status: null, reason: result.reason });
-            if (isLast || !verdict.shouldFailover) {
+            if (isLast || !verdict.shouldFailover || keepAlive.committed) {
               const timedOut = result.reason === 'timeout';
               return finishWithError({
                 code: timedOut ? 'upstream_timeout' : 'upstream_unreachable',
@@ -144,20 +164,35 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
           if (upstream.statusCode >= 200 && upstream.statusCode < 300) {
             ctx.resilience.learnSuccess(target, admitted.admission, ctx.now());
             if (hops.length > 0) extra['x-headroom-failover'] = formatFailoverHeader(hops);
+            keepAlive.stop();
             const outcome = await relayResponse(res, upstream, extra, endpoint.format, request.startedAt, ctx.now);
             const errorCode = outcome.complete ? null : outcome.clientGone ? 'client_closed' : 'upstream_stream_error';
             ended.served = { connection: name, status: upstream.statusCode, outcome, errorCode };
             return;
           }
-          const bodyBytes = (await readUpstreamBody(upstream.body)) ?? Buffer.alloc(0);
+          // The error body is read whole before deciding, so it gets a deadline of its own (no idle-limit hang).
+          const bodyBytes = (await readUpstreamBody(upstream.body, ERROR_BODY_CAP, Math.min(headersTimeoutMs, ERROR_BODY_TIMEOUT_MS))) ?? Buffer.alloc(0);
           if (controller.signal.aborted) return;
           const verdict = ctx.resilience.learnFailure(
             target,
             admitted.admission,
             endpoint.operation,
-            { kind: 'response', status: upstream.statusCode, headers: upstream.headers, bodyText: bodyBytes.toString('utf8') },
+            {
+              kind: 'response',
+              status: upstream.statusCode,
+              headers: upstream.headers,
+              bodyText: bodyBytes.toString('utf8'),
+              ...(result.wallResetAt === null ? {} : { cooldownUntil: result.wallResetAt }),
+            },
             ctx.now(),
           );
+          keepAlive.stop();
+          if (keepAlive.committed) {
+            // The client already has a 200 stream (it waited in the lane): the error can only be an SSE event now.
+            endStreamWithError(res, endpoint.format, `${name} answered ${upstream.statusCode}: ${bodyBytes.toString('utf8').slice(0, 300)}`);
+            ended.served = { connection: name, status: upstream.statusCode, outcome: null, errorCode: verdict.reason };
+            return;
+          }
           if (!isLast && verdict.shouldFailover) {
             hops.push({ connection: name, status: upstream.statusCode, reason: verdict.reason });
             continue;
@@ -196,6 +231,7 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
       cacheWriteTokens: usage?.cacheWriteTokens ?? null,
       failover: hops,
       errorCode: s ? s.errorCode : 'client_closed',
+      servedVia,
     });
   }
 }

@@ -3,6 +3,7 @@ import type { LocalKeyView } from '../../src-shared/domain/local-key';
 import type { Settings } from '../../src-shared/domain/settings';
 import type { UpstreamPools } from '../providers/upstream-pools';
 import type { Catalog } from '../routing/catalog';
+import type { ClaudeRuntime } from '../providers/claude-oauth/claude-runtime';
 import type { ResiliencePort } from './resilience-port';
 
 /** What the proxy needs from the core; read through functions so a change is seen at once. */
@@ -12,6 +13,8 @@ export interface ProxyContext {
   verifyKey(plainKey: string): LocalKeyView | null;
   pools: UpstreamPools;
   resilience: ResiliencePort;
+  /** Claude subscription hooks (tokens, usage windows, lane, reset); null in tests that do not need them. */
+  claude: ClaudeRuntime | null;
   /** Operator-facing warnings (never secrets). */
   log(line: string): void;
   now(): number;

@@ -3,10 +3,19 @@ import type { Dispatcher } from 'undici';
 /** Error bodies are small; past this the rest is dropped (the client still gets the first part). */
 export const ERROR_BODY_CAP = 256 * 1024;
 
-/** Reads an upstream error body whole (bounded) so it can be classified, then relayed or dropped. */
-export async function readUpstreamBody(body: Dispatcher.ResponseData['body'], cap = ERROR_BODY_CAP): Promise<Buffer | null> {
+/** Longest wait for an error body once its status is in: a stalled body must not hold failover for the idle limit. */
+export const ERROR_BODY_TIMEOUT_MS = 30_000;
+
+/** Reads an upstream error body whole (bounded in size and time) so it can be classified, then relayed or dropped. */
+export async function readUpstreamBody(
+  body: Dispatcher.ResponseData['body'],
+  cap = ERROR_BODY_CAP,
+  timeoutMs = ERROR_BODY_TIMEOUT_MS,
+): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
   let size = 0;
+  // Destroying the body ends the loop below with an error, and undici closes the stalled socket.
+  const timer = setTimeout(() => body.destroy(new Error(`upstream error body stalled for ${timeoutMs} ms`)), timeoutMs);
   try {
     for await (const chunk of body as AsyncIterable<Buffer>) {
       if (size + chunk.length > cap) {
@@ -21,6 +30,8 @@ export async function readUpstreamBody(body: Dispatcher.ResponseData['body'], ca
   } catch {
     // A body cut short still says something; classify what arrived.
     if (size === 0) return null;
+  } finally {
+    clearTimeout(timer);
   }
   return Buffer.concat(chunks, size);
 }

@@ -12,9 +12,14 @@ export interface RelayOutcome {
   usage: Usage;
 }
 
+/** Ends an already-started SSE response with an error event the client can parse. */
+export function endStreamWithError(res: ServerResponse, format: ClientFormat, message: string): void {
+  if (res.destroyed || res.writableEnded) return;
+  res.end(streamErrorFrame(format, message));
+}
+
 /** The last words of a stream that broke after the client already had bytes: an error event it can parse. */
-function streamErrorFrame(format: ClientFormat): string {
-  const message = 'Headroom: the upstream connection was lost mid-stream';
+function streamErrorFrame(format: ClientFormat, message = 'Headroom: the upstream connection was lost mid-stream'): string {
   return format === 'anthropic'
     ? `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message } })}\n\n`
     : `data: ${JSON.stringify({ error: { message, type: 'server_error', code: 'upstream_stream_error' } })}\n\n`;
@@ -35,9 +40,13 @@ export function relayResponse(
   const contentType = headerValue(upstream.headers['content-type']);
   const tap = createUsageTap(contentType);
   const isSse = contentType?.includes('text/event-stream') ?? false;
-  res.writeHead(upstream.statusCode, buildClientHeaders(upstream.headers, extraHeaders));
-  // Headers are out: from here on, failover is no longer possible.
-  res.flushHeaders();
+  // Headers may already be out: a keep-alive stream opened while the request waited in the lane.
+  if (!res.headersSent) {
+    res.writeHead(upstream.statusCode, buildClientHeaders(upstream.headers, extraHeaders));
+    // From here on failover is no longer possible. A stream's headers go out at once so the client
+    // sees the answer start; a JSON body's go out with its first bytes, in one write (cheaper).
+    if (isSse) res.flushHeaders();
+  }
   let ttfbMs: number | null = null;
 
   return new Promise((resolve) => {

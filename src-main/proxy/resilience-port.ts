@@ -4,7 +4,14 @@ import type { Target } from '../routing/resolve-targets';
 
 /** What one attempt at an upstream produced, as the learn step sees it. */
 export type AttemptOutcome =
-  | { kind: 'response'; status: number; headers: Record<string, string | string[] | undefined>; bodyText: string }
+  | {
+      kind: 'response';
+      status: number;
+      headers: Record<string, string | string[] | undefined>;
+      bodyText: string;
+      /** An announced end of the failure (a Claude usage wall's reset): cool until then, not a computed guess. */
+      cooldownUntil?: number;
+    }
   | { kind: 'transport'; failure: 'timeout' | 'unreachable' | 'reset' };
 
 /** The learn step's answer for the proxy: whether to move on, and what to tell the client. */

@@ -1,4 +1,5 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import type { ConnectionSecret } from '../../src-shared/domain/connection';
 import type { RuntimeConnection } from '../routing/catalog';
 
 /**
@@ -8,7 +9,12 @@ import type { RuntimeConnection } from '../routing/catalog';
 const PASS_THROUGH = ['anthropic-version', 'anthropic-beta', 'content-type', 'accept', 'user-agent', 'x-app'] as const;
 
 /** Upstream request headers built from scratch for one target. */
-export function buildUpstreamHeaders(client: IncomingHttpHeaders, connection: RuntimeConnection): Record<string, string> {
+export function buildUpstreamHeaders(
+  client: IncomingHttpHeaders,
+  connection: RuntimeConnection,
+  secret: ConnectionSecret | null = connection.secret,
+  extra: Record<string, string> = {},
+): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const name of PASS_THROUGH) {
     const value = client[name];
@@ -19,9 +25,9 @@ export function buildUpstreamHeaders(client: IncomingHttpHeaders, connection: Ru
     if (name.startsWith('x-stainless-') && typeof value === 'string') headers[name] = value;
   }
   headers['content-type'] ??= 'application/json';
-  if (connection.secret) Object.assign(headers, connection.adapter.authHeaders(connection.secret));
+  if (secret) Object.assign(headers, connection.adapter.authHeaders(secret));
   connection.adapter.decorateHeaders?.(headers);
-  return headers;
+  return Object.assign(headers, extra);
 }
 
 const DROP_FROM_RESPONSE = new Set([

@@ -1,7 +1,7 @@
 import type { CooldownClear, CooldownSnapshot } from '../../src-shared/domain/cooldown';
 import type { Catalog } from '../routing/catalog';
 import { clearCooldown, resetConnection } from './cooldown/clear-connection-health';
-import { HEALTHY } from './cooldown/connection-health';
+import { HEALTHY, type TerminalStatus } from './cooldown/connection-health';
 import { clearAllLockouts, clearLockout } from './lockout/clear-lockouts';
 import type { ResiliencePersistence, ResilienceState } from './resilience-state';
 import { buildCooldownSnapshot } from './resilience-snapshot';
@@ -16,6 +16,8 @@ export interface ResilienceControl {
   resetConnection(connectionId: string, now: number): void;
   /** BRK-7: every breaker reset and every model lockout cleared; returns the number of breakers reset. */
   resetAll(now: number): number;
+  /** A terminal state decided outside the request path (an OAuth refresh refused: needs_reauth). */
+  markTerminal(connectionId: string, status: TerminalStatus, message: string, now: number): void;
 }
 
 function withoutConnection(gate: WindowGateState, connectionId: string): WindowGateState {
@@ -66,10 +68,11 @@ export function createResilienceControl(state: ResilienceState, repos: Resilienc
           break;
         }
         case 'provider': {
-          const had = state.breakers.has(input.provider) || [...state.gate.keys()].some((k) => k.startsWith(input.provider));
+          // Match the entry's own provider id: a key prefix would also hit `…:8080` when clearing `…:80`.
+          const had = state.breakers.has(input.provider) || [...state.gate.values()].some((e) => e.providerId === input.provider);
           state.breakers.delete(input.provider);
           repos.breakers.remove(input.provider);
-          state.gate = new Map([...state.gate].filter(([k]) => !k.startsWith(input.provider)));
+          state.gate = new Map([...state.gate].filter(([, e]) => e.providerId !== input.provider));
           cleared = had ? 1 : null;
           break;
         }
@@ -91,6 +94,13 @@ export function createResilienceControl(state: ResilienceState, repos: Resilienc
         repos.health.save(id, next, now);
       }
       clearConnection(id, now);
+      onChange();
+    },
+    markTerminal(id, status, message, now) {
+      const health = state.health.get(id) ?? HEALTHY;
+      const next = { ...health, testStatus: status, lastError: message, lastErrorType: status, errorCode: status, lastFailureAt: now };
+      state.health.set(id, next);
+      repos.health.save(id, next, now);
       onChange();
     },
     resetAll() {

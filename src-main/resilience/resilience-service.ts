@@ -12,7 +12,7 @@ import { recordConnectionFailure } from './cooldown/record-connection-failure';
 import { decayOnSuccess } from './lockout/decay-on-success';
 import { isModelLocked } from './lockout/model-lockouts';
 import { recordModelFailure } from './lockout/record-model-failure';
-import { providerIdentity, type ProviderIdentity } from './provider-identity';
+import type { ProviderIdentity } from './provider-identity';
 import type { ResiliencePersistence, ResilienceState } from './resilience-state';
 import { checkConnectionGate, checkProviderGate, recordConnectionFailure as gateConnectionFailure, recordGateSuccess, recordProviderFailure } from './window-gate/window-gate';
 
@@ -20,7 +20,7 @@ const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 const CLOSED: BreakerState = resetBreaker();
 
 function identityOf(target: Target): ProviderIdentity {
-  return providerIdentity(target.connection.view.kind, target.connection.origin);
+  return target.connection.provider;
 }
 
 /**
@@ -44,7 +44,9 @@ export function createResilienceService(state: ResilienceState, repos: Resilienc
     const base = { connection: c.view.name, model: target.upstreamModel };
     const selectable = isSelectable(state.health.get(c.view.id) ?? HEALTHY, now);
     if (!selectable.ok) {
-      return { ...base, reason: selectable.reason, retryAfterSeconds: selectable.reason === 'cooldown' ? seconds(selectable.retryAfterMs) : null };
+      // ROUTE-6 names a cooling connection `unavailable` (its testStatus); terminal states keep their own names.
+      if (selectable.reason === 'cooldown') return { ...base, reason: 'unavailable', retryAfterSeconds: seconds(selectable.retryAfterMs) };
+      return { ...base, reason: selectable.reason, retryAfterSeconds: null };
     }
     const breaker = canExecute(breakerOf(provider), breakerSettings(provider), now);
     if (!breaker.allowed) return { ...base, reason: 'circuit_open', retryAfterSeconds: seconds(breaker.retryAfterMs) };
@@ -52,7 +54,7 @@ export function createResilienceService(state: ResilienceState, repos: Resilienc
     const providerGate = checkProviderGate(state.gate, provider.id, gate, now);
     if (!providerGate.allowed) return { ...base, reason: 'provider_cooldown', retryAfterSeconds: seconds(providerGate.retryAfterMs) };
     const connectionGate = checkConnectionGate(state.gate, provider.id, c.view.id, gate, now);
-    if (!connectionGate.allowed) return { ...base, reason: 'cooldown', retryAfterSeconds: seconds(connectionGate.retryAfterMs) };
+    if (!connectionGate.allowed) return { ...base, reason: 'unavailable', retryAfterSeconds: seconds(connectionGate.retryAfterMs) };
     const lock = isModelLocked(state.lockouts, provider.id, c.view.id, target.upstreamModel, now);
     if (lock) return { ...base, reason: 'model_lockout', retryAfterSeconds: seconds(lock.expiresAt - now) };
     return null;
@@ -126,6 +128,14 @@ export function createResilienceService(state: ResilienceState, repos: Resilienc
   };
 }
 
+/** An announced end (a Claude usage wall's reset) wins over a rule's length; both over computed backoff. */
+function configuredCooldown(ruleMs: number | undefined, outcome: AttemptOutcome, now: number): { configuredCooldownMs?: number } {
+  if (outcome.kind === 'response' && outcome.cooldownUntil !== undefined && outcome.cooldownUntil > now) {
+    return { configuredCooldownMs: outcome.cooldownUntil - now };
+  }
+  return ruleMs === undefined ? {} : { configuredCooldownMs: ruleMs };
+}
+
 /** The learn step for one failed attempt: classify once, then charge the narrowest scope (COOL-14). */
 function learnFailure(
   state: ResilienceState,
@@ -163,7 +173,7 @@ function learnFailure(
       {
         reason: classification.reason,
         retryHintMs: classification.retryHint?.ms ?? null,
-        ...(classification.configuredCooldownMs !== undefined ? { configuredCooldownMs: classification.configuredCooldownMs } : {}),
+        ...configuredCooldown(classification.configuredCooldownMs, outcome, now),
         terminal: classification.terminal,
         requestRejected: classification.requestRejected,
         message: classification.message,

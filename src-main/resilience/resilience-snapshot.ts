@@ -10,8 +10,8 @@ import { gateSnapshot } from './window-gate/gate-snapshot';
 
 /**
  * Everything cooling, read through the engines' own accessors so an expired entry never shows as
- * active (PROV-7, PROV-9): every connection with its COOL-2 fields, every provider with a breaker
- * or gate entry, every active model lockout.
+ * active (PROV-7, PROV-9): every connection with its COOL-2 fields, every provider (configured, or
+ * with a breaker or gate entry) with its breaker state, every active model lockout.
  */
 export function buildCooldownSnapshot(state: ResilienceState, catalog: Catalog, now: number): CooldownSnapshot {
   const names = new Map(catalog.connections.map((c) => [c.view.id, c.view.name]));
@@ -41,7 +41,9 @@ export function buildCooldownSnapshot(state: ResilienceState, catalog: Catalog, 
 
   const gate = gateSnapshot(state.gate, state.settings.windowGate, now);
   const gateRows = new Map(gate.providers.map((g) => [g.providerId, g]));
-  const providerIds = new Set([...state.breakers.keys(), ...gateRows.keys()]);
+  // BRK-8: every configured provider is reported (a healthy one as CLOSED with no failures), plus
+  // any breaker or gate entry left by a provider no connection uses any more.
+  const providerIds = new Set([...providers.keys(), ...state.breakers.keys(), ...gateRows.keys()]);
   const providerRows: ProviderBreakerRow[] = [...providerIds].sort().map((id) => {
     const identity = providers.get(id);
     const [kind = id, origin = ''] = id.split('@');

@@ -2,6 +2,7 @@ import type { ComboView } from '../../src-shared/domain/combo';
 import type { ConnectionSecret, ConnectionView } from '../../src-shared/domain/connection';
 import type { ProviderAdapter } from '../providers/adapter';
 import { adapterFor } from '../providers/registry';
+import { providerIdentity, type ProviderIdentity } from '../resilience/provider-identity';
 
 /** A connection ready for the hot path: secret decrypted once, URL split once. */
 export interface RuntimeConnection {
@@ -12,6 +13,8 @@ export interface RuntimeConnection {
   origin: string;
   /** Path prefix of the base URL, kept in front of every operation path ("" or "/api/paas/v4"). */
   basePath: string;
+  /** Resilience identity (kind@origin and profile), computed once instead of per request. */
+  provider: ProviderIdentity;
 }
 
 /** Everything routing needs, rebuilt only when connections or combos change. */
@@ -29,6 +32,7 @@ export function toRuntimeConnection(view: ConnectionView, secret: ConnectionSecr
     adapter: adapterFor(view.kind),
     origin: url.origin,
     basePath: url.pathname.replace(/\/+$/, ''),
+    provider: providerIdentity(view.kind, url.origin),
   };
 }
 

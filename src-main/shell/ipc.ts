@@ -1,33 +1,12 @@
-import { ipcMain, type IpcMainInvokeEvent } from 'electron';
+import { ipcMain } from 'electron';
 import { IPC_CALL_CHANNEL } from '../../src-shared/contract/bridge';
-import { fail } from '../../src-shared/contract/errors';
-import { isTrustedSender } from './trust';
-
-/** The part of the core the IPC door needs. */
-export interface IpcRouter {
-  call(method: string, input: unknown): Promise<unknown>;
-}
-
-function senderInfo(event: IpcMainInvokeEvent): Parameters<typeof isTrustedSender>[0] {
-  const frame = event.senderFrame;
-  return {
-    webContentsId: event.sender.id,
-    frameUrl: frame ? frame.url : null,
-    isMainFrame: frame !== null && frame.parent === null,
-  };
-}
+import { createIpcHandler, type IpcDoorDeps } from './ipc-door';
 
 /**
- * Registers the one IPC door (PROD-8): `headroom:call` from our window's main frame goes to the
- * router, which validates and never throws; anything else is refused as data. Returns an unregister.
+ * Registers the one IPC door (PROD-8): `headroom:call` goes to createIpcHandler, whose checks are
+ * pure and tested without Electron. Returns an unregister.
  */
-export function registerIpc(router: IpcRouter, getWindowWebContentsId: () => number | null): () => void {
-  ipcMain.handle(IPC_CALL_CHANNEL, async (event, method: unknown, input: unknown) => {
-    if (!isTrustedSender(senderInfo(event), getWindowWebContentsId())) {
-      return fail('forbidden_origin', 'IPC call from an untrusted frame was refused');
-    }
-    if (typeof method !== 'string') return fail('invalid_input', 'method must be a string');
-    return router.call(method, input);
-  });
+export function registerIpc(deps: IpcDoorDeps): () => void {
+  ipcMain.handle(IPC_CALL_CHANNEL, createIpcHandler(deps));
   return () => ipcMain.removeHandler(IPC_CALL_CHANNEL);
 }

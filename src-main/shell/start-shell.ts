@@ -1,20 +1,38 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog, shell } from 'electron';
+import { app, BrowserWindow, dialog } from 'electron';
 import { IPC_EVENT_CHANNEL } from '../../src-shared/contract/bridge';
 import { parseArgs, usage, type CliOptions } from '../cli/parse-args';
 import { createCore } from '../core';
+import { hardenSession } from './harden-session';
 import { registerIpc } from './ipc';
+import { createLoginItem } from './login-item/electron-login-item';
+import { createMainWindow, revealWindow } from './main-window';
+import { createNotifier } from './notifications/notifier';
+import { showNotification } from './notifications/show-notification';
 import { createSafeStorageBox } from './safe-storage-box';
 import { userArgsFromElectronArgv } from './shell-argv';
-import { createWindowOptions, isExternalHttpUrl } from './window-options';
+import { createTrayController } from './tray/tray-controller';
+import { trayIconDir } from './tray/tray-icons';
 
 type Core = ReturnType<typeof createCore>;
 
+interface ShellState {
+  core: Core | null;
+  window: BrowserWindow | null;
+  /** Shows the window, creating it if needed; set once the core runs. */
+  openWindow: () => void;
+  /** Stops the tray and the notifier; set once they run. */
+  teardown: () => void;
+}
+
 // Built layout: out/main/main.js, out/preload/preload.cjs, out/renderer/index.html.
 const here = path.dirname(fileURLToPath(import.meta.url));
-const preloadPath = path.join(here, '../preload/preload.cjs');
 const rendererDir = path.join(here, '../renderer');
+const windowPaths = {
+  preload: path.join(here, '../preload/preload.cjs'),
+  indexHtml: path.join(rendererDir, 'index.html'),
+};
 
 let quitting = false;
 
@@ -40,25 +58,8 @@ function readOptions(): CliOptions | null {
   return parsed.value;
 }
 
-/** Creates the main window; closing it hides it so the proxy keeps serving. */
-function createMainWindow(isQuitting: () => boolean): BrowserWindow {
-  const win = new BrowserWindow(createWindowOptions(preloadPath));
-  win.once('ready-to-show', () => win.show());
-  win.on('close', (event) => {
-    if (isQuitting()) return;
-    event.preventDefault();
-    win.hide();
-  });
-  win.webContents.setWindowOpenHandler(({ url }) => {
-    if (isExternalHttpUrl(url)) void shell.openExternal(url);
-    return { action: 'deny' };
-  });
-  win.webContents.on('will-navigate', (event) => event.preventDefault());
-  void win.loadFile(path.join(rendererDir, 'index.html'));
-  return win;
-}
-
-async function run(options: CliOptions, state: { core: Core | null; window: BrowserWindow | null }): Promise<void> {
+async function run(options: CliOptions, state: ShellState): Promise<void> {
+  hardenSession();
   const secretBox = createSafeStorageBox();
   const core = createCore({
     dataDir: options.dataDir,
@@ -82,12 +83,59 @@ async function run(options: CliOptions, state: { core: Core | null; window: Brow
   }
   console.log(`Headroom: proxy ${started.value.proxyUrl} — dashboard ${started.value.dashboardUrl}`);
 
-  registerIpc(core.router, () => (state.window && !state.window.isDestroyed() ? state.window.webContents.id : null));
+  const log = (line: string): void => console.warn(line);
+  registerIpc({
+    router: core.router,
+    windowWebContentsId: () => (state.window && !state.window.isDestroyed() ? state.window.webContents.id : null),
+    log,
+  });
   core.events.subscribe((event) => {
     const win = state.window;
     if (win && !win.isDestroyed()) win.webContents.send(IPC_EVENT_CHANNEL, event);
   });
-  if (!options.headless) state.window = createMainWindow(() => quitting);
+  const openWindow = (): void => {
+    if (!state.window || state.window.isDestroyed()) state.window = createMainWindow(windowPaths, () => quitting);
+    else revealWindow(state.window);
+  };
+  state.openWindow = openWindow;
+  const subscribe = core.events.subscribe;
+  const tray = startTray(core, subscribe, openWindow, log);
+  const notifier = createNotifier({ router: core.router, subscribe, show: (n) => showNotification(n, openWindow) });
+  void notifier.start().catch(() => log('Headroom: notifications could not read the core'));
+  state.teardown = () => {
+    notifier.stop();
+    tray?.destroy();
+  };
+  if (!options.headless) state.window = createMainWindow(windowPaths, () => quitting);
+}
+
+/** The tray; where the desktop offers none, the app still runs and the window stays reachable by relaunching. */
+function startTray(
+  core: Core,
+  subscribe: Core['events']['subscribe'],
+  openWindow: () => void,
+  log: (line: string) => void,
+) {
+  try {
+    const tray = createTrayController({
+      router: core.router,
+      subscribe,
+      iconDir: trayIconDir({
+        isPackaged: app.isPackaged,
+        resourcesPath: process.resourcesPath,
+        appPath: app.getAppPath(),
+      }),
+      loginItem: createLoginItem(),
+      openWindow,
+      quit: () => app.quit(),
+      log,
+    });
+    void tray.start().catch(() => log('Headroom: the tray could not read the core'));
+    return tray;
+  } catch (error) {
+    log(`Headroom: no tray icon (${error instanceof Error ? error.message : String(error)})`);
+    return null;
+  }
 }
 
 /** Electron entry: one instance, the core started, one window, and a clean stop on quit. */
@@ -98,16 +146,11 @@ export function startShell(): void {
   }
   const options = readOptions();
   if (!options) return;
-  const state: { core: Core | null; window: BrowserWindow | null } = { core: null, window: null };
+  const state: ShellState = { core: null, window: null, openWindow: () => {}, teardown: () => {} };
 
-  app.on('second-instance', () => {
-    const win = state.window;
-    if (!win || win.isDestroyed()) return;
-    if (win.isMinimized()) win.restore();
-    win.show();
-    win.focus();
-  });
-  app.on('activate', () => state.window?.show());
+  // Launching Headroom again (or clicking the dock icon) brings the window back.
+  app.on('second-instance', () => state.openWindow());
+  app.on('activate', () => state.openWindow());
   // The window only hides, so this fires only while quitting; keep the app (and the proxy) alive otherwise.
   app.on('window-all-closed', () => {});
   app.on('before-quit', () => {
@@ -120,6 +163,7 @@ export function startShell(): void {
     if (stopped || !core) return;
     event.preventDefault();
     stopped = true;
+    state.teardown();
     void core
       .stop()
       .catch((error: unknown) => console.error('Headroom: error while stopping', error))

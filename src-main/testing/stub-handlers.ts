@@ -71,6 +71,7 @@ export const stubLogEntry: RequestLogEntry = {
   cacheWriteTokens: null,
   failover: [],
   errorCode: null,
+  servedVia: null,
 };
 
 /** A handler for every contract method answering canned ok Results; override the ones a test cares about. */
@@ -94,7 +95,10 @@ export function createStubHandlers(overrides: Partial<Handlers> = {}): Handlers 
     'cooldowns.list': () => ok({ connections: [], providers: [], models: [], now: 1_700_000_000_000 }),
     'cooldowns.clear': () => ok({ cleared: 0 }),
     'connections.reset': ({ name }) => ok({ ...stubConnection, name }),
+    'connections.test': () => ok({ ok: true, status: 200, latencyMs: 12, message: 'Connected in 12 ms', models: ['claude-sonnet-4-5'] }),
     'resilience.reset': () => ok({ resetCount: 0 }),
+    'claude.importCredentials': ({ name }) => ok({ ...stubConnection, name, kind: 'claude-oauth' }),
+    'claude.status': () => ok([]),
     'resilience.getSettings': () => ok({}),
     'resilience.updateSettings': (patch) => ok(patch),
   };

@@ -8,6 +8,8 @@ const EVENTS: Record<EventName, true> = {
   'settings.changed': true,
   'activity.request': true,
   'app.paused': true,
+  'cooldowns.changed': true,
+  'claude.changed': true,
 };
 
 /** Every event type at runtime; EventSource needs one listener per named event. */

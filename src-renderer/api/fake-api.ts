@@ -80,6 +80,7 @@ export function createFakeApi(seed: Partial<FakeState> = {}, now: () => number =
         cacheWriteTokens: null,
         failover: [],
         errorCode: null,
+        servedVia: null,
         ...partial,
       };
       state.activity = [...state.activity, entry];

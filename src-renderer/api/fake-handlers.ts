@@ -1,11 +1,14 @@
 import { fail, ok, type Result } from '../../src-shared/contract/errors';
 import type { CoreEvent, EventMap, EventName } from '../../src-shared/contract/events';
 import type { MethodName, MethodOutput, MethodParsedInput, ProxyInfo } from '../../src-shared/contract/methods';
+import type { ClaudeConnectionStatus } from '../../src-shared/domain/claude';
 import type { ComboView } from '../../src-shared/domain/combo';
 import { effectiveBaseUrl, hintSecret, type ConnectionView } from '../../src-shared/domain/connection';
+import type { ConnectionCooldownRow, CooldownSnapshot } from '../../src-shared/domain/cooldown';
 import type { LocalKeyView } from '../../src-shared/domain/local-key';
 import type { RequestLogEntry } from '../../src-shared/domain/request-log';
 import { DEFAULT_SETTINGS, type Settings } from '../../src-shared/domain/settings';
+import { defaultResilienceSettings, updateFakeResilience } from './fake-resilience-settings';
 
 /** Everything the fake core remembers; tests may read and seed it directly. */
 export interface FakeState {
@@ -15,6 +18,9 @@ export interface FakeState {
   combos: ComboView[];
   settings: Settings;
   activity: RequestLogEntry[];
+  cooldowns: Omit<CooldownSnapshot, 'now'>;
+  resilienceSettings: Record<string, unknown>;
+  claude: ClaudeConnectionStatus[];
 }
 
 export type FakeHandlers = { [M in MethodName]: (input: MethodParsedInput<M>) => Result<MethodOutput<M>> };
@@ -30,7 +36,18 @@ export const FAKE_INFO: ProxyInfo = {
 };
 
 export function createFakeState(seed: Partial<FakeState> = {}): FakeState {
-  return { info: FAKE_INFO, connections: [], keys: [], combos: [], settings: DEFAULT_SETTINGS, activity: [], ...seed };
+  return {
+    info: FAKE_INFO,
+    connections: [],
+    keys: [],
+    combos: [],
+    settings: DEFAULT_SETTINGS,
+    activity: [],
+    cooldowns: { connections: [], providers: [], models: [] },
+    claude: [],
+    resilienceSettings: defaultResilienceSettings(),
+    ...seed,
+  };
 }
 
 /** The contract's behaviour over memory, emitting the same events the real core does. */
@@ -142,5 +159,74 @@ export function createFakeHandlers(
     },
     'activity.summary': () =>
       ok({ requestsToday: state.activity.length, errorsToday: state.activity.filter((e) => e.status >= 400).length }),
+    'cooldowns.list': () => ok({ ...state.cooldowns, now: now() }),
+    'cooldowns.clear': (input) => {
+      const before = state.cooldowns;
+      const transient = (c: ConnectionCooldownRow): ConnectionCooldownRow =>
+        c.terminal ? c : { ...c, rateLimitedUntil: null, retryAfterMs: null, testStatus: 'active' };
+      switch (input.target) {
+        case 'all':
+          state.cooldowns = { ...before, connections: before.connections.map(transient), providers: [], models: [] };
+          break;
+        case 'connection':
+          state.cooldowns = {
+            ...before,
+            connections: before.connections.map((c) =>
+              c.name === input.connection || c.id === input.connection ? transient(c) : c,
+            ),
+            models: before.models.filter(
+              (m) => m.connection !== input.connection && m.connectionId !== input.connection,
+            ),
+          };
+          break;
+        case 'provider':
+          state.cooldowns = { ...before, providers: before.providers.filter((p) => p.provider !== input.provider) };
+          break;
+        case 'model':
+          state.cooldowns = { ...before, models: before.models.filter((m) => m.key !== input.key) };
+          break;
+      }
+      send('cooldowns.changed', { snapshot: { ...state.cooldowns, now: now() } });
+      return ok({ cleared: 1 });
+    },
+    'connections.test': ({ name }) =>
+      state.connections.some((c) => c.name === name)
+        ? ok({ ok: true, status: 200, latencyMs: 42, message: 'Connected in 42 ms', models: [] })
+        : fail('not_found', `No connection named "${name}"`),
+    'connections.reset': ({ name }) => {
+      const view = state.connections.find((c) => c.name === name);
+      if (!view) return fail('not_found', `No connection named "${name}"`);
+      state.cooldowns = {
+        ...state.cooldowns,
+        connections: state.cooldowns.connections.map((c) =>
+          c.name === name
+            ? {
+                ...c,
+                rateLimitedUntil: null,
+                retryAfterMs: null,
+                testStatus: 'active',
+                terminal: false,
+                lastError: null,
+              }
+            : c,
+        ),
+      };
+      send('cooldowns.changed', { snapshot: { ...state.cooldowns, now: now() } });
+      return ok(view);
+    },
+    'resilience.reset': () => {
+      const resetCount = state.cooldowns.providers.length;
+      state.cooldowns = { ...state.cooldowns, providers: [], models: [] };
+      send('cooldowns.changed', { snapshot: { ...state.cooldowns, now: now() } });
+      return ok({ resetCount });
+    },
+    'resilience.getSettings': () => ok(state.resilienceSettings),
+    'resilience.updateSettings': (patch) => {
+      const result = updateFakeResilience(state.resilienceSettings, patch);
+      if (result.ok) state.resilienceSettings = result.value;
+      return result;
+    },
+    'claude.importCredentials': ({ name }) => fail('not_found', `Could not import Claude Code credentials for "${name}": no login on this machine`),
+    'claude.status': () => ok(state.claude),
   };
 }

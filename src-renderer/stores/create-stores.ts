@@ -5,8 +5,10 @@ import { createActivityStore, type ActivityStore } from './activity-store';
 import { createAppStore, type AppStore } from './app-store';
 import { createCombosStore } from './combos-store';
 import { createConnectionsStore } from './connections-store';
+import { createCooldownsStore, type CooldownsStore } from './cooldowns-store';
 import { createKeysStore, type KeysStore } from './keys-store';
 import type { ListStore } from './list-store';
+import { createSettingsStore, type SettingsStore } from './settings-store';
 
 /** One store per domain, shared by every view of the dashboard. */
 export interface Stores {
@@ -15,6 +17,8 @@ export interface Stores {
   keys: KeysStore;
   combos: ListStore<ComboView>;
   activity: ActivityStore;
+  cooldowns: CooldownsStore;
+  settings: SettingsStore;
 }
 
 export function createStores(api: ApiClient): Stores {
@@ -24,6 +28,8 @@ export function createStores(api: ApiClient): Stores {
     keys: createKeysStore(api),
     combos: createCombosStore(api),
     activity: createActivityStore(api),
+    cooldowns: createCooldownsStore(api),
+    settings: createSettingsStore(api),
   };
 }
 
@@ -42,13 +48,22 @@ export function connectStores(api: ApiClient, stores: Stores): () => void {
       case 'app.paused':
         return stores.app.getState().applyPaused(event.payload.paused);
       case 'settings.changed':
-        // No settings view yet; the app store learns `paused` from its own event.
-        return;
+        return stores.settings.getState().applyProxy(event.payload.settings);
+      case 'cooldowns.changed':
+        return stores.cooldowns.getState().apply(event.payload.snapshot);
     }
   });
   const loadAll = (): void => {
-    for (const store of [stores.app, stores.connections, stores.keys, stores.combos, stores.activity])
-      void store.getState().load();
+    const all = [
+      stores.app,
+      stores.connections,
+      stores.keys,
+      stores.combos,
+      stores.activity,
+      stores.cooldowns,
+      stores.settings,
+    ];
+    for (const store of all) void store.getState().load();
   };
   const offReconnect = api.onReconnect(loadAll);
   loadAll();

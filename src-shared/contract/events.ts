@@ -1,4 +1,5 @@
 import type { ConnectionView } from '../domain/connection';
+import type { ClaudeConnectionStatus } from '../domain/claude';
 import type { ComboView } from '../domain/combo';
 import type { CooldownSnapshot } from '../domain/cooldown';
 import type { LocalKeyView } from '../domain/local-key';
@@ -14,6 +15,7 @@ export interface EventMap {
   'activity.request': { entry: RequestLogEntry };
   'app.paused': { paused: boolean };
   'cooldowns.changed': { snapshot: CooldownSnapshot };
+  'claude.changed': { status: ClaudeConnectionStatus[] };
 }
 
 export type EventName = keyof EventMap;

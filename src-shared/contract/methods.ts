@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { connectionInputSchema, type ConnectionView } from '../domain/connection';
 import { comboInputSchema, type ComboView } from '../domain/combo';
 import { localKeyInputSchema, type CreatedLocalKey, type LocalKeyView } from '../domain/local-key';
+import { claudeImportSchema, type ClaudeConnectionStatus } from '../domain/claude';
+import type { ConnectionTestResult } from '../domain/connection-test';
 import { cooldownClearSchema, type CooldownSnapshot } from '../domain/cooldown';
 import type { RequestLogEntry } from '../domain/request-log';
 import { settingsPatchSchema, type Settings } from '../domain/settings';
@@ -60,8 +62,14 @@ export const methods = {
   'cooldowns.list': { input: none, output: {} as CooldownSnapshot },
   /** Clears transient state only; terminal states need connections.reset (COOL-10). */
   'cooldowns.clear': { input: cooldownClearSchema, output: { cleared: 0 } as { cleared: number } },
+  /** Lists the upstream's models with the connection's own credential (no tokens spent). */
+  'connections.test': { input: byName, output: {} as ConnectionTestResult },
   /** Clears everything of one connection, terminal states included. */
   'connections.reset': { input: byName, output: {} as ConnectionView },
+  /** Creates or updates a claude-oauth connection from the credentials Claude Code stores on this machine. */
+  'claude.importCredentials': { input: claudeImportSchema, output: {} as ConnectionView },
+  /** Usage windows, low-priority lane and last reset of every Claude subscription connection. */
+  'claude.status': { input: none, output: [] as ClaudeConnectionStatus[] },
   /** Resets every provider breaker and clears all model lockouts (BRK-7). */
   'resilience.reset': { input: none, output: { resetCount: 0 } as { resetCount: number } },
   /** The resilience settings in force (defaults < env < stored); sections: cooldown, breaker, windowGate, modelLockout, providerErrorRules. */

@@ -24,6 +24,8 @@ export interface RequestLogEntry {
   cacheWriteTokens: number | null;
   failover: FailoverHop[];
   errorCode: string | null;
+  /** Set when a Claude subscription answer came after a provider hook: `low-priority-accepted`, `limit-reset`, `slot-busy`. */
+  servedVia: string | null;
 }
 
 export type NewRequestLogEntry = Omit<RequestLogEntry, 'id'>;

@@ -12,6 +12,9 @@ const fields = {
   requestLogMaxAgeDays: z.number().int().min(1).max(365),
   /** A paused proxy answers 503 to every model request until resumed. */
   paused: z.boolean(),
+  /** Claude OAuth token endpoint and client id: facts of the current Claude Code client, kept as settings. */
+  claudeOAuthTokenUrl: z.string().url(),
+  claudeOAuthClientId: z.string().min(1).max(200),
 };
 
 export const settingsPatchSchema = z.object(fields).partial().strict();
@@ -25,4 +28,6 @@ export const DEFAULT_SETTINGS: Settings = {
   requestLogMaxRows: 50_000,
   requestLogMaxAgeDays: 30,
   paused: false,
+  claudeOAuthTokenUrl: 'https://platform.claude.com/v1/oauth/token',
+  claudeOAuthClientId: '9d1c250a-e61b-44d9-88ed-5944d1962f5e',
 };

@@ -3,7 +3,7 @@ import type { Handlers } from '../router';
 import { toView } from '../../db/connections-repo';
 import type { HandlerDeps } from './handler-deps';
 
-type ConnectionHandlers = Pick<Handlers, 'connections.list' | 'connections.upsert' | 'connections.remove'>;
+type ConnectionHandlers = Pick<Handlers, 'connections.list' | 'connections.upsert' | 'connections.remove' | 'connections.test'>;
 
 /** Connections: secrets go in, only hints come out. */
 export function connectionHandlers(deps: HandlerDeps): ConnectionHandlers {
@@ -29,6 +29,10 @@ export function connectionHandlers(deps: HandlerDeps): ConnectionHandlers {
       }
       changed();
       return ok(toView(stored));
+    },
+    'connections.test': async ({ name }) => {
+      const result = await deps.testConnection(name);
+      return result ? ok(result) : fail('not_found', `No connection named "${name}"`);
     },
     'connections.remove': ({ name }) => {
       const used = deps.combos.list().filter((c) => c.targets.some((t) => t.connection === name));

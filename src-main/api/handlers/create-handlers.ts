@@ -1,4 +1,5 @@
 import type { Handlers } from '../router';
+import { claudeHandlers } from './claude';
 import { comboHandlers } from './combos';
 import { connectionHandlers } from './connections';
 import type { HandlerDeps } from './handler-deps';
@@ -8,5 +9,5 @@ import { restHandlers } from './settings-and-activity';
 
 /** Every contract method's handler; the type makes a missing one a compile error. */
 export function createHandlers(deps: HandlerDeps): Handlers {
-  return { ...connectionHandlers(deps), ...keyHandlers(deps), ...comboHandlers(deps), ...restHandlers(deps), ...resilienceHandlers(deps) };
+  return { ...connectionHandlers(deps), ...keyHandlers(deps), ...comboHandlers(deps), ...restHandlers(deps), ...resilienceHandlers(deps), ...claudeHandlers(deps) };
 }

@@ -1,4 +1,6 @@
 import type { ProxyInfo } from '../../../src-shared/contract/methods';
+import type { ClaudeConnectionStatus } from '../../../src-shared/domain/claude';
+import type { ConnectionTestResult } from '../../../src-shared/domain/connection-test';
 import type { CombosRepo } from '../../db/combos-repo';
 import type { ConnectionsRepo } from '../../db/connections-repo';
 import type { KeysRepo } from '../../db/keys-repo';
@@ -25,6 +27,8 @@ export interface HandlerDeps {
     get(): ResilienceSettings;
     update(patch: Record<string, unknown>): { ok: true; value: ResilienceSettings } | { ok: false; issues: { path: string; message: string }[] };
   };
+  testConnection(name: string): Promise<ConnectionTestResult | null>;
+  claudeStatus(): ClaudeConnectionStatus[];
   /** Rebuilds the routing catalog after connections or combos change. */
   reloadCatalog(): void;
 }

@@ -1,6 +1,7 @@
 /** States a connection can be in; the last three are terminal and need a person (COOL-7). */
-export type TestStatus = 'active' | 'unavailable' | 'banned' | 'expired' | 'credits_exhausted';
-export type TerminalStatus = Extract<TestStatus, 'banned' | 'expired' | 'credits_exhausted'>;
+export type TestStatus = 'active' | 'unavailable' | 'banned' | 'expired' | 'credits_exhausted' | 'needs_reauth';
+/** `needs_reauth`: a Claude OAuth refresh token was refused; only a new sign-in (new credential) helps. */
+export type TerminalStatus = Extract<TestStatus, 'banned' | 'expired' | 'credits_exhausted' | 'needs_reauth'>;
 
 /**
  * Cooldown and terminal state of one connection (COOL-2), flat so each field maps to one SQLite
@@ -42,7 +43,7 @@ export const HEALTHY: ConnectionHealth = Object.freeze({
 });
 
 export function isTerminalStatus(status: TestStatus): status is TerminalStatus {
-  return status === 'banned' || status === 'expired' || status === 'credits_exhausted';
+  return status === 'banned' || status === 'expired' || status === 'credits_exhausted' || status === 'needs_reauth';
 }
 
 export type Selectability =

@@ -12,6 +12,7 @@ export const TERMINAL_LABEL: Record<TerminalStatus, string> = {
   banned: 'banned',
   expired: 'expired (credentials no longer accepted)',
   credits_exhausted: 'out of credits',
+  needs_reauth: 'sign-in needed',
 };
 
 /** `reason (HTTP status)` for decision reasons. */

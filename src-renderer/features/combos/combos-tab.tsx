@@ -1,23 +1,64 @@
+import { useState } from 'react';
 import { useStore } from 'zustand';
+import { useApi } from '../../api/api-context';
+import { ConfirmButton } from '../../components/confirm-button';
 import { EmptyState } from '../../components/empty-state';
 import { LoadGate } from '../../components/load-gate';
+import { SectionHeader } from '../../components/section-header';
 import { useStores } from '../../stores/stores-context';
+import { ComboEditor } from './combo-editor';
+import './combos.css';
+
+type Editing = { mode: 'add' } | { mode: 'edit'; name: string } | null;
 
 /** Combos: names a client can use as a model, each spreading over an ordered list of targets. */
 export function CombosTab() {
-  const { combos } = useStores();
+  const api = useApi();
+  const { combos, connections } = useStores();
   const state = useStore(combos);
+  const connectionList = useStore(connections, (s) => s.items);
+  const [editing, setEditing] = useState<Editing>(null);
+  const [error, setError] = useState<string | null>(null);
+  const original = editing?.mode === 'edit' ? (state.items.find((c) => c.name === editing.name) ?? null) : null;
+  const known = new Set(connectionList.map((c) => c.name));
+  const canAdd = connectionList.length > 0;
+
+  const remove = async (name: string): Promise<void> => {
+    const result = await api.call('combos.remove', { name });
+    setError(result.ok ? null : result.error.message);
+  };
+
   return (
     <section aria-labelledby="combos-title">
-      <h2 id="combos-title">Combos</h2>
+      <SectionHeader id="combos-title" title="Combos">
+        <button type="button" className="button primary" disabled={!canAdd} onClick={() => setEditing({ mode: 'add' })}>
+          New combo
+        </button>
+      </SectionHeader>
+      {error && (
+        <p className="notice error" role="alert">
+          {error}
+        </p>
+      )}
       <LoadGate state={state} onRetry={() => void state.load()}>
         {state.items.length === 0 ? (
           <EmptyState title="No combos yet">
             <p>
-              A combo is a model name that Headroom spreads over several connections, failing over when one is rate
-              limited. Without one, clients ask for a model by its own name and Headroom picks a connection that serves
-              it.
+              A combo is a model name that Headroom spreads over several connections, trying them in order and failing
+              over when one is rate limited. Without one, clients ask for a model by its own name and Headroom picks a
+              connection that serves it.
             </p>
+            {canAdd ? (
+              <p>
+                <button type="button" className="button primary" onClick={() => setEditing({ mode: 'add' })}>
+                  Create your first combo
+                </button>
+              </p>
+            ) : (
+              <p>
+                Add a connection first, on the <a href="#connections">Connections</a> tab.
+              </p>
+            )}
           </EmptyState>
         ) : (
           <table className="table">
@@ -25,6 +66,9 @@ export function CombosTab() {
               <tr>
                 <th>Name</th>
                 <th>Targets, in order</th>
+                <th>
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -38,10 +82,32 @@ export function CombosTab() {
                       {combo.targets.map((t, i) => (
                         <li key={i}>
                           {t.connection}
-                          {t.model && <span className="muted"> · {t.model}</span>}
+                          {!known.has(t.connection) && <span className="badge err"> not found</span>}
+                          {t.model ? (
+                            <span className="muted"> · {t.model}</span>
+                          ) : (
+                            <span className="muted small"> · client’s model</span>
+                          )}
                         </li>
                       ))}
                     </ol>
+                  </td>
+                  <td className="actions">
+                    <div className="row-actions">
+                      <button
+                        type="button"
+                        className="button small"
+                        onClick={() => setEditing({ mode: 'edit', name: combo.name })}
+                        aria-label={`Edit ${combo.name}`}
+                      >
+                        Edit
+                      </button>
+                      <ConfirmButton
+                        label="Remove"
+                        question={`Remove ${combo.name}?`}
+                        onConfirm={() => void remove(combo.name)}
+                      />
+                    </div>
                   </td>
                 </tr>
               ))}
@@ -49,6 +115,14 @@ export function CombosTab() {
           </table>
         )}
       </LoadGate>
+      {editing && (editing.mode === 'add' || original) && (
+        <ComboEditor
+          key={editing.mode === 'add' ? 'add' : editing.name}
+          original={original}
+          connections={connectionList}
+          onClose={() => setEditing(null)}
+        />
+      )}
     </section>
   );
 }

@@ -1,63 +1,89 @@
+import { useState } from 'react';
 import { useStore } from 'zustand';
+import type { ConnectionView } from '../../../src-shared/domain/connection';
 import { EmptyState } from '../../components/empty-state';
 import { LoadGate } from '../../components/load-gate';
+import { SectionHeader } from '../../components/section-header';
 import { useStores } from '../../stores/stores-context';
+import { ConnectionEditor } from './connection-editor';
+import { ConnectionRow } from './connection-row';
+import './connections.css';
 
-/** Upstream connections, as the proxy will try them (lower priority number first). */
+type Editing = { mode: 'add' } | { mode: 'edit'; name: string } | null;
+
+/** Upstream connections as the proxy will try them (lower priority number first), with their health and editor. */
 export function ConnectionsTab() {
-  const { connections } = useStores();
+  const { connections, cooldowns } = useStores();
   const state = useStore(connections);
+  const snapshot = useStore(cooldowns, (s) => s.snapshot);
+  const receivedAt = useStore(cooldowns, (s) => s.receivedAt);
+  const [editing, setEditing] = useState<Editing>(null);
+
   const rows = [...state.items].sort((a, b) => a.priority - b.priority || a.name.localeCompare(b.name));
+  const cooldownOf = (view: ConnectionView) =>
+    snapshot?.connections.find((c) => c.id === view.id || c.name === view.name);
+  const skewMs = snapshot ? snapshot.now - receivedAt : 0;
+  // The editor gets the live view: its secret hint and stored kind follow events while it is open.
+  const original = editing?.mode === 'edit' ? (state.items.find((c) => c.name === editing.name) ?? null) : null;
+
   return (
     <section aria-labelledby="connections-title">
-      <h2 id="connections-title">Connections</h2>
+      <SectionHeader id="connections-title" title="Connections">
+        <button type="button" className="button primary" onClick={() => setEditing({ mode: 'add' })}>
+          Add connection
+        </button>
+      </SectionHeader>
       <LoadGate state={state} onRetry={() => void state.load()}>
         {rows.length === 0 ? (
           <EmptyState title="No connections yet">
             <p>
-              Headroom needs at least one upstream (an Anthropic or OpenAI API key, a Claude login, or an
-              OpenAI-compatible server) before it can answer requests. Add one in Headroom's config file; it appears
-              here as soon as Headroom loads it.
+              Headroom needs at least one upstream before it can answer requests: an Anthropic or OpenAI API key, a
+              Claude subscription login, or an OpenAI-compatible server such as Ollama.
+            </p>
+            <p>
+              <button type="button" className="button primary" onClick={() => setEditing({ mode: 'add' })}>
+                Add your first connection
+              </button>
             </p>
           </EmptyState>
         ) : (
-          <table className="table">
+          <table className="table connections-table">
             <thead>
               <tr>
                 <th>Name</th>
                 <th>Kind</th>
                 <th>Models</th>
                 <th className="num">Priority</th>
-                <th>State</th>
+                <th>Status</th>
                 <th>Secret</th>
+                <th>Enabled</th>
+                <th>
+                  <span className="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
-              {rows.map((c) => (
-                <tr key={c.id} className={c.enabled ? undefined : 'dimmed'}>
-                  <td>
-                    <strong>{c.name}</strong>
-                    <div className="muted small">{c.effectiveBaseUrl}</div>
-                  </td>
-                  <td>{c.kind}</td>
-                  <td>
-                    {c.models.length === 0 ? (
-                      <span className="muted">any model</span>
-                    ) : (
-                      c.models.join(', ')
-                    )}
-                  </td>
-                  <td className="num">{c.priority}</td>
-                  <td>
-                    <span className={c.enabled ? 'badge ok' : 'badge'}>{c.enabled ? 'Enabled' : 'Disabled'}</span>
-                  </td>
-                  <td>{c.secretHint ? <code>{c.secretHint}</code> : <span className="muted">none</span>}</td>
-                </tr>
+              {rows.map((view) => (
+                <ConnectionRow
+                  key={view.id}
+                  view={view}
+                  cooldown={cooldownOf(view)}
+                  loaded={snapshot !== null}
+                  skewMs={skewMs}
+                  onEdit={(v) => setEditing({ mode: 'edit', name: v.name })}
+                />
               ))}
             </tbody>
           </table>
         )}
       </LoadGate>
+      {editing && (editing.mode === 'add' || original) && (
+        <ConnectionEditor
+          key={editing.mode === 'add' ? 'add' : editing.name}
+          original={original}
+          onClose={() => setEditing(null)}
+        />
+      )}
     </section>
   );
 }

@@ -1,0 +1,270 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Result } from '../../src-shared/contract/errors';
+import { METHOD_NAMES, type MethodName } from '../../src-shared/contract/methods';
+import { createIpcHandler, type IpcEventLike } from '../shell/ipc-door';
+import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
+import { anthropicConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+
+/**
+ * PROD-8 / PROD-9: the window's IPC door and the HTTP admin door are two transports of one contract.
+ * Two fresh cores start from the same config; the same calls go to one over `POST /api/rpc/:method`
+ * and to the other through the IPC handler (with a trusted fake sender), in lockstep, and the
+ * Results must match once ids, times, ports and random keys are normalised.
+ */
+
+type Door = (method: string, input: unknown) => Promise<Result<unknown>>;
+
+function httpDoor(h: RunningHeadroom): Door {
+  return async (method, input) => {
+    const res = await fetch(`${h.url}/api/rpc/${method}`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.adminToken}`, 'content-type': 'application/json' },
+      ...(input === undefined ? {} : { body: JSON.stringify(input) }),
+    });
+    return (await res.json()) as Result<unknown>;
+  };
+}
+
+const WINDOW_ID = 1;
+const trustedEvent: IpcEventLike = {
+  sender: { id: WINDOW_ID },
+  senderFrame: { url: 'file:///app/out/renderer/index.html', parent: null },
+};
+
+function ipcDoor(h: RunningHeadroom, log: string[]): Door {
+  const handle = createIpcHandler({
+    router: h.core.router,
+    windowWebContentsId: () => WINDOW_ID,
+    log: (line) => log.push(line),
+  });
+  // Electron copies IPC replies with the structured clone algorithm; do the same.
+  return async (method, input) => structuredClone(await handle(trustedEvent, method, input));
+}
+
+/** Replaces what legitimately differs between two cores: ids (by order of appearance), times, ports, random keys. */
+function normaliser(): (value: unknown) => unknown {
+  const ids = new Map<string, string>();
+  const idOf = (id: string): string => {
+    if (!ids.has(id)) ids.set(id, `<id${ids.size + 1}>`);
+    return ids.get(id) ?? id;
+  };
+  const walk = (value: unknown, key: string | null): unknown => {
+    if (Array.isArray(value)) return value.map((v) => walk(v, null));
+    if (value !== null && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
+    }
+    if (key === null) return value;
+    if ((key === 'id' || key === 'connectionId') && typeof value === 'string') return idOf(value);
+    if (/At$|^(now|ts|latencyMs|ttfbMs)$/.test(key) && typeof value === 'number') return '<number>';
+    if (key === 'plainKey' || key === 'prefix' || key === 'dataDir') return `<${key}>`;
+    if (typeof value === 'string')
+      return value.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>').replace(/\b\d+ ms\b/g, '<n> ms');
+    return value;
+  };
+  return (value) => walk(value, null);
+}
+
+interface Step {
+  method: MethodName;
+  input: unknown | ((earlier: Result<unknown>[]) => unknown);
+}
+
+const createdKeyId = (earlier: Result<unknown>[]): unknown => {
+  const created = earlier.find(
+    (r): r is { ok: true; value: { key: { id: string } } } =>
+      r.ok && typeof r.value === 'object' && r.value !== null && 'plainKey' in r.value,
+  );
+  return { id: created?.value.key.id ?? 'missing' };
+};
+
+function steps(upstreamUrl: string): Step[] {
+  return [
+    { method: 'app.info', input: undefined },
+    { method: 'connections.list', input: undefined },
+    {
+      method: 'connections.upsert',
+      input: {
+        name: 'extra',
+        kind: 'openai-compatible',
+        baseUrl: `${upstreamUrl}/v1`,
+        secret: { type: 'api-key', apiKey: 'sk-extra-secret-0000000000000' },
+      },
+    },
+    { method: 'connections.test', input: { name: 'main' } },
+    { method: 'connections.test', input: { name: 'ghost' } },
+    { method: 'connections.reset', input: { name: 'main' } },
+    { method: 'keys.list', input: undefined },
+    { method: 'keys.create', input: { name: 'laptop' } },
+    { method: 'keys.revoke', input: createdKeyId },
+    { method: 'keys.revoke', input: { id: 'no-such-key' } },
+    { method: 'combos.list', input: undefined },
+    { method: 'combos.upsert', input: { name: 'pair', targets: ['main', { connection: 'extra', model: 'gpt-x' }] } },
+    { method: 'combos.list', input: undefined },
+    { method: 'connections.remove', input: { name: 'extra' } },
+    { method: 'combos.remove', input: { name: 'pair' } },
+    { method: 'connections.remove', input: { name: 'extra' } },
+    { method: 'connections.remove', input: { name: 'ghost' } },
+    { method: 'settings.get', input: undefined },
+    { method: 'settings.update', input: { requestLogMaxRows: 1_000 } },
+    { method: 'app.setPaused', input: { paused: true } },
+    { method: 'app.info', input: {} },
+    { method: 'app.setPaused', input: { paused: false } },
+    { method: 'activity.list', input: { limit: 10 } },
+    { method: 'activity.summary', input: undefined },
+    { method: 'cooldowns.list', input: undefined },
+    { method: 'cooldowns.clear', input: { target: 'all' } },
+    { method: 'cooldowns.clear', input: { target: 'connection', connection: 'ghost' } },
+    { method: 'resilience.getSettings', input: undefined },
+    { method: 'resilience.updateSettings', input: { cooldown: { apikey: { baseCooldownMs: 2_000 } } } },
+    { method: 'resilience.reset', input: undefined },
+    { method: 'claude.status', input: undefined },
+    { method: 'claude.importCredentials', input: { name: 'max-import', path: '/nonexistent/.credentials.json' } },
+  ];
+}
+
+const NO_INPUT = [{ unexpected: true }, 'text'];
+
+/** Inputs each method's schema (or its handler's own validation) must refuse; a missing method is a compile error. */
+const INVALID_INPUTS: Record<MethodName, unknown[]> = {
+  'app.info': NO_INPUT,
+  'app.setPaused': [{ paused: 'yes' }, {}, { paused: true, extra: 1 }],
+  'connections.list': NO_INPUT,
+  'connections.upsert': [
+    { name: 'bad name!', kind: 'anthropic' },
+    { name: 'x', kind: 'warp-drive' },
+    { name: 'x', kind: 'openai-compatible' },
+  ],
+  'connections.remove': [{}, { name: '   ' }],
+  'connections.test': [{}, { name: 7 }],
+  'connections.reset': [{}, { name: '' }],
+  'keys.list': NO_INPUT,
+  'keys.create': [{ name: '' }, { name: 'k', key: 'short' }],
+  'keys.revoke': [{}, { id: '' }],
+  'combos.list': NO_INPUT,
+  'combos.upsert': [
+    { name: 'c', targets: [] },
+    { name: 'has space', targets: ['main'] },
+  ],
+  'combos.remove': [{}],
+  'settings.get': NO_INPUT,
+  'settings.update': [{ requestLogMaxRows: 1 }, { unknownSetting: true }],
+  'activity.list': [{ limit: 0 }, { status: 'maybe' }],
+  'activity.summary': NO_INPUT,
+  'cooldowns.list': NO_INPUT,
+  'cooldowns.clear': [{ target: 'everything' }, { target: 'connection' }],
+  'resilience.reset': NO_INPUT,
+  'resilience.getSettings': NO_INPUT,
+  'resilience.updateSettings': ['text', { bogusSection: {} }, { cooldown: { apikey: { baseCooldownMs: 'slow' } } }],
+  'claude.status': NO_INPUT,
+  'claude.importCredentials': [{}, { name: 'bad name!' }, { name: 'ok', extra: 1 }],
+};
+
+describe('contract conformance: HTTP door and IPC door', () => {
+  let upstream: FakeUpstream;
+  let viaHttp: RunningHeadroom;
+  let viaIpc: RunningHeadroom;
+  const ipcLog: string[] = [];
+
+  beforeAll(async () => {
+    upstream = await startFakeUpstream({ format: 'anthropic', requireAuth: false, models: ['claude-x'] });
+    const config = { connections: [anthropicConnection('main', upstream.url)] };
+    [viaHttp, viaIpc] = await Promise.all([startHeadroom(config), startHeadroom(config)]);
+    // One proxied request each, so the activity methods have something to show.
+    for (const h of [viaHttp, viaIpc]) {
+      const res = await fetch(`${h.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'x-api-key': h.key, 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({ model: 'claude-x', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      expect(res.status).toBe(200);
+      await res.arrayBuffer();
+    }
+  });
+  afterAll(async () => {
+    await Promise.all([viaHttp?.stop(), viaIpc?.stop()]);
+    await upstream?.close();
+  });
+
+  it('PROD-8: the conformance run covers every method of the contract', () => {
+    const covered = new Set(steps('http://x').map((s) => s.method));
+    expect(METHOD_NAMES.filter((m) => !covered.has(m))).toEqual([]);
+    expect(Object.keys(INVALID_INPUTS).sort()).toEqual([...METHOD_NAMES].sort());
+  });
+
+  it('PROD-8 PROD-9: every method answers the same Result through HTTP and through IPC', async () => {
+    const http = httpDoor(viaHttp);
+    const ipc = ipcDoor(viaIpc, ipcLog);
+    const [normHttp, normIpc] = [normaliser(), normaliser()];
+    const earlier: { http: Result<unknown>[]; ipc: Result<unknown>[] } = { http: [], ipc: [] };
+    const outcomes: string[] = [];
+    for (const step of steps(upstream.url)) {
+      const inputFor = (results: Result<unknown>[]) =>
+        typeof step.input === 'function' ? step.input(results) : step.input;
+      const a = await http(step.method, inputFor(earlier.http));
+      const b = await ipc(step.method, inputFor(earlier.ipc));
+      earlier.http.push(a);
+      earlier.ipc.push(b);
+      expect(normHttp(a), `${step.method} ${JSON.stringify(inputFor([]))}`).toEqual(normIpc(b));
+      outcomes.push(`${step.method}:${a.ok ? 'ok' : a.error.code}`);
+    }
+    // The run exercised real work, not a wall of refusals.
+    expect(outcomes).toEqual([
+      'app.info:ok',
+      'connections.list:ok',
+      'connections.upsert:ok',
+      'connections.test:ok',
+      'connections.test:not_found',
+      'connections.reset:ok',
+      'keys.list:ok',
+      'keys.create:ok',
+      'keys.revoke:ok',
+      'keys.revoke:not_found',
+      'combos.list:ok',
+      'combos.upsert:ok',
+      'combos.list:ok',
+      'connections.remove:conflict',
+      'combos.remove:ok',
+      'connections.remove:ok',
+      'connections.remove:not_found',
+      'settings.get:ok',
+      'settings.update:ok',
+      'app.setPaused:ok',
+      'app.info:ok',
+      'app.setPaused:ok',
+      'activity.list:ok',
+      'activity.summary:ok',
+      'cooldowns.list:ok',
+      'cooldowns.clear:ok',
+      'cooldowns.clear:not_found',
+      'resilience.getSettings:ok',
+      'resilience.updateSettings:ok',
+      'resilience.reset:ok',
+      'claude.status:ok',
+      'claude.importCredentials:not_found',
+    ]);
+    expect(ipcLog).toEqual([]);
+  });
+
+  it('PROD-8: invalid input to every method is invalid_input through both doors, never a throw', async () => {
+    const http = httpDoor(viaHttp);
+    const ipc = ipcDoor(viaIpc, ipcLog);
+    const norm = normaliser();
+    for (const method of METHOD_NAMES) {
+      for (const input of [42, ...INVALID_INPUTS[method]]) {
+        const label = `${method} ${JSON.stringify(input)}`;
+        const [a, b] = await Promise.all([http(method, input), ipc(method, input)]);
+        expect(a, label).toMatchObject({ ok: false, error: { code: 'invalid_input' } });
+        expect(norm(a), label).toEqual(norm(b));
+      }
+    }
+  });
+
+  it('PROD-8: an unknown method is unknown_method through both doors', async () => {
+    const [a, b] = await Promise.all([
+      httpDoor(viaHttp)('nope.nothing', {}),
+      ipcDoor(viaIpc, ipcLog)('nope.nothing', {}),
+    ]);
+    expect(a).toMatchObject({ ok: false, error: { code: 'unknown_method' } });
+    expect(b).toEqual(a);
+  });
+});

@@ -1,0 +1,68 @@
+import type { Settings } from '../../../src-shared/domain/settings';
+import type { EventBus } from '../../api/event-bus';
+import type { ConnectionsRepo } from '../../db/connections-repo';
+import { createUndiciFetchJson } from '../../resilience/claude-reset/undici-fetch-json';
+import type { ResilienceControl } from '../../resilience/resilience-control';
+import type { Catalog } from '../../routing/catalog';
+import { createClaudeRuntime, type ClaudeRuntime } from './claude-runtime';
+import { createOAuthTokens } from './oauth-tokens';
+
+export interface ClaudeAssemblyDeps {
+  connections: ConnectionsRepo;
+  control: ResilienceControl;
+  settings(): Settings;
+  catalog(): Catalog;
+  /** Rebuilds the catalog and tells the UI after a stored connection changed. */
+  connectionsChanged(): void;
+  events: EventBus;
+  now(): number;
+}
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
+
+/** Wires token refresh and the Claude runtime to storage, settings and the resilience engine. */
+export function assembleClaude(deps: ClaudeAssemblyDeps): ClaudeRuntime {
+  const fetchJson = createUndiciFetchJson();
+  const psd = (id: string) => deps.connections.getById(id)?.providerSpecificData ?? {};
+  const tokens = createOAuthTokens({
+    readSecret(id) {
+      const secret = deps.connections.getById(id)?.secret;
+      return secret?.type === 'oauth' ? secret : null;
+    },
+    saveSecret(id, secret) {
+      deps.connections.setSecret(id, secret, deps.now());
+      deps.connectionsChanged();
+    },
+    onNeedsReauth: (id, message) => deps.control.markTerminal(id, 'needs_reauth', message, deps.now()),
+    fetchJson,
+    // Per connection first, so a test (or a proxy in front of the token endpoint) can point elsewhere.
+    tokenUrl: (id) => str(psd(id).oauthTokenUrl) ?? deps.settings().claudeOAuthTokenUrl,
+    clientId: () => deps.settings().claudeOAuthClientId,
+    scopes: (id) => {
+      const scopes = psd(id).scopes;
+      return Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string') : [];
+    },
+    now: deps.now,
+  });
+  let pending = false;
+  const runtime = createClaudeRuntime({
+    tokens,
+    fetchJson,
+    now: deps.now,
+    random: Math.random,
+    onChange() {
+      // Coalesced like cooldowns: one UI update per tick however many responses arrived.
+      if (pending) return;
+      pending = true;
+      setImmediate(() => {
+        pending = false;
+        deps.events.emit('claude.changed', { status: runtime.status(deps.catalog().connections) });
+      });
+    },
+    saveOrganizationUuid(id, uuid) {
+      deps.connections.mergeProviderData(id, { organizationUUID: uuid }, deps.now());
+      deps.connectionsChanged();
+    },
+  });
+  return runtime;
+}

@@ -1,0 +1,141 @@
+import type { ConnectionSecret } from '../../../src-shared/domain/connection';
+import { attemptClaudeLimitReset } from '../../resilience/claude-reset/attempt-limit-reset';
+import type { FetchJson } from '../../resilience/claude-reset/fetch-json';
+import { createLimitResetStore } from '../../resilience/claude-reset/limit-reset-store';
+import type { HeaderSource } from '../../resilience/claude/header-source';
+import { isLaneEligible, laneKey, readLaneOptIns } from '../../resilience/claude/lane-config';
+import { applyClaimOutcome, planWallResponse, settleClaim } from '../../resilience/claude/lane-handler';
+import type { LaneDecision } from '../../resilience/claude/lane-state';
+import { EMPTY_LANE_STORE, shouldSendSlow, type LaneStore } from '../../resilience/claude/lane-store';
+import { snapshotLane, type LaneSnapshot } from '../../resilience/claude/lane-snapshot';
+import { isAtWall, parseUnifiedHeaders } from '../../resilience/claude/unified-headers';
+import { parseUsageWindows, type UsageWindows } from '../../resilience/claude/usage-windows';
+import type { RuntimeConnection } from '../../routing/catalog';
+import type { OAuthTokens } from './oauth-tokens';
+
+/** What the UI shows per Claude subscription connection. */
+export interface ClaudeConnectionStatus {
+  connectionId: string;
+  usage: (UsageWindows & { observedAt: number }) | null;
+  lane: LaneSnapshot;
+  lastReset: { outcome: string; reason: string; at: number } | null;
+  lastVia: { via: string; at: number } | null;
+}
+
+type OAuthSecret = Extract<ConnectionSecret, { type: 'oauth' }>;
+
+export interface ClaudeRuntimeDeps {
+  tokens: OAuthTokens;
+  fetchJson: FetchJson;
+  now(): number;
+  random(): number;
+  onChange(): void;
+  /** Saves an organisation UUID learned from the bootstrap endpoint (RESET-5). */
+  saveOrganizationUuid(connectionId: string, uuid: string): void;
+}
+
+/**
+ * Claude subscription handling around one upstream attempt: fresh tokens, the usage windows of
+ * every response, the low-priority lane and the limit reset. Lane, memo and usage state live in
+ * memory only (LOWP-13).
+ */
+export function createClaudeRuntime(deps: ClaudeRuntimeDeps) {
+  let lanes: LaneStore = EMPTY_LANE_STORE;
+  const resets = createLimitResetStore();
+  const usage = new Map<string, UsageWindows & { observedAt: number }>();
+  const lastReset = new Map<string, { outcome: string; reason: string; at: number }>();
+  const lastVia = new Map<string, { via: string; at: number }>();
+
+  const keyOf = (c: RuntimeConnection) => laneKey(c.view.id, null);
+  const eligible = (c: RuntimeConnection, secret: OAuthSecret) => isLaneEligible(c.view.kind, secret.accessToken, null);
+
+  return {
+    /** Before a fetch: a token that is not about to expire, and whether to ask for the slow lane. */
+    async prepare(c: RuntimeConnection): Promise<{ ok: true; secret: OAuthSecret; sentSlow: boolean } | { ok: false; message: string; needsReauth: boolean }> {
+      const stored = c.secret;
+      if (stored?.type !== 'oauth') return { ok: false, message: 'no OAuth token stored', needsReauth: false };
+      let secret: OAuthSecret = stored;
+      if (deps.tokens.isDue(stored, deps.now())) {
+        const fresh = await deps.tokens.ensureFresh(c.view.id);
+        if (!fresh.ok) return { ok: false, message: fresh.message, needsReauth: fresh.reason === 'needs_reauth' };
+        secret = fresh.secret;
+      }
+      return { ok: true, secret, sentSlow: eligible(c, secret) && shouldSendSlow(lanes, keyOf(c), deps.now()) };
+    },
+
+    /** After a 401: one refresh (shared with concurrent requests) unless the token was already replaced. */
+    refreshAfterUnauthorized: (c: RuntimeConnection, usedToken: string) => deps.tokens.ensureFresh(c.view.id, usedToken),
+
+    /**
+     * After the final response of a fetch: record the usage windows, then let the lane and the
+     * reset decide whether the same request goes out again on the same connection.
+     */
+    async afterResponse(
+      c: RuntimeConnection,
+      secret: OAuthSecret,
+      response: { status: number; headers: HeaderSource },
+      sentSlow: boolean,
+      waitDeadlineMs: number | undefined,
+    ): Promise<LaneDecision> {
+      const now = deps.now();
+      const windows = parseUsageWindows(response.headers);
+      if (windows) usage.set(c.view.id, { ...windows, observedAt: now });
+      if (!eligible(c, secret)) {
+        if (windows) deps.onChange();
+        return { kind: 'none' };
+      }
+      const optIns = readLaneOptIns(c.view.providerSpecificData);
+      const input = { key: keyOf(c), status: response.status, headers: response.headers, sentSlow, ...(waitDeadlineMs === undefined ? {} : { waitDeadlineMs }) };
+      const plan = planWallResponse(lanes, input, optIns, now, deps.random);
+      lanes = plan.state;
+      let decision: LaneDecision;
+      if (plan.kind === 'claim') {
+        const outcome = await settleClaim(async () => {
+          const result = await attemptClaudeLimitReset({
+            key: c.view.id,
+            accessToken: secret.accessToken,
+            baseUrl: c.origin + c.basePath,
+            providerSpecificData: c.view.providerSpecificData,
+            now: deps.now(),
+            fetchJson: deps.fetchJson,
+            store: resets,
+          });
+          lastReset.set(c.view.id, { outcome: result.outcome, reason: result.reason, at: deps.now() });
+          if (result.discoveredOrganizationUuid) deps.saveOrganizationUuid(c.view.id, result.discoveredOrganizationUuid);
+          return { reset: result.reset };
+        });
+        const applied = applyClaimOutcome(lanes, plan.pending, outcome, deps.now());
+        lanes = applied.state;
+        decision = applied.decision;
+      } else decision = plan.decision;
+      if (decision.kind === 'retry' && (decision.via === 'limit-reset' || decision.via === 'low-priority-accepted')) {
+        lastVia.set(c.view.id, { via: decision.via, at: now });
+      }
+      if (windows || decision.kind !== 'none') deps.onChange();
+      return decision;
+    },
+
+    /** The announced reset of a usage wall (epoch ms), so a wall nobody handled cools until then, not a guess. */
+    wallResetAt(headers: HeaderSource): number | null {
+      const h = parseUnifiedHeaders(headers);
+      if (!isAtWall(h)) return null;
+      const seconds = h.resetSeconds ?? h.fiveHourResetSeconds;
+      return seconds === undefined ? null : seconds * 1000;
+    },
+
+    status(connections: readonly RuntimeConnection[]): ClaudeConnectionStatus[] {
+      const now = deps.now();
+      return connections
+        .filter((c) => c.view.kind === 'claude-oauth')
+        .map((c) => ({
+          connectionId: c.view.id,
+          usage: usage.get(c.view.id) ?? null,
+          lane: snapshotLane(lanes, keyOf(c), now),
+          lastReset: lastReset.get(c.view.id) ?? null,
+          lastVia: lastVia.get(c.view.id) ?? null,
+        }));
+    },
+  };
+}
+
+export type ClaudeRuntime = ReturnType<typeof createClaudeRuntime>;

@@ -1,0 +1,94 @@
+import type { ConnectionSecret } from '../../../src-shared/domain/connection';
+import type { FetchJson } from '../../resilience/claude-reset/fetch-json';
+import { refreshClaudeToken } from './token-refresh';
+
+/** Refresh this long before expiry, so a long stream never starts on a token about to die. */
+export const REFRESH_MARGIN_MS = 5 * 60_000;
+
+type OAuthSecret = Extract<ConnectionSecret, { type: 'oauth' }>;
+
+export type FreshToken = { ok: true; secret: OAuthSecret; refreshed: boolean } | { ok: false; reason: 'needs_reauth' | 'failed'; message: string };
+
+export interface OAuthTokenDeps {
+  /** The stored secret as it is now in SQLite (re-read: another refresh may have rotated it). */
+  readSecret(connectionId: string): OAuthSecret | null;
+  /** Saves rotated tokens in one write; the catalog is rebuilt by the caller's hook. */
+  saveSecret(connectionId: string, secret: OAuthSecret): void;
+  onNeedsReauth(connectionId: string, message: string): void;
+  fetchJson: FetchJson;
+  tokenUrl(connectionId: string): string;
+  clientId(): string;
+  scopes(connectionId: string): readonly string[];
+  now(): number;
+}
+
+/**
+ * Keeps Claude subscription tokens alive: refreshes before expiry with one request in flight per
+ * connection however many requests ask at once, and turns `invalid_grant` into needs_reauth once.
+ */
+export function createOAuthTokens(deps: OAuthTokenDeps) {
+  const inflight = new Map<string, Promise<FreshToken>>();
+
+  async function refresh(connectionId: string, usedToken: string | null): Promise<FreshToken> {
+    const stored = deps.readSecret(connectionId);
+    if (!stored) return { ok: false, reason: 'failed', message: 'no OAuth credential stored' };
+    const now = deps.now();
+    // Someone else already rotated the token this request used: take theirs instead of refreshing again.
+    if (usedToken !== null && stored.accessToken !== usedToken) return { ok: true, secret: stored, refreshed: false };
+    if (usedToken === null && (stored.expiresAt === undefined || stored.expiresAt - now > REFRESH_MARGIN_MS)) {
+      return { ok: true, secret: stored, refreshed: false };
+    }
+    if (!stored.refreshToken) {
+      const expired = stored.expiresAt !== undefined && stored.expiresAt <= now;
+      if (!expired && usedToken === null) return { ok: true, secret: stored, refreshed: false };
+      const message = 'the access token expired and there is no refresh token; sign in again and re-import';
+      deps.onNeedsReauth(connectionId, message);
+      return { ok: false, reason: 'needs_reauth', message };
+    }
+    const result = await refreshClaudeToken(deps.fetchJson, {
+      tokenUrl: deps.tokenUrl(connectionId),
+      clientId: deps.clientId(),
+      refreshToken: stored.refreshToken,
+      scopes: deps.scopes(connectionId),
+      now: deps.now(),
+    });
+    switch (result.kind) {
+      case 'refreshed': {
+        const secret: OAuthSecret = { type: 'oauth', accessToken: result.accessToken, refreshToken: result.refreshToken, expiresAt: result.expiresAt };
+        deps.saveSecret(connectionId, secret);
+        return { ok: true, secret, refreshed: true };
+      }
+      case 'invalid_grant':
+        deps.onNeedsReauth(connectionId, result.message);
+        return { ok: false, reason: 'needs_reauth', message: result.message };
+      case 'failed': {
+        // A token that still works is better than none while the token endpoint is unwell.
+        const stillValid = stored.expiresAt === undefined || stored.expiresAt > deps.now();
+        return stillValid && usedToken === null ? { ok: true, secret: stored, refreshed: false } : { ok: false, reason: 'failed', message: result.message };
+      }
+    }
+  }
+
+  return {
+    /**
+     * A token good for the next request. `usedToken` set means the upstream just refused that token
+     * (401): refresh even if it looks unexpired, unless it was already replaced.
+     */
+    ensureFresh(connectionId: string, usedToken: string | null = null): Promise<FreshToken> {
+      // One flight per connection: a 401 retry and an expiry refresh racing each other share it.
+      const running = inflight.get(connectionId);
+      if (running) return running;
+      const promise = refresh(connectionId, usedToken).finally(() => {
+        inflight.delete(connectionId);
+      });
+      inflight.set(connectionId, promise);
+      return promise;
+    },
+    /** Whether a token is due: the cheap check the hot path makes before awaiting anything. */
+    isDue(secret: OAuthSecret, now: number): boolean {
+      return secret.expiresAt !== undefined && secret.expiresAt - now <= REFRESH_MARGIN_MS;
+    },
+  };
+}
+
+export type OAuthTokens = ReturnType<typeof createOAuthTokens>;

@@ -1,0 +1,88 @@
+import { fail, ok, type Result } from '../../../src-shared/contract/errors';
+import { callContract, type ContractRouter } from '../contract-call';
+import { aiderSetup, claudeCodeSetup } from './setup-snippets';
+
+/** What a tray menu item does; serialisable so templates can be compared in tests. */
+export type TrayAction =
+  | { kind: 'clear-all' }
+  | { kind: 'clear-connection'; connection: string }
+  | { kind: 'clear-provider'; provider: string }
+  | { kind: 'clear-model'; key: string }
+  | { kind: 'reset-connection'; connection: string }
+  | { kind: 'pause' }
+  | { kind: 'resume' }
+  | { kind: 'copy-claude-setup' }
+  | { kind: 'copy-aider-setup' }
+  | { kind: 'open' }
+  | { kind: 'toggle-login' }
+  | { kind: 'quit' };
+
+/** Where "Start at login" lives; `supported` is false where the platform offers nothing to set. */
+export interface LoginItem {
+  supported: boolean;
+  get(): boolean;
+  set(enabled: boolean): void;
+}
+
+/** Everything an action may touch, injected so tests can record it without Electron. */
+export interface TrayActionDeps {
+  router: ContractRouter;
+  clipboard: { writeText(text: string): void };
+  openWindow(): void;
+  loginItem: LoginItem;
+  quit(): void;
+  /** Redraws the menu after a change no core event reports (the login item). */
+  redraw(): void;
+}
+
+async function copySetup(deps: TrayActionDeps, build: (proxyUrl: string) => string): Promise<Result<unknown>> {
+  const info = await callContract(deps.router, 'app.info', undefined);
+  if (!info.ok) return info;
+  const text = build(info.value.proxyUrl);
+  deps.clipboard.writeText(text);
+  return ok({ copied: text });
+}
+
+/**
+ * Runs one tray action: state changes go through the contract (the same router the window uses,
+ * so terminal states are only ever touched by connections.reset — COOL-10); the rest are shell effects.
+ */
+export async function dispatchTrayAction(action: TrayAction, deps: TrayActionDeps): Promise<Result<unknown>> {
+  switch (action.kind) {
+    case 'clear-all':
+      return callContract(deps.router, 'cooldowns.clear', { target: 'all' });
+    case 'clear-connection':
+      return callContract(deps.router, 'cooldowns.clear', { target: 'connection', connection: action.connection });
+    case 'clear-provider':
+      return callContract(deps.router, 'cooldowns.clear', { target: 'provider', provider: action.provider });
+    case 'clear-model':
+      return callContract(deps.router, 'cooldowns.clear', { target: 'model', key: action.key });
+    case 'reset-connection':
+      return callContract(deps.router, 'connections.reset', { name: action.connection });
+    case 'pause':
+      return callContract(deps.router, 'app.setPaused', { paused: true });
+    case 'resume':
+      return callContract(deps.router, 'app.setPaused', { paused: false });
+    case 'copy-claude-setup':
+      return copySetup(deps, (url) => claudeCodeSetup(url));
+    case 'copy-aider-setup':
+      return copySetup(deps, (url) => aiderSetup(url));
+    case 'open':
+      deps.openWindow();
+      return ok(null);
+    case 'toggle-login': {
+      if (!deps.loginItem.supported) return ok({ openAtLogin: false });
+      try {
+        deps.loginItem.set(!deps.loginItem.get());
+      } catch {
+        return fail('internal_error', 'Could not change the start-at-login setting');
+      } finally {
+        deps.redraw();
+      }
+      return ok({ openAtLogin: deps.loginItem.get() });
+    }
+    case 'quit':
+      deps.quit();
+      return ok(null);
+  }
+}

@@ -1,0 +1,71 @@
+import { clipboard, Menu, nativeImage, Tray } from 'electron';
+import type { CoreEvent } from '../../../src-shared/contract/events';
+import type { ContractRouter } from '../contract-call';
+import { dispatchTrayAction, type LoginItem, type TrayAction } from './tray-actions';
+import { trayIconPath } from './tray-icons';
+import { toElectronMenu } from './tray-menu';
+import { createTrayPresenter, type TrayPresenter } from './tray-presenter';
+import type { TrayState } from './tray-state';
+
+export interface TrayControllerDeps {
+  router: ContractRouter;
+  subscribe(listener: (event: CoreEvent) => void): () => void;
+  iconDir: string;
+  loginItem: LoginItem;
+  openWindow(): void;
+  quit(): void;
+  log(line: string): void;
+}
+
+/**
+ * Electron glue of the tray (PROD-4): one Tray whose icon follows the state and whose menu is
+ * rebuilt from the presenter's template. All decisions live in the pure tray modules.
+ */
+export function createTrayController(deps: TrayControllerDeps): { start(): Promise<void>; destroy(): void } {
+  const icon = (state: TrayState) => nativeImage.createFromPath(trayIconPath(deps.iconDir, state));
+  const tray = new Tray(icon('serving'));
+  tray.setToolTip('Headroom');
+  let shownState: TrayState = 'serving';
+
+  const onAction = (action: TrayAction): void => {
+    void dispatchTrayAction(action, {
+      router: deps.router,
+      clipboard: { writeText: (text) => clipboard.writeText(text) },
+      openWindow: deps.openWindow,
+      loginItem: deps.loginItem,
+      quit: deps.quit,
+      redraw: () => presenter.redraw(),
+    })
+      .then((result) => {
+        if (!result.ok) deps.log(`Headroom: tray action ${action.kind} failed: ${result.error.code}`);
+      })
+      .catch(() => deps.log(`Headroom: tray action ${action.kind} failed`));
+  };
+
+  const presenter: TrayPresenter = createTrayPresenter({
+    router: deps.router,
+    subscribe: deps.subscribe,
+    loginItem: deps.loginItem,
+    log: deps.log,
+    render(view) {
+      if (tray.isDestroyed()) return;
+      if (view.state !== shownState) {
+        tray.setImage(icon(view.state));
+        shownState = view.state;
+      }
+      tray.setToolTip(view.tooltip);
+      // Linux (AppIndicator) only applies menu changes through a fresh setContextMenu.
+      tray.setContextMenu(Menu.buildFromTemplate(toElectronMenu(view.template, onAction)));
+    },
+  });
+  // Windows users expect a left click to open the window; macOS and Linux show the menu instead.
+  if (process.platform === 'win32') tray.on('click', () => deps.openWindow());
+
+  return {
+    start: () => presenter.start(),
+    destroy() {
+      presenter.stop();
+      if (!tray.isDestroyed()) tray.destroy();
+    },
+  };
+}

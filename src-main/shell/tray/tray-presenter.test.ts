@@ -1,0 +1,123 @@
+import { describe, expect, it } from 'vitest';
+import type { CoreEvent } from '../../../src-shared/contract/events';
+import type { ConnectionView } from '../../../src-shared/domain/connection';
+import type { CooldownSnapshot } from '../../../src-shared/domain/cooldown';
+import { connectionRow, coolingRow, manualClock, recordingRouter, snapshotOf, T0 } from '../shell-fixtures';
+import { createTrayPresenter, type TrayView } from './tray-presenter';
+
+function setup(snapshot: CooldownSnapshot = snapshotOf({ connections: [connectionRow('a')] })) {
+  const clock = manualClock();
+  const answers: Record<string, unknown> = {
+    'cooldowns.list': snapshot,
+    'app.info': { proxyUrl: 'http://127.0.0.1:7431', paused: false },
+    'activity.summary': { requestsToday: 1, errorsToday: 0 },
+    'connections.list': [],
+  };
+  const router = recordingRouter(answers);
+  const listeners = new Set<(e: CoreEvent) => void>();
+  const views: TrayView[] = [];
+  const presenter = createTrayPresenter({
+    router,
+    subscribe: (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    loginItem: { supported: true, get: () => true },
+    render: (v) => views.push(v),
+    clock,
+  });
+  const emit = (event: CoreEvent) => listeners.forEach((l) => l(event));
+  const flush = () => new Promise((resolve) => setImmediate(resolve));
+  const statusLine = (v: TrayView | undefined) => (v?.template[0]?.type === 'normal' ? v.template[0].label : null);
+  return { clock, router, answers, views, presenter, emit, flush, listeners, statusLine };
+}
+
+describe('tray presenter', () => {
+  it('PROD-4: draws once from cooldowns.list, app.info, activity.summary and connections.list, with the login item state', async () => {
+    const t = setup();
+    await t.presenter.start();
+    expect(t.router.calls.map((c) => c.method).sort()).toEqual([
+      'activity.summary',
+      'app.info',
+      'connections.list',
+      'cooldowns.list',
+    ]);
+    expect(t.views).toHaveLength(1);
+    expect(t.views[0]?.state).toBe('serving');
+    expect(t.views[0]?.template).toContainEqual(expect.objectContaining({ label: 'Start at login', checked: true }));
+    expect(t.clock.pending()).toBe(0);
+  });
+
+  it('PROD-4: cooldowns.changed and app.paused redraw from their payloads, at most once a second', async () => {
+    const t = setup();
+    await t.presenter.start();
+    t.clock.advance(5_000);
+    t.emit({ type: 'app.paused', payload: { paused: true } });
+    expect(t.views.at(-1)?.state).toBe('paused');
+    const cooling = snapshotOf({ connections: [coolingRow('a', 60_000)] }, T0 + 5_000);
+    t.emit({ type: 'app.paused', payload: { paused: false } });
+    t.emit({ type: 'cooldowns.changed', payload: { snapshot: cooling } });
+    expect(t.views).toHaveLength(2);
+    t.clock.advance(1_000);
+    expect(t.views).toHaveLength(3);
+    expect(t.views.at(-1)?.state).toBe('blocked');
+    expect(t.router.calls).toHaveLength(4);
+  });
+
+  it('PROD-4: while something cools the menu redraws every second so the countdown moves, then stops', async () => {
+    const t = setup(snapshotOf({ connections: [coolingRow('a', 3_000), connectionRow('b')] }));
+    await t.presenter.start();
+    expect(t.statusLine(t.views.at(-1))).toBe('Headroom — serving, 1 cooling');
+    t.clock.advance(1_000);
+    t.clock.advance(1_000);
+    const submenu = t.views.at(-1)?.template.find((i) => i.type === 'submenu');
+    expect(submenu?.type === 'submenu' ? submenu.submenu[0] : null).toMatchObject({ label: 'a — cooling, 00:01 left' });
+    t.clock.advance(1_000);
+    expect(t.views).toHaveLength(4);
+    expect(t.views.at(-1)?.state).toBe('serving');
+    expect(t.clock.pending()).toBe(0);
+    t.clock.advance(10_000);
+    expect(t.views).toHaveLength(4);
+  });
+
+  it('PROD-4: a request burst refetches the summary once per second, not once per request', async () => {
+    const t = setup();
+    await t.presenter.start();
+    t.clock.advance(2_000);
+    const entry = { id: 1 } as unknown as Extract<CoreEvent, { type: 'activity.request' }>['payload']['entry'];
+    for (let i = 0; i < 100; i++) t.emit({ type: 'activity.request', payload: { entry } });
+    await t.flush();
+    t.clock.advance(1_000);
+    await t.flush();
+    expect(t.router.calls.filter((c) => c.method === 'activity.summary')).toHaveLength(3);
+    expect(t.views.length).toBeLessThanOrEqual(3);
+  });
+
+  it('PROD-4: connections switched off are left out, so they cannot keep the tray from showing blocked', async () => {
+    const t = setup(snapshotOf({ connections: [coolingRow('a', 60_000), connectionRow('off')] }));
+    t.answers['connections.list'] = [
+      { id: 'id-a', enabled: true },
+      { id: 'id-off', enabled: false },
+    ];
+    await t.presenter.start();
+    expect(t.views.at(-1)?.state).toBe('blocked');
+    t.clock.advance(5_000);
+    const enabled = [
+      { id: 'id-a', enabled: true },
+      { id: 'id-off', enabled: true },
+    ] as ConnectionView[];
+    t.answers['connections.list'] = enabled;
+    t.emit({ type: 'connections.changed', payload: { connections: enabled } });
+    await t.flush();
+    expect(t.views.at(-1)?.state).toBe('cooling');
+  });
+
+  it('PROD-4: stop unsubscribes and cancels every timer', async () => {
+    const t = setup(snapshotOf({ connections: [coolingRow('a', 30_000)] }));
+    await t.presenter.start();
+    expect(t.clock.pending()).toBe(1);
+    t.presenter.stop();
+    expect(t.listeners.size).toBe(0);
+    expect(t.clock.pending()).toBe(0);
+  });
+});

@@ -1,0 +1,166 @@
+import type { CoreEvent, EventName } from '../../../src-shared/contract/events';
+import type { ConnectionView } from '../../../src-shared/domain/connection';
+import { callContract, type ContractRouter } from '../contract-call';
+import { withoutDisabled } from './cooling-items';
+import { createThrottle, systemClock, type Clock } from './throttle';
+import type { LoginItem } from './tray-actions';
+import { buildTrayTemplate, hasCountdown, trayTooltip, type TrayMenuItem, type TrayModel } from './tray-template';
+import { trayState, type TrayState } from './tray-state';
+
+/** What the Electron glue draws: the icon's state, its tooltip and the menu. */
+export interface TrayView {
+  state: TrayState;
+  tooltip: string;
+  template: TrayMenuItem[];
+}
+
+export interface TrayPresenterDeps {
+  router: ContractRouter;
+  subscribe(listener: (event: CoreEvent) => void): () => void;
+  loginItem: Pick<LoginItem, 'supported' | 'get'>;
+  render(view: TrayView): void;
+  clock?: Clock;
+  /** Least time between two redraws caused by core events (a request storm is one redraw a second). */
+  throttleMs?: number;
+  /** Countdown step while something is cooling. */
+  tickMs?: number;
+  log?: (line: string) => void;
+}
+
+export interface TrayPresenter {
+  start(): Promise<void>;
+  /** Redraws now from what is known (after a change no event reports). */
+  redraw(): void;
+  stop(): void;
+  view(): TrayView | null;
+}
+
+/** Events whose payload does not carry what the tray shows: ask the contract again. */
+const REFETCH_ON: ReadonlySet<EventName> = new Set<EventName>([
+  'activity.request',
+  'connections.changed',
+  'combos.changed',
+  'settings.changed',
+]);
+
+/**
+ * Keeps the tray current without Electron: reads the model through the contract, applies
+ * cooldowns.changed and app.paused payloads directly, refetches on other events, redraws at most
+ * once per `throttleMs`, and ticks every `tickMs` only while a countdown is showing.
+ */
+export function createTrayPresenter(deps: TrayPresenterDeps): TrayPresenter {
+  const clock = deps.clock ?? systemClock;
+  const tickMs = deps.tickMs ?? 1_000;
+  const log = deps.log ?? (() => {});
+  let model: TrayModel | null = null;
+  let current: TrayView | null = null;
+  let tick: unknown = null;
+  let stopped = false;
+  let needFetch = false;
+  let eventCount = 0;
+  let disabledIds: ReadonlySet<string> = new Set();
+  const setConnections = (list: readonly ConnectionView[]): void => {
+    disabledIds = new Set(list.filter((c) => !c.enabled).map((c) => c.id));
+  };
+  let unsubscribe: () => void = () => {};
+
+  const openAtLogin = (): boolean | null => {
+    if (!deps.loginItem.supported) return null;
+    try {
+      return deps.loginItem.get();
+    } catch {
+      return false;
+    }
+  };
+
+  const draw = (): void => {
+    if (tick !== null) clock.clearTimeout(tick);
+    tick = null;
+    if (!model || stopped) return;
+    const now = clock.now();
+    const shown: TrayModel = {
+      ...model,
+      snapshot: withoutDisabled(model.snapshot, disabledIds),
+      openAtLogin: openAtLogin(),
+    };
+    current = {
+      state: trayState(shown.snapshot, shown.info, now),
+      tooltip: trayTooltip(shown, now),
+      template: buildTrayTemplate(shown, now),
+    };
+    deps.render(current);
+    if (hasCountdown(shown, now)) tick = clock.setTimeout(draw, tickMs);
+  };
+
+  const fetchModel = async (): Promise<void> => {
+    const seenEvents = eventCount;
+    const [snapshot, info, summary, connections] = await Promise.all([
+      callContract(deps.router, 'cooldowns.list', undefined),
+      callContract(deps.router, 'app.info', undefined),
+      callContract(deps.router, 'activity.summary', undefined),
+      callContract(deps.router, 'connections.list', undefined),
+    ]);
+    if (stopped) return;
+    if (connections.ok) setConnections(connections.value);
+    if (!snapshot.ok || !info.ok || !summary.ok) {
+      const error = [snapshot, info, summary].find((r) => !r.ok);
+      log(`Headroom: tray could not read the core (${error && !error.ok ? error.error.code : 'unknown'})`);
+      needFetch = true;
+      return;
+    }
+    model = {
+      snapshot: snapshot.value,
+      info: { proxyUrl: info.value.proxyUrl, paused: info.value.paused },
+      summary: summary.value,
+      openAtLogin: null,
+    };
+    // An event that arrived while we read may be newer than what we read: read once more.
+    if (eventCount !== seenEvents) {
+      needFetch = true;
+      update.request();
+    }
+  };
+
+  const update = createThrottle(
+    () => {
+      if (!needFetch) return draw();
+      needFetch = false;
+      void fetchModel().then(draw);
+    },
+    deps.throttleMs ?? 1_000,
+    clock,
+  );
+
+  const onEvent = (event: CoreEvent): void => {
+    eventCount++;
+    if (event.type === 'cooldowns.changed') {
+      if (model) model = { ...model, snapshot: event.payload.snapshot };
+    } else if (event.type === 'app.paused') {
+      if (model) model = { ...model, info: { ...model.info, paused: event.payload.paused } };
+    } else if (REFETCH_ON.has(event.type)) {
+      if (event.type === 'connections.changed') setConnections(event.payload.connections);
+      needFetch = true;
+    } else {
+      return;
+    }
+    if (!model) needFetch = true;
+    update.request();
+  };
+
+  return {
+    async start() {
+      unsubscribe = deps.subscribe(onEvent);
+      await fetchModel();
+      draw();
+    },
+    redraw: draw,
+    stop() {
+      stopped = true;
+      unsubscribe();
+      update.cancel();
+      if (tick !== null) clock.clearTimeout(tick);
+      tick = null;
+    },
+    view: () => current,
+  };
+}

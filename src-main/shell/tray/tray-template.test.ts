@@ -1,0 +1,171 @@
+import { describe, expect, it } from 'vitest';
+import { connectionRow, coolingRow, lockRow, providerRow, snapshotOf, T0, terminalRow } from '../shell-fixtures';
+import type { CooldownSnapshot } from '../../../src-shared/domain/cooldown';
+import { buildTrayTemplate, hasCountdown, trayTooltip, type TrayMenuItem, type TrayModel } from './tray-template';
+
+const URL = 'http://127.0.0.1:7431';
+
+function model(snapshot: CooldownSnapshot, extra: Partial<TrayModel> = {}): TrayModel {
+  return {
+    snapshot,
+    info: { proxyUrl: URL, paused: false },
+    summary: { requestsToday: 42, errorsToday: 0 },
+    openAtLogin: false,
+    ...extra,
+  };
+}
+
+const labels = (items: TrayMenuItem[]): string[] => items.map((i) => (i.type === 'separator' ? '—' : i.label));
+function find(items: TrayMenuItem[], prefix: string): Exclude<TrayMenuItem, { type: 'separator' }> {
+  const found = items.find((i) => i.type !== 'separator' && i.label.startsWith(prefix));
+  if (!found || found.type === 'separator')
+    throw new Error(`no item starting with "${prefix}" in ${labels(items).join(' | ')}`);
+  return found;
+}
+const submenuOf = (item: TrayMenuItem): TrayMenuItem[] => (item.type === 'submenu' ? item.submenu : []);
+
+describe('buildTrayTemplate', () => {
+  it('PROD-4 PROD-13: serving — status with proxy URL and requests today, every entry in order', () => {
+    const items = buildTrayTemplate(model(snapshotOf({ connections: [connectionRow('a')] })), T0);
+    expect(labels(items)).toEqual([
+      'Headroom — serving',
+      `Proxy: ${URL}`,
+      'Requests today: 42',
+      '—',
+      'Clear all cooldowns (0)',
+      'Nothing is cooling',
+      '—',
+      'Pause proxy',
+      '—',
+      'Copy Claude Code setup',
+      'Copy aider setup',
+      '—',
+      'Open Headroom',
+      'Start at login',
+      '—',
+      'Quit Headroom',
+    ]);
+    expect(find(items, 'Clear all cooldowns')).toMatchObject({ enabled: false, action: { kind: 'clear-all' } });
+    expect(find(items, 'Headroom —')).toMatchObject({ enabled: false });
+    expect(find(items, 'Pause proxy')).toMatchObject({ enabled: true, action: { kind: 'pause' } });
+    expect(find(items, 'Copy Claude')).toMatchObject({ action: { kind: 'copy-claude-setup' } });
+    expect(find(items, 'Copy aider')).toMatchObject({ action: { kind: 'copy-aider-setup' } });
+    expect(find(items, 'Open Headroom')).toMatchObject({ action: { kind: 'open' } });
+    expect(find(items, 'Quit')).toMatchObject({ action: { kind: 'quit' } });
+    expect(find(items, 'Start at login')).toEqual({
+      type: 'checkbox',
+      label: 'Start at login',
+      enabled: true,
+      checked: false,
+      action: { kind: 'toggle-login' },
+    });
+  });
+
+  it('PROD-4: cooling — N counts transient items only and the submenu shows each with mm:ss left', () => {
+    const snapshot = snapshotOf({
+      connections: [coolingRow('fast', 83_000), terminalRow('dead', 'banned'), connectionRow('ok')],
+      providers: [providerRow('openai@https://api.openai.com', { state: 'OPEN', retryAfterMs: 600_000 })],
+      models: [lockRow('ok', 'claude-opus', 5_000)],
+    });
+    const items = buildTrayTemplate(model(snapshot, { summary: { requestsToday: 7, errorsToday: 2 } }), T0 + 3_000);
+    expect(find(items, 'Headroom —').label).toBe('Headroom — serving, 3 cooling, 1 need attention');
+    expect(find(items, 'Requests today').label).toBe('Requests today: 7 (2 failed)');
+    // COOL-10: the banned connection is listed but never counted in "Clear all".
+    expect(find(items, 'Clear all cooldowns')).toMatchObject({ label: 'Clear all cooldowns (3)', enabled: true });
+    const submenu = submenuOf(find(items, 'Cooling ('));
+    expect(find(items, 'Cooling (').label).toBe('Cooling (3) · needs attention (1)');
+    expect(labels(submenu)).toEqual([
+      'fast — cooling, 01:20 left',
+      'Provider openai · api.openai.com — circuit open, 09:57 left',
+      'ok · claude-opus — locked, 00:02 left',
+      '—',
+      'dead — banned',
+    ]);
+    expect(submenu.filter((i) => i.type === 'submenu').map((i) => submenuOf(i)[0])).toEqual([
+      {
+        type: 'normal',
+        label: 'Clear cooldown',
+        enabled: true,
+        action: { kind: 'clear-connection', connection: 'fast' },
+      },
+      {
+        type: 'normal',
+        label: 'Clear provider cooldown',
+        enabled: true,
+        action: { kind: 'clear-provider', provider: 'openai@https://api.openai.com' },
+      },
+      {
+        type: 'normal',
+        label: 'Clear model lockout',
+        enabled: true,
+        action: { kind: 'clear-model', key: 'anthropic:id-ok:claude-opus' },
+      },
+      {
+        type: 'normal',
+        label: 'Reset connection',
+        enabled: true,
+        action: { kind: 'reset-connection', connection: 'dead' },
+      },
+    ]);
+    expect(hasCountdown(model(snapshot), T0)).toBe(true);
+  });
+
+  it('PROD-4: blocked — the status says when the first connection is back; clear stays available', () => {
+    const snapshot = snapshotOf({ connections: [coolingRow('a', 125_000), terminalRow('b', 'credits_exhausted')] });
+    const items = buildTrayTemplate(model(snapshot), T0 + 5_000);
+    expect(find(items, 'Headroom —').label).toBe('Headroom — blocked: first connection back in 02:00');
+    expect(find(items, 'Clear all cooldowns')).toMatchObject({ label: 'Clear all cooldowns (1)', enabled: true });
+    expect(labels(submenuOf(find(items, 'Cooling (')))).toEqual([
+      'a — cooling, 02:00 left',
+      '—',
+      'b — credits exhausted',
+    ]);
+    expect(trayTooltip(model(snapshot), T0)).toBe(`Headroom (blocked) — ${URL}`);
+  });
+
+  it('PROD-4: blocked by terminal states only — nothing to clear, each one offers Reset connection', () => {
+    const snapshot = snapshotOf({ connections: [terminalRow('a', 'expired'), terminalRow('b', 'banned')] });
+    const items = buildTrayTemplate(model(snapshot), T0);
+    expect(find(items, 'Headroom —').label).toBe('Headroom — blocked: no connection can serve');
+    expect(find(items, 'Clear all cooldowns')).toMatchObject({ label: 'Clear all cooldowns (0)', enabled: false });
+    const submenu = submenuOf(find(items, 'Cooling ('));
+    expect(labels(submenu)).toEqual(['a — credential expired', 'b — banned']);
+    expect(submenu.map((i) => submenuOf(i)[0])).toMatchObject([
+      { label: 'Reset connection', action: { kind: 'reset-connection', connection: 'a' } },
+      { label: 'Reset connection', action: { kind: 'reset-connection', connection: 'b' } },
+    ]);
+    expect(hasCountdown(model(snapshot), T0)).toBe(false);
+  });
+
+  it('COOL-10: a terminal status the tray has no words for is still listed for reset, never counted as clearable', () => {
+    const odd = terminalRow('x', 'banned');
+    const snapshot = snapshotOf({
+      connections: [{ ...odd, testStatus: 'suspended' as typeof odd.testStatus }, connectionRow('ok')],
+    });
+    const items = buildTrayTemplate(model(snapshot), T0);
+    expect(find(items, 'Clear all cooldowns').label).toBe('Clear all cooldowns (0)');
+    expect(labels(submenuOf(find(items, 'Cooling (')))).toEqual(['x — suspended']);
+  });
+
+  it('PROD-4: paused — the menu offers Resume proxy instead of Pause proxy', () => {
+    const items = buildTrayTemplate(
+      model(snapshotOf({ connections: [coolingRow('a', 1_000)] }), { info: { proxyUrl: URL, paused: true } }),
+      T0,
+    );
+    expect(find(items, 'Headroom —').label).toBe('Headroom — paused (requests get 503)');
+    expect(find(items, 'Resume proxy')).toMatchObject({ action: { kind: 'resume' } });
+    expect(labels(items)).not.toContain('Pause proxy');
+  });
+
+  it('PROD-4: Start at login shows its state, and is disabled where the platform has none', () => {
+    const on = buildTrayTemplate(model(snapshotOf(), { openAtLogin: true }), T0);
+    expect(find(on, 'Start at login')).toMatchObject({ checked: true, enabled: true });
+    const unsupported = buildTrayTemplate(model(snapshotOf(), { openAtLogin: null }), T0);
+    expect(find(unsupported, 'Start at login')).toMatchObject({ checked: false, enabled: false });
+  });
+
+  it('PROD-4: the template is plain data (serialisable as JSON without loss)', () => {
+    const items = buildTrayTemplate(model(snapshotOf({ connections: [coolingRow('a', 1_000)] })), T0);
+    expect(JSON.parse(JSON.stringify(items))).toEqual(items);
+  });
+});

@@ -1,0 +1,158 @@
+import type { ActivitySummary, ProxyInfo } from '../../../src-shared/contract/methods';
+import type { CooldownSnapshot } from '../../../src-shared/domain/cooldown';
+import { coolingItems, formatTimeLeft, terminalItems, type CoolingItem, type TerminalItem } from './cooling-items';
+import type { TrayAction } from './tray-actions';
+import { firstRecoveryMs, trayState, type TrayState } from './tray-state';
+
+/** Everything the tray shows, read through the contract (cooldowns.list, app.info, activity.summary, connections.list). */
+export interface TrayModel {
+  snapshot: CooldownSnapshot;
+  info: Pick<ProxyInfo, 'proxyUrl' | 'paused'>;
+  summary: ActivitySummary;
+  /** Null where the platform has no login item Headroom can set. */
+  openAtLogin: boolean | null;
+}
+
+/** A serialisable menu description; tray-menu.ts turns it into Electron's template. */
+export type TrayMenuItem =
+  | { type: 'separator' }
+  | { type: 'normal'; label: string; enabled: boolean; action?: TrayAction }
+  | { type: 'checkbox'; label: string; enabled: boolean; checked: boolean; action: TrayAction }
+  | { type: 'submenu'; label: string; enabled: boolean; submenu: TrayMenuItem[] };
+
+const SEPARATOR: TrayMenuItem = { type: 'separator' };
+const info = (label: string): TrayMenuItem => ({ type: 'normal', label, enabled: false });
+const act = (label: string, action: TrayAction, enabled = true): TrayMenuItem => ({
+  type: 'normal',
+  label,
+  enabled,
+  action,
+});
+
+/** Words for terminal statuses; an unknown one is shown by its own name. */
+const TERMINAL_LABELS: Readonly<Record<string, string>> = {
+  banned: 'banned',
+  expired: 'credential expired',
+  credits_exhausted: 'credits exhausted',
+  needs_reauth: 'needs a new sign-in',
+};
+
+function stateLine(state: TrayState, model: TrayModel, now: number, cooling: number, terminal: number): string {
+  switch (state) {
+    case 'paused':
+      return 'Headroom — paused (requests get 503)';
+    case 'blocked': {
+      const back = firstRecoveryMs(model.snapshot, now);
+      return back === null
+        ? 'Headroom — blocked: no connection can serve'
+        : `Headroom — blocked: first connection back in ${formatTimeLeft(back)}`;
+    }
+    case 'cooling': {
+      const parts = [cooling > 0 ? `${cooling} cooling` : null, terminal > 0 ? `${terminal} need attention` : null];
+      return `Headroom — serving, ${parts.filter((p) => p !== null).join(', ')}`;
+    }
+    case 'serving':
+      return 'Headroom — serving';
+  }
+}
+
+function requestsLine(summary: ActivitySummary): string {
+  const errors = summary.errorsToday > 0 ? ` (${summary.errorsToday} failed)` : '';
+  return `Requests today: ${summary.requestsToday}${errors}`;
+}
+
+function coolingEntry(item: CoolingItem): TrayMenuItem {
+  const left = formatTimeLeft(item.remainingMs);
+  switch (item.kind) {
+    case 'connection':
+      return {
+        type: 'submenu',
+        label: `${item.name} — cooling, ${left} left`,
+        enabled: true,
+        submenu: [act('Clear cooldown', { kind: 'clear-connection', connection: item.name })],
+      };
+    case 'provider':
+      return {
+        type: 'submenu',
+        label: `Provider ${item.label} — ${item.reason === 'circuit_open' ? 'circuit open' : 'cooling'}, ${left} left`,
+        enabled: true,
+        submenu: [act('Clear provider cooldown', { kind: 'clear-provider', provider: item.provider })],
+      };
+    case 'model':
+      return {
+        type: 'submenu',
+        label: `${item.connection} · ${item.model} — locked, ${left} left`,
+        enabled: true,
+        submenu: [act('Clear model lockout', { kind: 'clear-model', key: item.key })],
+      };
+  }
+}
+
+function terminalEntry(item: TerminalItem): TrayMenuItem {
+  return {
+    type: 'submenu',
+    label: `${item.name} — ${TERMINAL_LABELS[item.status] ?? item.status.replace(/_/g, ' ')}`,
+    enabled: true,
+    submenu: [act('Reset connection', { kind: 'reset-connection', connection: item.name })],
+  };
+}
+
+function cooldownSubmenu(cooling: CoolingItem[], terminal: TerminalItem[]): TrayMenuItem {
+  if (cooling.length + terminal.length === 0) return info('Nothing is cooling');
+  const entries = [
+    ...cooling.map(coolingEntry),
+    ...(cooling.length > 0 && terminal.length > 0 ? [SEPARATOR] : []),
+    ...terminal.map(terminalEntry),
+  ];
+  const label =
+    terminal.length > 0
+      ? `Cooling (${cooling.length}) · needs attention (${terminal.length})`
+      : `Cooling (${cooling.length})`;
+  return { type: 'submenu', label, enabled: true, submenu: entries };
+}
+
+/** One-line summary for the icon's tooltip. */
+export function trayTooltip(model: TrayModel, now: number): string {
+  return `Headroom (${trayState(model.snapshot, model.info, now)}) — ${model.info.proxyUrl}`;
+}
+
+/**
+ * The tray menu at `now` (PROD-4, PROD-13): status, "Clear all cooldowns (N)" counting only
+ * transient items (terminal states are reset one by one, COOL-10), each cooling item with time left
+ * and its own action, pause/resume, setup copies, the window, start at login, quit.
+ */
+export function buildTrayTemplate(model: TrayModel, now: number): TrayMenuItem[] {
+  const state = trayState(model.snapshot, model.info, now);
+  const cooling = coolingItems(model.snapshot, now);
+  const terminal = terminalItems(model.snapshot);
+  const loginItem: TrayMenuItem = {
+    type: 'checkbox',
+    label: 'Start at login',
+    enabled: model.openAtLogin !== null,
+    checked: model.openAtLogin === true,
+    action: { kind: 'toggle-login' },
+  };
+  return [
+    info(stateLine(state, model, now, cooling.length, terminal.length)),
+    info(`Proxy: ${model.info.proxyUrl}`),
+    info(requestsLine(model.summary)),
+    SEPARATOR,
+    act(`Clear all cooldowns (${cooling.length})`, { kind: 'clear-all' }, cooling.length > 0),
+    cooldownSubmenu(cooling, terminal),
+    SEPARATOR,
+    model.info.paused ? act('Resume proxy', { kind: 'resume' }) : act('Pause proxy', { kind: 'pause' }),
+    SEPARATOR,
+    act('Copy Claude Code setup', { kind: 'copy-claude-setup' }),
+    act('Copy aider setup', { kind: 'copy-aider-setup' }),
+    SEPARATOR,
+    act('Open Headroom', { kind: 'open' }),
+    loginItem,
+    SEPARATOR,
+    act('Quit Headroom', { kind: 'quit' }),
+  ];
+}
+
+/** True while some item counts down, so the menu needs redrawing every second. */
+export function hasCountdown(model: TrayModel, now: number): boolean {
+  return coolingItems(model.snapshot, now).length > 0;
+}

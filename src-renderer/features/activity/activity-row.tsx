@@ -1,0 +1,31 @@
+import type { RequestLogEntry } from '../../../src-shared/domain/request-log';
+import { formatFailover, formatLatency, formatTime, formatTokens } from './format-activity';
+
+const dash = <span className="muted">—</span>;
+
+/** One proxied request: outcome as text and colour, timings, tokens and the failover path (PROD-16). */
+export function ActivityRow({ entry: e }: { entry: RequestLogEntry }) {
+  const ok = e.status < 400;
+  const failover = formatFailover(e);
+  return (
+    <tr data-testid={`request-${e.id}`}>
+      <td className="num">{formatTime(e.ts)}</td>
+      <td>{e.keyName ?? dash}</td>
+      <td>
+        <code>{e.model ?? '—'}</code>
+        {e.stream && <span className="tag">stream</span>}
+      </td>
+      <td>{e.connection ?? <span className="muted">none</span>}</td>
+      <td>
+        <span className={ok ? 'badge ok' : 'badge err'}>
+          {e.status} {ok ? 'OK' : 'failed'}
+        </span>
+        {e.errorCode && <div className="small muted">{e.errorCode}</div>}
+      </td>
+      <td className="num">{formatLatency(e.latencyMs)}</td>
+      <td className="num">{e.ttfbMs === null ? dash : formatLatency(e.ttfbMs)}</td>
+      <td className="num">{formatTokens(e)}</td>
+      <td className="small">{failover || dash}</td>
+    </tr>
+  );
+}

@@ -1,0 +1,108 @@
+// @vitest-environment happy-dom
+import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { RequestLogEntry } from '../../../src-shared/domain/request-log';
+import { flush, renderWithFake } from '../../api/render-with-fake';
+import { ActivityTab } from './activity-tab';
+
+afterEach(cleanup);
+
+const entry = (id: number, extra: Partial<RequestLogEntry> = {}): RequestLogEntry => ({
+  id,
+  ts: 1_700_000_000_000 + id * 1000,
+  keyName: 'laptop',
+  apiFormat: 'anthropic',
+  endpoint: '/v1/messages',
+  model: 'claude-sonnet-4-5',
+  connection: 'main',
+  status: 200,
+  stream: true,
+  latencyMs: 1200,
+  ttfbMs: 300,
+  inputTokens: 1200,
+  outputTokens: 340,
+  cacheReadTokens: null,
+  cacheWriteTokens: null,
+  failover: [],
+  errorCode: null,
+  servedVia: null,
+  ...extra,
+});
+
+const log = (): RequestLogEntry[] => [
+  entry(1),
+  entry(2, {
+    connection: 'backup',
+    failover: [{ connection: 'main', status: 429, reason: 'rate_limited' }],
+  }),
+  entry(3, { connection: 'backup', status: 503, errorCode: 'all_targets_cooling_down', model: 'gpt-4.1' }),
+];
+
+const rowIds = (): string[] =>
+  within(screen.getByRole('table'))
+    .getAllByRole('row')
+    .slice(1)
+    .map((r) => r.getAttribute('data-testid') ?? '');
+
+describe('Activity tab', () => {
+  it('PROD-16 lists requests newest first with timings, tokens and the failover path', async () => {
+    await renderWithFake(<ActivityTab />, { seed: { activity: log() } });
+    expect(rowIds()).toEqual(['request-3', 'request-2', 'request-1']);
+    const failed = screen.getByTestId('request-2');
+    expect(within(failed).getByText('main (429) → backup')).toBeTruthy();
+    expect(within(failed).getByText('300 ms')).toBeTruthy();
+    expect(within(failed).getByText('1.2k → 340')).toBeTruthy();
+    expect(within(screen.getByTestId('request-3')).getByText('503 failed')).toBeTruthy();
+  });
+
+  it('PROD-8 filters by connection, model and status narrow the list through activity.list', async () => {
+    const view = await renderWithFake(<ActivityTab />, { seed: { activity: log() } });
+    fireEvent.change(screen.getByLabelText('Connection'), { target: { value: 'backup' } });
+    await flush();
+    expect(rowIds()).toEqual(['request-3', 'request-2']);
+    fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'error' } });
+    await flush();
+    expect(rowIds()).toEqual(['request-3']);
+    expect(view.inputsOf('activity.list').at(-1)).toEqual({ connection: 'backup', status: 'error', limit: 100 });
+
+    fireEvent.change(screen.getByLabelText('Status'), { target: { value: 'ok' } });
+    fireEvent.change(screen.getByLabelText('Model'), { target: { value: 'gpt-4.1' } });
+    await flush();
+    expect(screen.getByText('No matching requests')).toBeTruthy();
+
+    fireEvent.click(screen.getByRole('button', { name: 'Clear filters' }));
+    await flush();
+    expect(rowIds()).toHaveLength(3);
+  });
+
+  it('PROD-8 a new activity.request event appears at the top, unless the filter excludes it', async () => {
+    const view = await renderWithFake(<ActivityTab />, { seed: { activity: log() } });
+    act(() => void view.fake.recordRequest({ connection: 'main', model: 'claude-opus-4-1' }));
+    expect(rowIds()[0]).toBe('request-4');
+    expect(within(screen.getByTestId('request-4')).getByText('claude-opus-4-1')).toBeTruthy();
+
+    fireEvent.change(screen.getByLabelText('Connection'), { target: { value: 'backup' } });
+    await flush();
+    act(() => void view.fake.recordRequest({ connection: 'main' }));
+    act(() => void view.fake.recordRequest({ connection: 'backup', status: 429 }));
+    expect(rowIds()).toEqual(['request-6', 'request-3', 'request-2']);
+  });
+
+  it('PROD-8 "Load older" pages back through the log until nothing older is left', async () => {
+    const many = Array.from({ length: 110 }, (_, i) => entry(i + 1));
+    const view = await renderWithFake(<ActivityTab />, { seed: { activity: many } });
+    expect(rowIds()).toHaveLength(100);
+    expect(screen.getByText('100 requests shown')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Load older' }));
+    await flush();
+    expect(view.inputsOf('activity.list').at(-1)).toEqual({ beforeId: 11, limit: 100 });
+    expect(rowIds()).toHaveLength(110);
+    expect(rowIds().at(-1)).toBe('request-1');
+    expect(screen.queryByRole('button', { name: 'Load older' })).toBeNull();
+  });
+
+  it('PROD-8 an empty log explains how to fill it', async () => {
+    await renderWithFake(<ActivityTab />);
+    expect(screen.getByText('No requests yet')).toBeTruthy();
+  });
+});

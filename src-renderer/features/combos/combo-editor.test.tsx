@@ -1,0 +1,104 @@
+// @vitest-environment happy-dom
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { fakeConnection, flush, renderWithFake } from '../../api/render-with-fake';
+import { CombosTab } from './combos-tab';
+
+afterEach(cleanup);
+
+const connections = [
+  fakeConnection('anthropic-work', { models: ['claude-sonnet-4-5', 'claude-opus-4-1'] }),
+  fakeConnection('openai-home', { kind: 'openai', models: ['gpt-4.1'] }),
+];
+const dialog = () => within(screen.getByRole('dialog'));
+const select = (label: string) => dialog().getByLabelText(label) as HTMLSelectElement;
+const input = (label: string) => dialog().getByLabelText(label) as HTMLInputElement;
+
+describe('combos', () => {
+  it('PROD-8 the combo editor creates a combo with a pinned model, in the order the user set', async () => {
+    const { inputsOf, fake } = await renderWithFake(<CombosTab />, { seed: { connections } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create your first combo' }));
+    expect(document.activeElement).toBe(input('Name'));
+    fireEvent.change(input('Name'), { target: { value: 'coding' } });
+    expect(select('Target 1 connection').value).toBe('anthropic-work');
+    fireEvent.change(input('Target 1 model (optional)'), { target: { value: 'claude-opus-4-1' } });
+
+    fireEvent.click(dialog().getByRole('button', { name: 'Add target' }));
+    expect(document.activeElement).toBe(select('Target 2 connection'));
+    fireEvent.change(select('Target 2 connection'), { target: { value: 'openai-home' } });
+    const down = dialog().getByRole('button', { name: 'Move target 1 down' });
+    fireEvent.click(down);
+    expect(select('Target 1 connection').value).toBe('openai-home');
+    expect(input('Target 2 model (optional)').value).toBe('claude-opus-4-1');
+    // Focus follows the moved row; at the bottom its "down" is disabled, so "up" takes it.
+    expect(document.activeElement).toBe(dialog().getByRole('button', { name: 'Move target 2 up' }));
+
+    fireEvent.click(dialog().getByRole('button', { name: 'Create combo' }));
+    await flush();
+    expect(inputsOf('combos.upsert')).toEqual([
+      {
+        name: 'coding',
+        targets: [
+          { connection: 'openai-home', model: null },
+          { connection: 'anthropic-work', model: 'claude-opus-4-1' },
+        ],
+      },
+    ]);
+    expect(screen.queryByRole('dialog')).toBeNull();
+    expect(fake.state.combos[0]?.targets[1]).toEqual({ connection: 'anthropic-work', model: 'claude-opus-4-1' });
+    const list = screen.getByRole('table');
+    expect(within(list).getByText('coding')).toBeTruthy();
+    expect(within(list).getByText('· claude-opus-4-1')).toBeTruthy();
+  });
+
+  it('PROD-8 shows what is wrong inline: a missing name and a combo without targets are not sent', async () => {
+    const { inputsOf } = await renderWithFake(<CombosTab />, { seed: { connections } });
+    fireEvent.click(screen.getByRole('button', { name: 'New combo' }));
+    fireEvent.click(dialog().getByRole('button', { name: 'Remove target 1' }));
+    fireEvent.click(dialog().getByRole('button', { name: 'Create combo' }));
+    await flush();
+    expect(inputsOf('combos.upsert')).toHaveLength(0);
+    const name = input('Name');
+    expect(name.getAttribute('aria-invalid')).toBe('true');
+    expect(document.getElementById(name.getAttribute('aria-describedby')!.split(' ')[0]!)?.textContent).toBe(
+      'is required',
+    );
+    expect(dialog().getByText('needs at least one target')).toBeTruthy();
+    expect(document.activeElement).toBe(name);
+  });
+
+  it('PROD-8 edits a combo’s targets and removes a combo after confirmation', async () => {
+    const combo = {
+      id: 'b1',
+      name: 'coding',
+      targets: [{ connection: 'anthropic-work', model: null }],
+      createdAt: 0,
+      updatedAt: 0,
+    };
+    const { inputsOf } = await renderWithFake(<CombosTab />, { seed: { connections, combos: [combo] } });
+    fireEvent.click(screen.getByRole('button', { name: 'Edit coding' }));
+    expect(input('Name').readOnly).toBe(true);
+    fireEvent.change(input('Target 1 model (optional)'), { target: { value: 'claude-sonnet-4-5' } });
+    fireEvent.click(dialog().getByRole('button', { name: 'Save changes' }));
+    await flush();
+    expect(inputsOf('combos.upsert').at(-1)).toEqual({
+      name: 'coding',
+      targets: [{ connection: 'anthropic-work', model: 'claude-sonnet-4-5' }],
+    });
+
+    fireEvent.click(screen.getByRole('button', { name: 'Remove' }));
+    expect(inputsOf('combos.remove')).toHaveLength(0);
+    fireEvent.click(
+      within(screen.getByRole('group', { name: 'Remove coding?' })).getByRole('button', { name: 'Remove' }),
+    );
+    await flush();
+    expect(inputsOf('combos.remove')).toEqual([{ name: 'coding' }]);
+    expect(screen.getByText('No combos yet')).toBeTruthy();
+  });
+
+  it('PROD-8 with no connections, the empty state sends the user to the Connections tab first', async () => {
+    await renderWithFake(<CombosTab />);
+    expect(screen.getByRole('link', { name: 'Connections' }).getAttribute('href')).toBe('#connections');
+    expect((screen.getByRole('button', { name: 'New combo' }) as HTMLButtonElement).disabled).toBe(true);
+  });
+});

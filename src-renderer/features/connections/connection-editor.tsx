@@ -1,0 +1,112 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import type { ConnectionView } from '../../../src-shared/domain/connection';
+import { useApi } from '../../api/api-context';
+import { Dialog } from '../../components/dialog';
+import { ClaudeSection } from './claude-section';
+import { IdentityFields, RoutingFields } from './connection-fields';
+import { emptyForm, formFromView, type ConnectionForm } from './connection-form';
+import { buildConnectionInput, errorsFromAppError, type FieldErrors, type FieldKey } from './connection-validation';
+import { ModelsFields } from './models-fields';
+import { SecretFields } from './secret-fields';
+import './connections.css';
+
+/** Which error a change to a form field clears. */
+const FIELD_OF: Record<keyof ConnectionForm, FieldKey> = {
+  name: 'name',
+  kind: 'kind',
+  baseUrl: 'baseUrl',
+  apiKey: 'secret',
+  accessToken: 'secret',
+  refreshToken: 'secret',
+  expiresAt: 'secret',
+  models: 'models',
+  aliases: 'modelAliases',
+  priority: 'priority',
+  enabled: 'enabled',
+  maxConcurrent: 'maxConcurrent',
+  disableCooling: 'disableCooling',
+  lowPriorityMode: 'providerSpecificData',
+  autoLimitReset: 'providerSpecificData',
+  otherProviderData: 'providerSpecificData',
+};
+
+/**
+ * Adds a connection (`original` null) or edits one, every field the core supports. Checks the input
+ * with the contract's schema first, then shows the core's own refusals next to the fields they name.
+ */
+export function ConnectionEditor({
+  original,
+  onClose,
+  onSaved,
+}: {
+  original: ConnectionView | null;
+  onClose: () => void;
+  onSaved?: (view: ConnectionView) => void;
+}) {
+  const api = useApi();
+  const [form, setForm] = useState<ConnectionForm>(() => (original ? formFromView(original) : emptyForm()));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [busy, setBusy] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const refused = useRef(false);
+  const editing = original !== null;
+
+  // After a refused save (not while typing), take the user to the first field that needs attention.
+  useEffect(() => {
+    if (!refused.current) return;
+    refused.current = false;
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [errors]);
+
+  const refuse = (next: FieldErrors): void => {
+    refused.current = true;
+    setErrors(next);
+  };
+
+  const update = (patch: Partial<ConnectionForm>): void => {
+    setForm((current) => ({ ...current, ...patch }));
+    const touched = new Set(Object.keys(patch).map((k) => FIELD_OF[k as keyof ConnectionForm]));
+    if ('kind' in patch) touched.add('secret').add('baseUrl');
+    setErrors((current) =>
+      Object.fromEntries(Object.entries(current).filter(([k]) => !touched.has(k as FieldKey) && k !== 'form')),
+    );
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>): Promise<void> => {
+    event.preventDefault();
+    const built = buildConnectionInput(form, original);
+    if (!built.ok) return refuse(built.errors);
+    setBusy(true);
+    const result = await api.call('connections.upsert', built.input);
+    setBusy(false);
+    if (!result.ok) return refuse(errorsFromAppError(result.error));
+    onSaved?.(result.value);
+    onClose();
+  };
+
+  const sectionProps = { form, errors, update };
+  return (
+    <Dialog title={editing ? `Edit ${original.name}` : 'Add connection'} onClose={onClose} wide>
+      <form ref={formRef} className="connection-form" noValidate onSubmit={(e) => void submit(e)}>
+        <IdentityFields {...sectionProps} editing={editing} />
+        <SecretFields {...sectionProps} editing={editing} secretHint={original?.secretHint ?? null} />
+        <ClaudeSection {...sectionProps} />
+        <ModelsFields {...sectionProps} />
+        <RoutingFields {...sectionProps} />
+        {errors.form && (
+          <p className="notice error" role="alert">
+            {errors.form}
+          </p>
+        )}
+        <div className="dialog-actions">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button primary" disabled={busy}>
+            {busy ? 'Saving…' : editing ? 'Save changes' : 'Add connection'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}

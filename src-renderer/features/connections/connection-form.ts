@@ -1,0 +1,103 @@
+import type { ConnectionInput, ConnectionKind, ConnectionView } from '../../../src-shared/domain/connection';
+
+/** The editor's state: every field as the user types it; secrets always start empty (write-only). */
+export interface ConnectionForm {
+  name: string;
+  kind: ConnectionKind;
+  baseUrl: string;
+  apiKey: string;
+  accessToken: string;
+  refreshToken: string;
+  /** `datetime-local` value, local time. */
+  expiresAt: string;
+  /** Comma- or line-separated model ids. */
+  models: string;
+  aliases: { alias: string; model: string }[];
+  priority: string;
+  enabled: boolean;
+  maxConcurrent: string;
+  disableCooling: boolean;
+  lowPriorityMode: boolean;
+  autoLimitReset: boolean;
+  /** providerSpecificData keys the editor does not show (e.g. organizationUUID), kept as they are. */
+  otherProviderData: Record<string, unknown>;
+}
+
+/** The Claude toggles live in providerSpecificData under these keys (LOWP-1, RESET-1). */
+export const CLAUDE_KEYS = ['lowPriorityMode', 'autoLimitReset'] as const;
+
+export function emptyForm(): ConnectionForm {
+  return {
+    name: '',
+    kind: 'anthropic',
+    baseUrl: '',
+    apiKey: '',
+    accessToken: '',
+    refreshToken: '',
+    expiresAt: '',
+    models: '',
+    aliases: [],
+    priority: '1',
+    enabled: true,
+    maxConcurrent: '',
+    disableCooling: false,
+    lowPriorityMode: false,
+    autoLimitReset: false,
+    otherProviderData: {},
+  };
+}
+
+/** Fills the editor from a stored connection; the secret fields stay empty on purpose. */
+export function formFromView(view: ConnectionView): ConnectionForm {
+  const { lowPriorityMode, autoLimitReset, ...other } = view.providerSpecificData;
+  return {
+    ...emptyForm(),
+    name: view.name,
+    kind: view.kind,
+    baseUrl: view.baseUrl ?? '',
+    models: view.models.join(', '),
+    aliases: Object.entries(view.modelAliases).map(([alias, model]) => ({ alias, model })),
+    priority: String(view.priority),
+    enabled: view.enabled,
+    maxConcurrent: view.maxConcurrent === null ? '' : String(view.maxConcurrent),
+    disableCooling: view.disableCooling,
+    lowPriorityMode: lowPriorityMode === true,
+    autoLimitReset: autoLimitReset === true,
+    otherProviderData: other,
+  };
+}
+
+/** A stored connection as an upsert input without a secret, so the core keeps the stored one. */
+export function inputFromView(view: ConnectionView): ConnectionInput {
+  return {
+    name: view.name,
+    kind: view.kind,
+    baseUrl: view.baseUrl,
+    models: view.models,
+    modelAliases: view.modelAliases,
+    priority: view.priority,
+    enabled: view.enabled,
+    maxConcurrent: view.maxConcurrent,
+    disableCooling: view.disableCooling,
+    providerSpecificData: view.providerSpecificData,
+  };
+}
+
+/** Splits a comma/line list of model ids, trimmed and without duplicates. */
+export function parseModels(text: string): string[] {
+  return [
+    ...new Set(
+      text
+        .split(/[,\n]/)
+        .map((m) => m.trim())
+        .filter((m) => m !== ''),
+    ),
+  ];
+}
+
+/** True when the user typed any part of a credential; an untouched secret is never sent. */
+export function hasSecretInput(form: ConnectionForm): boolean {
+  return form.kind === 'claude-oauth'
+    ? [form.accessToken, form.refreshToken, form.expiresAt].some((v) => v.trim() !== '')
+    : form.apiKey.trim() !== '';
+}

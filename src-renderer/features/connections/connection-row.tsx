@@ -1,0 +1,153 @@
+import { useState } from 'react';
+import { useStore } from 'zustand';
+import type { Result } from '../../../src-shared/contract/errors';
+import type { ConnectionView } from '../../../src-shared/domain/connection';
+import type { ConnectionCooldownRow } from '../../../src-shared/domain/cooldown';
+import { useApi } from '../../api/api-context';
+import { ConfirmButton } from '../../components/confirm-button';
+import { useStores } from '../../stores/stores-context';
+import { KIND_LABELS } from './connection-fields';
+import { inputFromView } from './connection-form';
+import { ConnectionStatusChip } from './connection-status-chip';
+import { ConnectionTestResultView, type TestOutcome } from './connection-test-result';
+
+/** One connection: what it is, whether it serves now, and the actions on it. */
+export function ConnectionRow({
+  view,
+  cooldown,
+  loaded,
+  skewMs,
+  onEdit,
+}: {
+  view: ConnectionView;
+  cooldown: ConnectionCooldownRow | undefined;
+  loaded: boolean;
+  skewMs: number;
+  onEdit: (view: ConnectionView) => void;
+}) {
+  const api = useApi();
+  const { cooldowns } = useStores();
+  const resetConnection = useStore(cooldowns, (s) => s.resetConnection);
+  const [busy, setBusy] = useState<null | 'enable' | 'test' | 'reset' | 'remove' | 'models'>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [test, setTest] = useState<TestOutcome | null>(null);
+
+  const run = async <T,>(what: NonNullable<typeof busy>, action: () => Promise<Result<T>>): Promise<T | null> => {
+    setBusy(what);
+    setError(null);
+    const result = await action();
+    setBusy(null);
+    if (!result.ok) setError(result.error.message);
+    return result.ok ? result.value : null;
+  };
+
+  const upsert = (patch: Partial<ConnectionView>) => () =>
+    api.call('connections.upsert', inputFromView({ ...view, ...patch }));
+  const runTest = async (): Promise<void> => {
+    setBusy('test');
+    const result = await api.call('connections.test', { name: view.name });
+    setBusy(null);
+    setTest(result.ok ? { ok: true, result: result.value } : { ok: false, error: result.error });
+  };
+  const addModels = async (models: string[]): Promise<void> => {
+    if (await run('models', upsert({ models: [...view.models, ...models] }))) setTest(null);
+  };
+  const lastError = cooldown?.lastError ?? null;
+
+  return (
+    <>
+      <tr className={view.enabled ? undefined : 'dimmed'} data-testid={`connection-row-${view.name}`}>
+        <td>
+          <strong>{view.name}</strong>
+          <div className="muted small">{view.effectiveBaseUrl}</div>
+        </td>
+        <td title={KIND_LABELS[view.kind]}>
+          {view.kind}
+          {view.kind === 'claude-oauth' && view.providerSpecificData.lowPriorityMode === true && (
+            <div className="small muted">Low priority on</div>
+          )}
+          {view.kind === 'claude-oauth' && view.providerSpecificData.autoLimitReset === true && (
+            <div className="small muted">Auto limit reset on</div>
+          )}
+        </td>
+        <td className="models-cell">
+          {view.models.length === 0 ? <span className="muted">any model</span> : view.models.join(', ')}
+        </td>
+        <td className="num">{view.priority}</td>
+        <td>
+          <ConnectionStatusChip
+            name={view.name}
+            row={cooldown}
+            loaded={loaded}
+            skewMs={skewMs}
+            resetting={busy === 'reset'}
+            onReset={() => void run('reset', () => resetConnection(view.name))}
+          />
+          {lastError && (
+            <div className="last-error small" title={lastError}>
+              {lastError}
+            </div>
+          )}
+        </td>
+        <td>{view.secretHint ? <code>{view.secretHint}</code> : <span className="muted">none</span>}</td>
+        <td>
+          <input
+            type="checkbox"
+            className="switch"
+            checked={view.enabled}
+            disabled={busy === 'enable'}
+            aria-label={`Enabled: ${view.name}`}
+            onChange={() => void run('enable', upsert({ enabled: !view.enabled }))}
+          />
+        </td>
+        <td className="actions">
+          <div className="row-actions">
+            <button
+              type="button"
+              className="button small"
+              disabled={busy === 'test'}
+              onClick={() => void runTest()}
+              aria-label={`Test ${view.name}`}
+            >
+              {busy === 'test' ? 'Testing…' : 'Test'}
+            </button>
+            <button
+              type="button"
+              className="button small"
+              onClick={() => onEdit(view)}
+              aria-label={`Edit ${view.name}`}
+            >
+              Edit
+            </button>
+            <ConfirmButton
+              label="Remove"
+              question={`Remove ${view.name}?`}
+              onConfirm={() => void run('remove', () => api.call('connections.remove', { name: view.name }))}
+              disabled={busy === 'remove'}
+            />
+          </div>
+        </td>
+      </tr>
+      {(error || test) && (
+        <tr className="row-detail">
+          <td colSpan={8}>
+            {error && (
+              <p className="error-text" role="alert">
+                {error}
+              </p>
+            )}
+            {test && (
+              <ConnectionTestResultView
+                outcome={test}
+                currentModels={view.models}
+                busy={busy === 'models'}
+                onAddModels={(models) => void addModels(models)}
+                onDismiss={() => setTest(null)}
+              />
+            )}
+          </td>
+        </tr>
+      )}
+    </>
+  );
+}

@@ -1,0 +1,20 @@
+import { useStore } from 'zustand';
+import { useStores } from '../../stores/stores-context';
+import { activeCooldowns } from './cooldown-time';
+import { useCoreNow } from './use-core-now';
+
+/** The number of benched items beside the Cooldowns tab, so trouble shows from any tab. */
+export function CooldownsBadge() {
+  const { cooldowns } = useStores();
+  const snapshot = useStore(cooldowns, (s) => s.snapshot);
+  const now = useCoreNow(cooldowns);
+  if (!snapshot) return null;
+  const active = activeCooldowns(snapshot, now);
+  const count = active.connections.length + active.providers.length + active.models.length;
+  if (count === 0) return null;
+  return (
+    <span className="tab-count" aria-label={`${count} cooling`}>
+      {count}
+    </span>
+  );
+}

@@ -1,0 +1,178 @@
+import type { SectionSpec } from './field-spec';
+import { MODEL_LOCKOUT_SECTION } from './model-lockout-fields';
+
+const DAY = 86_400_000;
+
+/** COOL-3..COOL-9: the per-connection cooldown ladder; the core clamps values into range. */
+const cooldown: SectionSpec = {
+  id: 'cooldown',
+  title: 'Connection cooldown',
+  intro:
+    'How long one failing connection sits out. Each consecutive failure doubles the wait (base × 2^level) up to the cap; the provider’s other connections keep serving.',
+  outOfRange: 'clamped',
+  fields: [
+    {
+      path: 'cooldown.requestRejectedCooldownMs',
+      label: 'First refusal cooldown',
+      kind: 'ms',
+      min: 1_000,
+      max: DAY,
+      help: 'After an upstream refuses a request (e.g. “Request not allowed”).',
+    },
+    {
+      path: 'cooldown.requestRejectedRepeatCooldownMs',
+      label: 'Repeated refusal cooldown',
+      kind: 'ms',
+      min: 1_000,
+      max: DAY,
+      help: 'Each later refusal; the third in a row bans the connection.',
+    },
+    {
+      path: 'cooldown.requestRejectedWindowMs',
+      label: 'Refusal streak window',
+      kind: 'ms',
+      min: 60_000,
+      max: 7 * DAY,
+      help: 'A refusal older than this no longer continues the streak.',
+    },
+    {
+      path: 'cooldown.expiredRetryBaseMs',
+      label: 'Expired credential retry',
+      kind: 'ms',
+      min: 1_000,
+      max: 3_600_000,
+      help: 'First wait before re-trying an expired credential; doubles up to 3 tries (COOL-9).',
+    },
+  ],
+  profileRows: [
+    {
+      pattern: 'cooldown.{profile}.baseCooldownMs',
+      label: 'Base cooldown',
+      kind: 'ms',
+      min: 100,
+      max: 600_000,
+      help: 'The first wait.',
+    },
+    {
+      pattern: 'cooldown.{profile}.maxBackoffSteps',
+      label: 'Backoff steps',
+      kind: 'int',
+      min: 0,
+      max: 20,
+      help: 'The exponent stops growing here.',
+    },
+    {
+      pattern: 'cooldown.{profile}.maxCooldownMs',
+      label: 'Longest cooldown',
+      kind: 'ms',
+      min: 1_000,
+      max: DAY,
+      help: 'Never below the base.',
+    },
+    {
+      pattern: 'cooldown.{profile}.backoffResetMs',
+      label: 'Ladder resets after',
+      kind: 'ms',
+      min: 0,
+      max: DAY,
+      help: 'Quiet time after which the next failure starts at level 0.',
+    },
+    {
+      pattern: 'cooldown.{profile}.useUpstreamRetryHints',
+      label: 'Trust upstream retry hints',
+      kind: 'bool',
+      help: 'Use Retry-After / reset headers over the computed wait (COOL-4).',
+    },
+  ],
+};
+
+/** BRK: one circuit breaker per provider; out-of-range values are refused. */
+const breaker: SectionSpec = {
+  id: 'breaker',
+  title: 'Provider circuit breaker',
+  intro:
+    'When a whole provider keeps failing, the breaker opens and skips all of its connections for a while, then lets a probe through to test recovery.',
+  outOfRange: 'rejected',
+  fields: [],
+  profileRows: [
+    { pattern: 'breaker.{profile}.failureThreshold', label: 'Opens after failures', kind: 'int', min: 1, max: 1_000 },
+    {
+      pattern: 'breaker.{profile}.degradationThreshold',
+      label: 'Degraded after failures',
+      kind: 'int?',
+      min: 1,
+      max: 1_000,
+      emptyMeans: '60 % of the open threshold',
+    },
+    { pattern: 'breaker.{profile}.resetTimeoutMs', label: 'Stays open for', kind: 'ms', min: 1_000, max: 3_600_000 },
+    { pattern: 'breaker.{profile}.halfOpenProbes', label: 'Probe requests', kind: 'int', min: 1, max: 10 },
+    {
+      pattern: 'breaker.{profile}.backoffEscalationCount',
+      label: 'Failed probes before escalating',
+      kind: 'int',
+      min: 0,
+      max: 20,
+    },
+    {
+      pattern: 'breaker.{profile}.maxBackoffMultiplier',
+      label: 'Max open-time multiplier',
+      kind: 'int',
+      min: 1,
+      max: 64,
+    },
+  ],
+};
+
+/** PROV-1..PROV-5: the opt-in provider cooldown window; out-of-range values are refused. */
+const windowGate: SectionSpec = {
+  id: 'windowGate',
+  title: 'Provider cooldown window',
+  intro:
+    'Off by default. When on, a provider cools down only after many failures inside a time window, so one bad key never benches the rest.',
+  outOfRange: 'rejected',
+  fields: [
+    { path: 'windowGate.enabled', label: 'Enable provider cooldown window', kind: 'bool' },
+    {
+      path: 'windowGate.minRetryCooldownMs',
+      label: 'Connection backoff start',
+      kind: 'ms',
+      min: 100,
+      max: 3_600_000,
+      help: 'Doubles per consecutive failure.',
+    },
+    {
+      path: 'windowGate.maxRetryCooldownMs',
+      label: 'Connection backoff cap',
+      kind: 'ms',
+      min: 1_000,
+      max: DAY,
+      help: 'At least the start value.',
+    },
+  ],
+  profileRows: [
+    {
+      pattern: 'windowGate.profiles.{profile}.providerFailureThreshold',
+      label: 'Failures in window',
+      kind: 'int',
+      min: 1,
+      max: 1_000,
+    },
+    {
+      pattern: 'windowGate.profiles.{profile}.providerFailureWindowMs',
+      label: 'Window length',
+      kind: 'ms',
+      min: 1_000,
+      max: DAY,
+    },
+    {
+      pattern: 'windowGate.profiles.{profile}.providerCooldownMs',
+      label: 'Provider cooldown',
+      kind: 'ms',
+      min: 1_000,
+      max: DAY,
+    },
+  ],
+};
+
+/** The resilience sections in the order the Settings tab shows them. */
+export const RESILIENCE_SECTIONS: SectionSpec[] = [cooldown, breaker, windowGate, MODEL_LOCKOUT_SECTION];
