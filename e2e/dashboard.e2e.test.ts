@@ -5,7 +5,7 @@
  */
 import Anthropic from '@anthropic-ai/sdk';
 import { randomBytes } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -16,13 +16,7 @@ import { assertBuilt, ROOT, startHeadless, type HeadlessApp } from './support/he
 import { leakedSecrets, pageTextAndHtml } from './support/page-text';
 
 const ARTIFACTS = path.join(ROOT, 'e2e', 'artifacts');
-const SCREENSHOTS = path.join(ROOT, 'e2e', 'screenshots');
 const MODEL = 'claude-sonnet-4-6';
-
-/** The README's screenshots change only on request (UPDATE_SCREENSHOTS=1), so a test run leaves the tree clean. */
-function keepForReadme(file: string, name: string): void {
-  if (process.env.UPDATE_SCREENSHOTS === '1') copyFileSync(file, path.join(SCREENSHOTS, name));
-}
 
 const nonce = randomBytes(6).toString('hex');
 const ADMIN_TOKEN = `e2e-admin-token-${nonce}-abcdef`;
@@ -49,10 +43,10 @@ function need<T>(value: T | null, what: string): T {
   return value;
 }
 
-/** Full-page screenshot into e2e/artifacts/, after checking that no secret is on the page. */
+/** Full-page screenshot into e2e/artifacts/dashboard-<name>.png, after checking that no secret is on the page. */
 async function snap(p: Page, name: string): Promise<string> {
   expect(await leakedSecrets(p, NEVER_SHOWN), `secrets visible on ${name}`).toEqual([]);
-  const file = path.join(ARTIFACTS, `${name}.png`);
+  const file = path.join(ARTIFACTS, `dashboard-${name}.png`);
   await p.screenshot({ path: file, fullPage: true });
   return file;
 }
@@ -66,7 +60,6 @@ async function openTab(p: Page, label: string, id: string): Promise<void> {
 beforeAll(async () => {
   assertBuilt();
   mkdirSync(ARTIFACTS, { recursive: true });
-  mkdirSync(SCREENSHOTS, { recursive: true });
   tempDir = mkdtempSync(path.join(tmpdir(), 'headroom-e2e-'));
 
   // Each fake accepts only its own connection's secret, so a 200 proves the proxy sent the right one.
@@ -147,7 +140,7 @@ describe('headless dashboard in Chromium', () => {
     expect(first[5]).toMatch(/^sk-ant…/);
 
     expect(await leakedSecrets(p, NEVER_SHOWN)).toEqual([]);
-    keepForReadme(await snap(p, 'connections'), 'connections.png');
+    await snap(p, 'connections');
 
     await openTab(p, 'Combos', 'combos');
     await p.getByText('main', { exact: true }).first().waitFor();
@@ -227,7 +220,7 @@ describe('headless dashboard in Chromium', () => {
     expect(cells[7]).toBe('12 → 5');
     expect(cells[8]).toBe('primary (429) → backup');
 
-    keepForReadme(await snap(p, 'activity'), 'activity.png');
+    await snap(p, 'activity');
 
     // For a person reading the artifacts: how the other tabs look once traffic has flowed.
     await openTab(p, 'Connections', 'connections');

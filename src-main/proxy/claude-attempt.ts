@@ -11,6 +11,8 @@ export type AttemptResult = DispatchResult & {
   via: string | null;
   /** The announced end of a usage wall nobody handled: the connection cools until then (not a guess). */
   wallResetAt: number | null;
+  /** Why a `credential` failure happened: a dead login (recorded as needs_reauth) or a refresh that failed for now. */
+  credentialReason?: 'needs_reauth' | 'refresh_failed';
 };
 
 /** Waits that long or longer make a streaming client see keep-alive comments instead of silence. */
@@ -54,9 +56,14 @@ export async function attemptTarget(
   }
   let via: string | null = null;
   let refreshedAfter401 = false;
+  // The catalog entry this request started with; after a refresh its secret is stale, so later rounds use the new one.
+  let current = connection;
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    const prep = await claude.prepare(connection);
-    if (!prep.ok) return { kind: 'failed', reason: 'credential', message: prep.message, via, wallResetAt: null };
+    const prep = await claude.prepare(current);
+    if (!prep.ok) {
+      const credentialReason = prep.needsReauth ? 'needs_reauth' : 'refresh_failed';
+      return { kind: 'failed', reason: 'credential', message: prep.message, via, wallResetAt: null, credentialReason };
+    }
     const extraHeaders = prep.sentSlow ? { ...request.extraHeaders, [USAGE_LIMIT_HEADER]: USAGE_LIMIT_SLOW } : request.extraHeaders;
     const result = await dispatchToTarget(pools, { ...request, secretOverride: prep.secret, ...(extraHeaders ? { extraHeaders } : {}) });
     if (result.kind === 'failed') return { ...result, via, wallResetAt: null };
@@ -64,13 +71,14 @@ export async function attemptTarget(
     if (status === 401 && !refreshedAfter401) {
       // An access token can die before its stated expiry; one refresh, shared by every request that saw it.
       refreshedAfter401 = true;
-      const fresh = await claude.refreshAfterUnauthorized(connection, prep.secret.accessToken);
+      const fresh = await claude.refreshAfterUnauthorized(current, prep.secret.accessToken);
       if (fresh.ok) {
+        current = { ...current, secret: fresh.secret };
         drop(result.response);
         continue;
       }
     }
-    const decision = await claude.afterResponse(connection, prep.secret, { status, headers }, prep.sentSlow, wait.deadlineMs);
+    const decision = await claude.afterResponse(current, prep.secret, { status, headers }, prep.sentSlow, wait.deadlineMs, via === 'limit-reset');
     if (decision.kind !== 'retry') {
       const wallResetAt = status === 429 ? claude.wallResetAt(headers) : null;
       return { ...result, via, wallResetAt };

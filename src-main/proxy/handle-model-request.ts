@@ -142,8 +142,9 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
             if (result.reason === 'aborted') return; // the client left: nothing to learn about the upstream
             if (result.reason === 'unsupported') continue;
             if (result.reason === 'credential') {
-              // Already recorded (needs_reauth) by the token manager; the next target may serve.
-              hops.push({ connection: name, status: null, reason: 'needs_reauth' });
+              // A dead login is already recorded (needs_reauth) by the token manager; a refresh that
+              // failed for now (token endpoint down) is not. Either way the next target may serve.
+              hops.push({ connection: name, status: null, reason: result.credentialReason ?? 'needs_reauth' });
               if (isLast || keepAlive.committed) return finishWithError({ code: 'upstream_error', message: `${name}: ${result.message}`, status: 502, details: { failover: hops } });
               continue;
             }

@@ -12,6 +12,7 @@ import { recordConnectionFailure } from './cooldown/record-connection-failure';
 import { decayOnSuccess } from './lockout/decay-on-success';
 import { isModelLocked } from './lockout/model-lockouts';
 import { recordModelFailure } from './lockout/record-model-failure';
+import { cooldownSettingsFor } from './connection-overrides';
 import type { ProviderIdentity } from './provider-identity';
 import type { ResiliencePersistence, ResilienceState } from './resilience-state';
 import { checkConnectionGate, checkProviderGate, recordConnectionFailure as gateConnectionFailure, recordGateSuccess, recordProviderFailure } from './window-gate/window-gate';
@@ -179,7 +180,7 @@ function learnFailure(
         message: classification.message,
         status: classification.status,
       },
-      { settings: state.settings.cooldown, profile: provider.profile, disableCooling: c.disableCooling },
+      { settings: cooldownSettingsFor(c, provider.profile, state.settings.cooldown), profile: provider.profile, disableCooling: c.disableCooling },
       now,
     );
     if (result.state !== health) {

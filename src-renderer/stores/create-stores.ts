@@ -3,6 +3,7 @@ import type { ConnectionView } from '../../src-shared/domain/connection';
 import type { ApiClient } from '../api/api-client';
 import { createActivityStore, type ActivityStore } from './activity-store';
 import { createAppStore, type AppStore } from './app-store';
+import { createClaudeStore, type ClaudeStore } from './claude-store';
 import { createCombosStore } from './combos-store';
 import { createConnectionsStore } from './connections-store';
 import { createCooldownsStore, type CooldownsStore } from './cooldowns-store';
@@ -19,6 +20,7 @@ export interface Stores {
   activity: ActivityStore;
   cooldowns: CooldownsStore;
   settings: SettingsStore;
+  claude: ClaudeStore;
 }
 
 export function createStores(api: ApiClient): Stores {
@@ -30,6 +32,7 @@ export function createStores(api: ApiClient): Stores {
     activity: createActivityStore(api),
     cooldowns: createCooldownsStore(api),
     settings: createSettingsStore(api),
+    claude: createClaudeStore(api),
   };
 }
 
@@ -51,6 +54,8 @@ export function connectStores(api: ApiClient, stores: Stores): () => void {
         return stores.settings.getState().applyProxy(event.payload.settings);
       case 'cooldowns.changed':
         return stores.cooldowns.getState().apply(event.payload.snapshot);
+      case 'claude.changed':
+        return stores.claude.getState().apply(event.payload.status);
     }
   });
   const loadAll = (): void => {
@@ -62,6 +67,7 @@ export function connectStores(api: ApiClient, stores: Stores): () => void {
       stores.activity,
       stores.cooldowns,
       stores.settings,
+      stores.claude,
     ];
     for (const store of all) void store.getState().load();
   };

@@ -68,7 +68,9 @@ export function createClaudeRuntime(deps: ClaudeRuntimeDeps) {
 
     /**
      * After the final response of a fetch: record the usage windows, then let the lane and the
-     * reset decide whether the same request goes out again on the same connection.
+     * reset decide whether the same request goes out again on the same connection. `resetTried`:
+     * this request was already retried after a (possibly memoised) reset, so a wall now goes on to
+     * the lane or cooldown instead of asking the reset again (no full-speed retry loop).
      */
     async afterResponse(
       c: RuntimeConnection,
@@ -76,6 +78,7 @@ export function createClaudeRuntime(deps: ClaudeRuntimeDeps) {
       response: { status: number; headers: HeaderSource },
       sentSlow: boolean,
       waitDeadlineMs: number | undefined,
+      resetTried = false,
     ): Promise<LaneDecision> {
       const now = deps.now();
       const windows = parseUsageWindows(response.headers);
@@ -85,6 +88,7 @@ export function createClaudeRuntime(deps: ClaudeRuntimeDeps) {
         return { kind: 'none' };
       }
       const optIns = readLaneOptIns(c.view.providerSpecificData);
+      if (resetTried) optIns.autoLimitReset = false;
       const input = { key: keyOf(c), status: response.status, headers: response.headers, sentSlow, ...(waitDeadlineMs === undefined ? {} : { waitDeadlineMs }) };
       const plan = planWallResponse(lanes, input, optIns, now, deps.random);
       lanes = plan.state;

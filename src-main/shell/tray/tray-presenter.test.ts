@@ -3,7 +3,9 @@ import type { CoreEvent } from '../../../src-shared/contract/events';
 import type { ConnectionView } from '../../../src-shared/domain/connection';
 import type { CooldownSnapshot } from '../../../src-shared/domain/cooldown';
 import { connectionRow, coolingRow, manualClock, recordingRouter, snapshotOf, T0 } from '../shell-fixtures';
+import { claudeStatus } from './claude-fixtures';
 import { createTrayPresenter, type TrayView } from './tray-presenter';
+import type { TrayMenuItem } from './tray-template';
 
 function setup(snapshot: CooldownSnapshot = snapshotOf({ connections: [connectionRow('a')] })) {
   const clock = manualClock();
@@ -12,6 +14,7 @@ function setup(snapshot: CooldownSnapshot = snapshotOf({ connections: [connectio
     'app.info': { proxyUrl: 'http://127.0.0.1:7431', paused: false },
     'activity.summary': { requestsToday: 1, errorsToday: 0 },
     'connections.list': [],
+    'claude.status': [],
   };
   const router = recordingRouter(answers);
   const listeners = new Set<(e: CoreEvent) => void>();
@@ -33,12 +36,13 @@ function setup(snapshot: CooldownSnapshot = snapshotOf({ connections: [connectio
 }
 
 describe('tray presenter', () => {
-  it('PROD-4: draws once from cooldowns.list, app.info, activity.summary and connections.list, with the login item state', async () => {
+  it('PROD-4: draws once from cooldowns.list, app.info, activity.summary, connections.list and claude.status, with the login item state', async () => {
     const t = setup();
     await t.presenter.start();
     expect(t.router.calls.map((c) => c.method).sort()).toEqual([
       'activity.summary',
       'app.info',
+      'claude.status',
       'connections.list',
       'cooldowns.list',
     ]);
@@ -61,7 +65,7 @@ describe('tray presenter', () => {
     t.clock.advance(1_000);
     expect(t.views).toHaveLength(3);
     expect(t.views.at(-1)?.state).toBe('blocked');
-    expect(t.router.calls).toHaveLength(4);
+    expect(t.router.calls).toHaveLength(5);
   });
 
   it('PROD-4: while something cools the menu redraws every second so the countdown moves, then stops', async () => {
@@ -110,6 +114,38 @@ describe('tray presenter', () => {
     t.emit({ type: 'connections.changed', payload: { connections: enabled } });
     await t.flush();
     expect(t.views.at(-1)?.state).toBe('cooling');
+  });
+
+  it('PROD-4 PROD-5: claude.status names each subscription; claude.changed redraws from its payload and the reset counts down', async () => {
+    const t = setup();
+    t.answers['connections.list'] = [{ id: 'id-max-1', name: 'max-1', enabled: true }];
+    t.answers['claude.status'] = [claudeStatus('id-max-1', { fiveHour: 0.72, resetsInMs: 5_025_000, week: 0.4 })];
+    const claudeLines = (v: TrayView | undefined): string[] => {
+      const menu = v?.template.find((i) => i.type === 'submenu' && i.label.startsWith('Claude usage'));
+      return menu?.type === 'submenu'
+        ? menu.submenu.map((i: TrayMenuItem) => (i.type === 'separator' ? '—' : i.label))
+        : [];
+    };
+    await t.presenter.start();
+    expect(claudeLines(t.views.at(-1))).toEqual(['max-1 — 5h 72% (resets 1:23:45) · week 40%']);
+    t.clock.advance(1_000);
+    expect(claudeLines(t.views.at(-1))).toEqual(['max-1 — 5h 72% (resets 1:23:44) · week 40%']);
+    const calls = t.router.calls.length;
+    t.emit({
+      type: 'claude.changed',
+      payload: { status: [claudeStatus('id-max-1', { fiveHour: 0.8, resetsInMs: 5_025_000, week: 0.41 })] },
+    });
+    t.clock.advance(1_000);
+    expect(claudeLines(t.views.at(-1))).toEqual(['max-1 — 5h 80% (resets 1:23:43) · week 41%']);
+    expect(t.router.calls).toHaveLength(calls);
+  });
+
+  it('PROD-4: a core that cannot answer claude.status still gets a tray, without Claude lines', async () => {
+    const t = setup();
+    t.answers['claude.status'] = new Error('unknown method');
+    await t.presenter.start();
+    expect(t.views).toHaveLength(1);
+    expect(t.views[0]?.template.some((i) => i.type === 'submenu' && i.label.startsWith('Claude'))).toBe(false);
   });
 
   it('PROD-4: stop unsubscribes and cancels every timer', async () => {

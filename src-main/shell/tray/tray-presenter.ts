@@ -1,6 +1,8 @@
 import type { CoreEvent, EventName } from '../../../src-shared/contract/events';
+import type { ClaudeConnectionStatus } from '../../../src-shared/domain/claude';
 import type { ConnectionView } from '../../../src-shared/domain/connection';
 import { callContract, type ContractRouter } from '../contract-call';
+import { claudeConnections } from './claude-items';
 import { withoutDisabled } from './cooling-items';
 import { createThrottle, systemClock, type Clock } from './throttle';
 import type { LoginItem } from './tray-actions';
@@ -22,7 +24,7 @@ export interface TrayPresenterDeps {
   clock?: Clock;
   /** Least time between two redraws caused by core events (a request storm is one redraw a second). */
   throttleMs?: number;
-  /** Countdown step while something is cooling. */
+  /** Countdown step while something is cooling or a Claude reset counts down. */
   tickMs?: number;
   log?: (line: string) => void;
 }
@@ -45,7 +47,7 @@ const REFETCH_ON: ReadonlySet<EventName> = new Set<EventName>([
 
 /**
  * Keeps the tray current without Electron: reads the model through the contract, applies
- * cooldowns.changed and app.paused payloads directly, refetches on other events, redraws at most
+ * cooldowns.changed, app.paused and claude.changed payloads directly, refetches on other events, redraws at most
  * once per `throttleMs`, and ticks every `tickMs` only while a countdown is showing.
  */
 export function createTrayPresenter(deps: TrayPresenterDeps): TrayPresenter {
@@ -59,8 +61,11 @@ export function createTrayPresenter(deps: TrayPresenterDeps): TrayPresenter {
   let needFetch = false;
   let eventCount = 0;
   let disabledIds: ReadonlySet<string> = new Set();
+  let names: ReadonlyMap<string, string> = new Map();
+  let claude: readonly ClaudeConnectionStatus[] = [];
   const setConnections = (list: readonly ConnectionView[]): void => {
     disabledIds = new Set(list.filter((c) => !c.enabled).map((c) => c.id));
+    names = new Map(list.map((c) => [c.id, c.name]));
   };
   let unsubscribe: () => void = () => {};
 
@@ -81,6 +86,7 @@ export function createTrayPresenter(deps: TrayPresenterDeps): TrayPresenter {
     const shown: TrayModel = {
       ...model,
       snapshot: withoutDisabled(model.snapshot, disabledIds),
+      claude: claudeConnections(claude, names, disabledIds),
       openAtLogin: openAtLogin(),
     };
     current = {
@@ -94,14 +100,17 @@ export function createTrayPresenter(deps: TrayPresenterDeps): TrayPresenter {
 
   const fetchModel = async (): Promise<void> => {
     const seenEvents = eventCount;
-    const [snapshot, info, summary, connections] = await Promise.all([
+    const [snapshot, info, summary, connections, status] = await Promise.all([
       callContract(deps.router, 'cooldowns.list', undefined),
       callContract(deps.router, 'app.info', undefined),
       callContract(deps.router, 'activity.summary', undefined),
       callContract(deps.router, 'connections.list', undefined),
+      callContract(deps.router, 'claude.status', undefined),
     ]);
     if (stopped) return;
     if (connections.ok) setConnections(connections.value);
+    // Claude usage is extra: a core that cannot answer it still gets a tray, just without those lines.
+    if (status.ok && Array.isArray(status.value)) claude = status.value;
     if (!snapshot.ok || !info.ok || !summary.ok) {
       const error = [snapshot, info, summary].find((r) => !r.ok);
       log(`Headroom: tray could not read the core (${error && !error.ok ? error.error.code : 'unknown'})`);
@@ -112,6 +121,7 @@ export function createTrayPresenter(deps: TrayPresenterDeps): TrayPresenter {
       snapshot: snapshot.value,
       info: { proxyUrl: info.value.proxyUrl, paused: info.value.paused },
       summary: summary.value,
+      claude: [],
       openAtLogin: null,
     };
     // An event that arrived while we read may be newer than what we read: read once more.
@@ -137,6 +147,8 @@ export function createTrayPresenter(deps: TrayPresenterDeps): TrayPresenter {
       if (model) model = { ...model, snapshot: event.payload.snapshot };
     } else if (event.type === 'app.paused') {
       if (model) model = { ...model, info: { ...model.info, paused: event.payload.paused } };
+    } else if (event.type === 'claude.changed') {
+      claude = event.payload.status;
     } else if (REFETCH_ON.has(event.type)) {
       if (event.type === 'connections.changed') setConnections(event.payload.connections);
       needFetch = true;

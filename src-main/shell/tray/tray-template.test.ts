@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { connectionRow, coolingRow, lockRow, providerRow, snapshotOf, T0, terminalRow } from '../shell-fixtures';
 import type { CooldownSnapshot } from '../../../src-shared/domain/cooldown';
+import { activeLane, claudeStatus } from './claude-fixtures';
 import { buildTrayTemplate, hasCountdown, trayTooltip, type TrayMenuItem, type TrayModel } from './tray-template';
 
 const URL = 'http://127.0.0.1:7431';
@@ -10,6 +11,7 @@ function model(snapshot: CooldownSnapshot, extra: Partial<TrayModel> = {}): Tray
     snapshot,
     info: { proxyUrl: URL, paused: false },
     summary: { requestsToday: 42, errorsToday: 0 },
+    claude: [],
     openAtLogin: false,
     ...extra,
   };
@@ -162,6 +164,87 @@ describe('buildTrayTemplate', () => {
     expect(find(on, 'Start at login')).toMatchObject({ checked: true, enabled: true });
     const unsupported = buildTrayTemplate(model(snapshotOf(), { openAtLogin: null }), T0);
     expect(find(unsupported, 'Start at login')).toMatchObject({ checked: false, enabled: false });
+  });
+
+  it('PROD-4 PROD-5: each Claude connection shows its 5-hour and weekly usage with the 5-hour reset countdown', () => {
+    const claude = [
+      { name: 'max-1', status: claudeStatus('id-max-1', { fiveHour: 0.72, resetsInMs: 5_025_000, week: 0.4 }) },
+      { name: 'pro', status: claudeStatus('id-pro', null) },
+    ];
+    const items = buildTrayTemplate(model(snapshotOf(), { claude }), T0);
+    expect(labels(items).slice(0, 5)).toEqual([
+      'Headroom — serving',
+      `Proxy: ${URL}`,
+      'Requests today: 42',
+      'Claude usage',
+      '—',
+    ]);
+    expect(labels(submenuOf(find(items, 'Claude usage')))).toEqual([
+      'max-1 — 5h 72% (resets 1:23:45) · week 40%',
+      '—',
+      'pro — no usage seen yet',
+    ]);
+    expect(submenuOf(find(items, 'Claude usage'))[0]).toMatchObject({ type: 'normal', enabled: false });
+    // One second later the countdown has moved; past the reset the stale figure is dropped.
+    const later = buildTrayTemplate(model(snapshotOf(), { claude }), T0 + 1_000);
+    expect(labels(submenuOf(find(later, 'Claude usage')))[0]).toBe('max-1 — 5h 72% (resets 1:23:44) · week 40%');
+    const after = buildTrayTemplate(model(snapshotOf(), { claude }), T0 + 5_025_000);
+    expect(labels(submenuOf(find(after, 'Claude usage')))[0]).toBe('max-1 — 5h reset · week 40%');
+  });
+
+  it('LOWP-5 LOWP-8: the lane shows as "low priority until HH:MM" or a slot wait with its next try', () => {
+    const until = new Date(2023, 10, 14, 14, 5).getTime(); // 14:05 local time, whatever the zone
+    const claude = [
+      { name: 'a', status: claudeStatus('id-a', { fiveHour: 1, resetsInMs: 600_000, week: 0.5 }, activeLane(until)) },
+      {
+        name: 'b',
+        status: claudeStatus('id-b', null, {
+          ...activeLane(until),
+          kind: 'waiting',
+          attempts: 2,
+          waitingSinceMs: T0 - 30_000,
+          nextTryAtMs: T0 + 15_000,
+        }),
+      },
+      { name: 'c', status: claudeStatus('id-c', null, { kind: 'ended', reason: 'weekly', atMs: T0 }) },
+    ];
+    const items = buildTrayTemplate(model(snapshotOf(), { claude }), T0);
+    expect(find(items, 'Claude usage').label).toBe('Claude usage · low priority');
+    expect(labels(submenuOf(find(items, 'Claude usage')))).toEqual([
+      'a — 5h 100% (resets 10:00) · week 50%',
+      'a — low priority until 14:05',
+      '—',
+      'b — no usage seen yet',
+      'b — low priority: waiting for a slot (attempt 2, next try in 00:15)',
+      '—',
+      'c — no usage seen yet',
+    ]);
+  });
+
+  it('COOL-10 PROD-4: a Claude login the core refused shows "needs sign-in", which opens the window to re-import', () => {
+    const snapshot = snapshotOf({
+      connections: [connectionRow('max-1', { testStatus: 'needs_reauth', terminal: true }), connectionRow('ok')],
+    });
+    const claude = [
+      { name: 'max-1', status: claudeStatus('id-max-1', { fiveHour: 0.2, resetsInMs: 60_000, week: 0.1 }) },
+    ];
+    const items = buildTrayTemplate(model(snapshot, { claude }), T0);
+    const claudeMenu = find(items, 'Claude usage');
+    expect(claudeMenu.label).toBe('Claude usage · 1 needs sign-in');
+    expect(submenuOf(claudeMenu)[1]).toEqual({
+      type: 'normal',
+      label: 'max-1 — needs sign-in (open Headroom to re-import)',
+      enabled: true,
+      action: { kind: 'open' },
+    });
+    expect(labels(submenuOf(find(items, 'Cooling (')))).toEqual(['max-1 — needs a new sign-in']);
+  });
+
+  it('PROD-4: a Claude reset ahead keeps the menu ticking; none once it passed and no slot wait is running', () => {
+    const claude = [{ name: 'a', status: claudeStatus('id-a', { fiveHour: 0.5, resetsInMs: 2_000, week: 0.5 }) }];
+    expect(hasCountdown(model(snapshotOf(), { claude }), T0)).toBe(true);
+    expect(hasCountdown(model(snapshotOf(), { claude }), T0 + 2_000)).toBe(false);
+    expect(hasCountdown(model(snapshotOf(), { claude: [] }), T0)).toBe(false);
   });
 
   it('PROD-4: the template is plain data (serialisable as JSON without loss)', () => {

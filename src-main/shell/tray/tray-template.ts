@@ -1,14 +1,23 @@
 import type { ActivitySummary, ProxyInfo } from '../../../src-shared/contract/methods';
 import type { CooldownSnapshot } from '../../../src-shared/domain/cooldown';
+import {
+  claudeHasCountdown,
+  claudeLaneLine,
+  claudeUsageLine,
+  needsSignIn,
+  type TrayClaudeConnection,
+} from './claude-items';
 import { coolingItems, formatTimeLeft, terminalItems, type CoolingItem, type TerminalItem } from './cooling-items';
 import type { TrayAction } from './tray-actions';
 import { firstRecoveryMs, trayState, type TrayState } from './tray-state';
 
-/** Everything the tray shows, read through the contract (cooldowns.list, app.info, activity.summary, connections.list). */
+/** Everything the tray shows, read through the contract (cooldowns.list, app.info, activity.summary, connections.list, claude.status). */
 export interface TrayModel {
   snapshot: CooldownSnapshot;
   info: Pick<ProxyInfo, 'proxyUrl' | 'paused'>;
   summary: ActivitySummary;
+  /** Claude subscription connections with their usage windows and lane, by name. */
+  claude: readonly TrayClaudeConnection[];
   /** Null where the platform has no login item Headroom can set. */
   openAtLogin: boolean | null;
 }
@@ -111,13 +120,43 @@ function cooldownSubmenu(cooling: CoolingItem[], terminal: TerminalItem[]): Tray
   return { type: 'submenu', label, enabled: true, submenu: entries };
 }
 
+/**
+ * "Claude usage": per subscription connection its 5-hour and weekly usage with the 5-hour reset
+ * countdown, plus its lane ("low priority until 14:05") or "needs sign-in" (which opens the window).
+ */
+function claudeSubmenu(model: TrayModel, now: number): TrayMenuItem[] {
+  if (model.claude.length === 0) return [];
+  const entries: TrayMenuItem[] = [];
+  let signIn = 0;
+  let slow = 0;
+  for (const item of model.claude) {
+    if (entries.length > 0) entries.push(SEPARATOR);
+    entries.push(info(claudeUsageLine(item, now)));
+    const lane = claudeLaneLine(item, model.snapshot, now);
+    if (lane === null) continue;
+    if (needsSignIn(item, model.snapshot)) {
+      signIn++;
+      entries.push(act(`${item.name} — ${lane} (open Headroom to re-import)`, { kind: 'open' }));
+    } else {
+      slow++;
+      entries.push(info(`${item.name} — ${lane}`));
+    }
+  }
+  const flags = [
+    signIn > 0 ? `${signIn} need${signIn === 1 ? 's' : ''} sign-in` : null,
+    slow > 0 ? 'low priority' : null,
+  ];
+  const label = ['Claude usage', ...flags.filter((f) => f !== null)].join(' · ');
+  return [{ type: 'submenu', label, enabled: true, submenu: entries }];
+}
+
 /** One-line summary for the icon's tooltip. */
 export function trayTooltip(model: TrayModel, now: number): string {
   return `Headroom (${trayState(model.snapshot, model.info, now)}) — ${model.info.proxyUrl}`;
 }
 
 /**
- * The tray menu at `now` (PROD-4, PROD-13): status, "Clear all cooldowns (N)" counting only
+ * The tray menu at `now` (PROD-4, PROD-13): status, Claude usage, "Clear all cooldowns (N)" counting only
  * transient items (terminal states are reset one by one, COOL-10), each cooling item with time left
  * and its own action, pause/resume, setup copies, the window, start at login, quit.
  */
@@ -136,6 +175,7 @@ export function buildTrayTemplate(model: TrayModel, now: number): TrayMenuItem[]
     info(stateLine(state, model, now, cooling.length, terminal.length)),
     info(`Proxy: ${model.info.proxyUrl}`),
     info(requestsLine(model.summary)),
+    ...claudeSubmenu(model, now),
     SEPARATOR,
     act(`Clear all cooldowns (${cooling.length})`, { kind: 'clear-all' }, cooling.length > 0),
     cooldownSubmenu(cooling, terminal),
@@ -152,7 +192,7 @@ export function buildTrayTemplate(model: TrayModel, now: number): TrayMenuItem[]
   ];
 }
 
-/** True while some item counts down, so the menu needs redrawing every second. */
+/** True while some item counts down (a cooldown, a Claude reset or slot wait), so the menu needs redrawing every second. */
 export function hasCountdown(model: TrayModel, now: number): boolean {
-  return coolingItems(model.snapshot, now).length > 0;
+  return coolingItems(model.snapshot, now).length > 0 || claudeHasCountdown(model.claude, now);
 }

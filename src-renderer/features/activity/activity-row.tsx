@@ -1,4 +1,5 @@
 import type { RequestLogEntry } from '../../../src-shared/domain/request-log';
+import { servedViaTag } from '../claude/claude-format';
 import { formatFailover, formatLatency, formatTime, formatTokens } from './format-activity';
 
 const dash = <span className="muted">—</span>;
@@ -7,6 +8,7 @@ const dash = <span className="muted">—</span>;
 export function ActivityRow({ entry: e }: { entry: RequestLogEntry }) {
   const ok = e.status < 400;
   const failover = formatFailover(e);
+  const via = servedViaTag(e.servedVia);
   return (
     <tr data-testid={`request-${e.id}`}>
       <td className="num">{formatTime(e.ts)}</td>
@@ -15,7 +17,14 @@ export function ActivityRow({ entry: e }: { entry: RequestLogEntry }) {
         <code>{e.model ?? '—'}</code>
         {e.stream && <span className="tag">stream</span>}
       </td>
-      <td>{e.connection ?? <span className="muted">none</span>}</td>
+      <td>
+        {e.connection ?? <span className="muted">none</span>}
+        {via && (
+          <span className="tag" title={via.title}>
+            {via.label}
+          </span>
+        )}
+      </td>
       <td>
         <span className={ok ? 'badge ok' : 'badge err'}>
           {e.status} {ok ? 'OK' : 'failed'}

@@ -101,6 +101,25 @@ describe('Activity tab', () => {
     expect(screen.queryByRole('button', { name: 'Load older' })).toBeNull();
   });
 
+  it('PROD-16 LOWP-4 RESET-6 marks requests served in the low-priority lane or after a limit reset', async () => {
+    await renderWithFake(<ActivityTab />, {
+      seed: {
+        activity: [
+          entry(1, { servedVia: 'low-priority-accepted' }),
+          entry(2, { servedVia: 'limit-reset' }),
+          entry(3, { servedVia: 'slot-busy' }),
+          entry(4),
+        ],
+      },
+    });
+    expect(within(screen.getByTestId('request-1')).getByText('low priority').title).toMatch(/low-priority lane/);
+    expect(within(screen.getByTestId('request-2')).getByText('after reset').title).toMatch(/limit reset/);
+    expect(within(screen.getByTestId('request-3')).getByText('low priority')).toBeTruthy();
+    const plain = within(screen.getByTestId('request-4'));
+    expect(plain.queryByText('low priority')).toBeNull();
+    expect(plain.queryByText('after reset')).toBeNull();
+  });
+
   it('PROD-8 an empty log explains how to fill it', async () => {
     await renderWithFake(<ActivityTab />);
     expect(screen.getByText('No requests yet')).toBeTruthy();

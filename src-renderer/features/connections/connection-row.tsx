@@ -6,6 +6,8 @@ import type { ConnectionCooldownRow } from '../../../src-shared/domain/cooldown'
 import { useApi } from '../../api/api-context';
 import { ConfirmButton } from '../../components/confirm-button';
 import { useStores } from '../../stores/stores-context';
+import { ClaudeStatus } from '../claude/claude-status';
+import { ImportClaudeButton } from '../claude/import-claude';
 import { KIND_LABELS } from './connection-fields';
 import { inputFromView } from './connection-form';
 import { ConnectionStatusChip } from './connection-status-chip';
@@ -53,6 +55,7 @@ export function ConnectionRow({
     if (await run('models', upsert({ models: [...view.models, ...models] }))) setTest(null);
   };
   const lastError = cooldown?.lastError ?? null;
+  const isClaude = view.kind === 'claude-oauth';
 
   return (
     <>
@@ -88,6 +91,10 @@ export function ConnectionRow({
               {lastError}
             </div>
           )}
+          {isClaude && cooldown?.testStatus === 'needs_reauth' && (
+            <ImportClaudeButton presetName={view.name} label="Re-import" small />
+          )}
+          {isClaude && <ClaudeStatus view={view} skewMs={skewMs} />}
         </td>
         <td>{view.secretHint ? <code>{view.secretHint}</code> : <span className="muted">none</span>}</td>
         <td>

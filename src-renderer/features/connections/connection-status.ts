@@ -13,7 +13,7 @@ export const TERMINAL_LABELS: Record<TerminalState, string> = {
   banned: 'Banned',
   expired: 'Expired',
   credits_exhausted: 'Credits exhausted',
-  needs_reauth: 'Sign-in needed',
+  needs_reauth: 'Sign in again (re-import)',
 };
 
 /** The next step for each terminal state; Reset alone does not fix the cause. */
@@ -21,7 +21,8 @@ export const TERMINAL_ADVICE: Record<TerminalState, string> = {
   banned: 'The upstream refused this account repeatedly. Check the account, then reset the connection.',
   expired: 'The credential no longer works. Paste a new one with Edit (that also resets it), or reset to retry.',
   credits_exhausted: 'The account is out of credits. Top it up, then reset the connection.',
-  needs_reauth: 'The Claude login was refused. Paste new tokens with Edit; that also resets the connection.',
+  needs_reauth:
+    'The Claude login was refused. Sign in with Claude Code on this machine, then Re-import (or paste new tokens with Edit); either also resets the connection.',
 };
 
 const isTerminalState = (status: ConnectionTestStatus): status is TerminalState =>

@@ -5,6 +5,7 @@ import { EmptyState } from '../../components/empty-state';
 import { LoadGate } from '../../components/load-gate';
 import { SectionHeader } from '../../components/section-header';
 import { useStores } from '../../stores/stores-context';
+import { ImportClaudeButton } from '../claude/import-claude';
 import { ConnectionEditor } from './connection-editor';
 import { ConnectionRow } from './connection-row';
 import './connections.css';
@@ -29,6 +30,7 @@ export function ConnectionsTab() {
   return (
     <section aria-labelledby="connections-title">
       <SectionHeader id="connections-title" title="Connections">
+        <ImportClaudeButton />
         <button type="button" className="button primary" onClick={() => setEditing({ mode: 'add' })}>
           Add connection
         </button>
