@@ -15,7 +15,7 @@ import { openStorage, type Storage } from './db/storage';
 import { listen, urlOf } from './listen';
 import { testConnection } from './providers/test-connection';
 import { createUpstreamPools } from './providers/upstream-pools';
-import { assembleClaude } from './providers/claude-oauth/claude-assembly';
+import { assembleClaude, lookUpMissingOrganizations } from './providers/claude-oauth/claude-assembly';
 import type { ClaudeRuntime } from './providers/claude-oauth/claude-runtime';
 import { toView } from './db/connections-repo';
 import { createProxyHandler, createProxyServer } from './proxy/server';
@@ -143,18 +143,22 @@ export function createCore(options: CoreOptions): Core {
     const r = (resilience = createResilienceRuntime(s.db, process.env, () => catalog, events, now));
 
     const settingsCache = { value: s.settings.get() };
-    claude = assembleClaude({
+    const claudeDeps = {
       connections: s.connections,
       control: r.control,
       settings: () => settingsCache.value,
       catalog: () => catalog,
       connectionsChanged: () => {
+        // The core may have stopped while a background lookup was in flight.
+        if (!storage) return;
         reloadCatalog();
         events.emit('connections.changed', { connections: s.connections.list().map(toView) });
       },
       events,
       now,
-    });
+    };
+    claude = assembleClaude(claudeDeps);
+    lookUpMissingOrganizations(claudeDeps);
     events.subscribe((e) => {
       if (e.type === 'settings.changed') settingsCache.value = e.payload.settings;
     });

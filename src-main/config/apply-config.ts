@@ -1,6 +1,8 @@
 import { fail, ok, type Result } from '../../src-shared/contract/errors';
 import type { CombosRepo } from '../db/combos-repo';
-import type { ConnectionsRepo } from '../db/connections-repo';
+import { createHash } from 'node:crypto';
+import type { ConnectionDraft, ConnectionSecret } from '../../src-shared/domain/connection';
+import type { ConnectionsRepo, StoredConnection } from '../db/connections-repo';
 import type { KeysRepo } from '../db/keys-repo';
 import type { Database } from '../db/open';
 import type { LoadedConfig } from './load-config';
@@ -14,14 +16,43 @@ export interface ConfigRepos {
 
 class ConfigApplyError extends Error {}
 
+/** What Headroom learns about a Claude connection at run time and a config file does not repeat. */
+const LEARNED_KEYS = ['organizationUUID', 'scopes', 'subscriptionType'] as const;
+
+function fingerprint(secret: ConnectionSecret): string {
+  const material = secret.type === 'oauth' ? `${secret.accessToken}\n${secret.refreshToken ?? ''}` : secret.apiKey;
+  return createHash('sha256').update(material).digest('hex').slice(0, 16);
+}
+
+/**
+ * Claude OAuth tokens rotate at every refresh, so the file's copy goes stale: re-applying it at the
+ * next start would put back a refresh token the server already retired (invalid_grant). The file's
+ * tokens are applied only when they changed since they were last applied (a fingerprint, not the
+ * tokens, is remembered), and values learned at run time survive.
+ */
+function keepRotatedOAuth(draft: ConnectionDraft, existing: StoredConnection | null): ConnectionDraft {
+  const psd: Record<string, unknown> = { ...draft.providerSpecificData };
+  for (const key of LEARNED_KEYS) if (psd[key] === undefined && existing?.providerSpecificData[key] !== undefined) psd[key] = existing.providerSpecificData[key];
+  if (!draft.secret) return { ...draft, providerSpecificData: psd };
+  const fp = fingerprint(draft.secret);
+  psd.configSecretFingerprint = fp;
+  const unchanged = existing?.secret && existing.providerSpecificData.configSecretFingerprint === fp;
+  if (unchanged) {
+    const { secret: _fromFile, ...rest } = draft;
+    return { ...rest, providerSpecificData: psd };
+  }
+  return { ...draft, providerSpecificData: psd };
+}
+
 /** Upserts a validated config by name in one transaction: all of it is written, or none. */
 export function applyConfig(repos: ConfigRepos, config: LoadedConfig, now: number): Result<{ connections: number; keys: number; combos: number }> {
   const run = repos.db.transaction(() => {
-    for (const draft of config.connections) {
-      if (!draft.secret && !repos.connections.getByName(draft.name) && draft.kind !== 'openai-compatible') {
-        throw new ConfigApplyError(`connections: "${draft.name}" needs ${draft.kind === 'claude-oauth' ? 'accessToken' : 'apiKey'}`);
+    for (const given of config.connections) {
+      const existing = repos.connections.getByName(given.name);
+      if (!given.secret && !existing && given.kind !== 'openai-compatible') {
+        throw new ConfigApplyError(`connections: "${given.name}" needs ${given.kind === 'claude-oauth' ? 'accessToken' : 'apiKey'}`);
       }
-      repos.connections.upsert(draft, now);
+      repos.connections.upsert(given.kind === 'claude-oauth' ? keepRotatedOAuth(given, existing) : given, now);
     }
     for (const key of config.keys) {
       const result = repos.keys.upsertByName(key.name, key.key, now);

@@ -1,6 +1,7 @@
 import type { Settings } from '../../../src-shared/domain/settings';
 import type { EventBus } from '../../api/event-bus';
 import type { ConnectionsRepo } from '../../db/connections-repo';
+import { resolveOrganizationUuid } from '../../resilience/claude-reset/organization-uuid';
 import { createUndiciFetchJson } from '../../resilience/claude-reset/undici-fetch-json';
 import type { ResilienceControl } from '../../resilience/resilience-control';
 import type { Catalog } from '../../routing/catalog';
@@ -65,4 +66,24 @@ export function assembleClaude(deps: ClaudeAssemblyDeps): ClaudeRuntime {
     },
   });
   return runtime;
+}
+
+/**
+ * RESET-5: a connection with auto limit reset but no organisation UUID looks it up at start (in the
+ * background, never delaying the proxy), so the first wall can claim at once.
+ */
+export function lookUpMissingOrganizations(deps: ClaudeAssemblyDeps): void {
+  const fetchJson = createUndiciFetchJson();
+  for (const c of deps.catalog().connections) {
+    const psd = c.view.providerSpecificData;
+    if (c.view.kind !== 'claude-oauth' || psd.autoLimitReset !== true || c.secret?.type !== 'oauth') continue;
+    if (typeof psd.organizationUUID === 'string' || typeof psd.organization_uuid === 'string') continue;
+    void resolveOrganizationUuid({ accessToken: c.secret.accessToken, baseUrl: c.origin + c.basePath, providerSpecificData: psd, fetchJson })
+      .then((found) => {
+        if (found.kind !== 'bootstrap') return;
+        deps.connections.mergeProviderData(c.view.id, { organizationUUID: found.organizationUuid }, deps.now());
+        deps.connectionsChanged();
+      })
+      .catch(() => undefined);
+  }
 }

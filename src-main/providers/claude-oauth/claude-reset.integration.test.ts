@@ -180,15 +180,21 @@ describe('claude-oauth automatic limit reset', () => {
     expect((await claudeStatus(h, 'sub')).lastReset).toMatchObject({ outcome: 'not_offered' });
   });
 
-  it('RESET-5: without organizationUUID the bootstrap names the organisation, the claim uses it and it is saved on the connection', async () => {
+  it('RESET-5: without organizationUUID it is fetched from the bootstrap at start, saved on the connection, and the claim uses it', async () => {
     const fake = await scene.claude({ name: 'sub' });
     fake.setWall({ resetAt: nowSeconds() + 3600 });
     const h = await scene.start({ connections: [claudeConnection('sub', fake, { autoLimitReset: true })] });
+    const deadline = Date.now() + 5_000;
+    let stored = (await call(h, 'connections.list', undefined)).find((c) => c.name === 'sub');
+    while (stored?.providerSpecificData.organizationUUID === undefined && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 25));
+      stored = (await call(h, 'connections.list', undefined)).find((c) => c.name === 'sub');
+    }
+    expect(stored?.providerSpecificData.organizationUUID).toBe(fake.organizationUuid);
+    expect(fake.bootstrapCalls()).toHaveLength(1);
     const res = await send(h);
     expect(res.status).toBe(200);
     expect(fake.bootstrapCalls()).toHaveLength(1);
     expect(fake.claimCalls()[0]?.path).toBe(`/api/organizations/${fake.organizationUuid}/reset_rate_limits`);
-    const stored = (await call(h, 'connections.list', undefined)).find((c) => c.name === 'sub');
-    expect(stored?.providerSpecificData.organizationUUID).toBe(fake.organizationUuid);
   });
 });

@@ -64,6 +64,23 @@ describe('claude-oauth token refresh', () => {
     expect(bearer(fake.messages().at(-1))).toBe(fakeToken('access', 'sub', 2));
   });
 
+  it('TEST-8: restarting with the same config file keeps the rotated tokens instead of the stale ones in the file', async () => {
+    const fake = await scene.claude({ name: 'sub' });
+    const config = { connections: [claudeConnection('sub', fake, { expiresAt: expired(), organizationUUID: 'org-from-file' })] };
+    await scene.start(config);
+    expect((await send(scene.h)).status).toBe(200);
+    const rotated = fake.tokens.refreshToken;
+
+    // The very same file again: its (now retired) tokens must not overwrite the rotated ones.
+    const h = await scene.restart(config);
+    fake.revokeAccessToken();
+    expect((await send(h)).status).toBe(200);
+    expect(fake.tokenCalls()).toHaveLength(2);
+    expect(tokenBody(fake, 1).refresh_token).toBe(rotated);
+    const row = (await call(h, 'connections.list', undefined))[0];
+    expect(row?.providerSpecificData.organizationUUID).toBe('org-from-file');
+  });
+
   it('TEST-8: a 401 for a stale token triggers one refresh and the request is retried with the new token', async () => {
     const fake = await scene.claude({ name: 'sub' });
     const h = await scene.start({ connections: [claudeConnection('sub', fake)] });
