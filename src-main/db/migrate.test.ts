@@ -58,7 +58,7 @@ describe('migrate', () => {
     expect(insert('openai', 1)).not.toThrow();
   });
 
-  it('QDB-5: running again is a no-op', () => {
+  it('PROD-3: running again is a no-op', () => {
     const dir = migrationsDir({
       '0001_a.sql': 'CREATE TABLE a (x INTEGER) STRICT;',
       '0002_b.sql': 'CREATE TABLE b (y TEXT) STRICT;',

@@ -82,7 +82,7 @@ describe('relay through the real proxy', () => {
     expect(upstream.requests[1]?.headers.authorization).toBe('Bearer sk-openai-secret-o1-0000');
   });
 
-  it('PROD-18: never forwards the client key, cookies, session or lease headers upstream', async () => {
+  it('PROD-18/PROD-15: never forwards the client key, cookies, session or lease headers (and their aliases) upstream', async () => {
     const { upstream, headroom: h } = await setup('anthropic');
     await fetch(`${h.url}/v1/messages`, {
       method: 'POST',
@@ -92,12 +92,16 @@ describe('relay through the real proxy', () => {
         'x-headroom-session': 's1',
         'x-claude-code-session-id': 's2',
         'x-headroom-lease-owner': 'me',
+        'x-headroom-lease-generation': '3',
+        'x-omniroute-session': 's3',
+        'x-omniroute-lease-owner': 'me',
+        'x-omniroute-lease-generation': '3',
       },
       body: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 8, messages: [] }),
     }).then((r) => r.text());
     const sent = upstream.requests[0]?.headers ?? {};
     expect(JSON.stringify(sent)).not.toContain(h.key);
-    for (const name of ['cookie', 'x-headroom-session', 'x-claude-code-session-id', 'x-headroom-lease-owner', 'authorization']) {
+    for (const name of ['cookie', 'x-headroom-session', 'x-claude-code-session-id', 'x-headroom-lease-owner', 'x-headroom-lease-generation', 'x-omniroute-session', 'x-omniroute-lease-owner', 'x-omniroute-lease-generation', 'authorization']) {
       expect(sent[name]).toBeUndefined();
     }
   });

@@ -120,7 +120,7 @@ describe('connection cooldown through the proxy', () => {
 });
 
 describe('every target excluded before dispatch', () => {
-  it('ROUTE-6/PROD-17/ROUTE-7: all targets cooling gives an Anthropic-format 503 with the earliest Retry-After and every exclusion', async () => {
+  it('ROUTE-6/ROUTE-9/PROD-17/ROUTE-7: all targets cooling (diagnostics built from the resolution exclusions) gives an Anthropic-format 503 with the earliest Retry-After and every exclusion', async () => {
     const { first, second, h } = await comboOfTwo();
     first.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '120' } });
     second.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '60' } });

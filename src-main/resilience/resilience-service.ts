@@ -5,6 +5,7 @@ import type { Target } from '../routing/resolve-targets';
 import { canExecute } from './breaker/breaker-gate';
 import { resetBreaker, type BreakerState } from './breaker/breaker-state';
 import { recordFailure, recordSuccess, releaseProbe } from './breaker/breaker-transitions';
+import { isRuleConnectionQuotaScope } from './classify/classification';
 import { classifyOutcome } from './classify/classify';
 import { recordConnectionSuccess } from './cooldown/clear-connection-health';
 import { HEALTHY, isSelectable } from './cooldown/connection-health';
@@ -191,6 +192,9 @@ function learnFailure(
     if (result.decision.kind === 'absorbed') cooldownRetryMs = result.decision.retryAfterMs;
     state.gate = gateConnectionFailure(state.gate, provider.id, c.id, state.settings.windowGate, now);
   }
+  // RESTATE-14: a connection that may not cool (disableCooling) takes a rule's connection-wide quota
+  // signal as a model lockout instead, whatever the lockout settings say.
+  const quotaFallThrough = c.disableCooling && isRuleConnectionQuotaScope(classification);
   if (classification.scope !== 'request' && classification.status !== null) {
     const locked = recordModelFailure(
       state.lockouts,
@@ -201,6 +205,7 @@ function learnFailure(
         status: classification.status,
         reason: classification.reason,
         ...(classification.retryHint ? { cooldownHintMs: classification.retryHint.ms, hintSource: classification.retryHint.source } : {}),
+        ...(quotaFallThrough ? { bypassSettingsGate: true } : {}),
       },
       state.settings.modelLockout,
       now,

@@ -83,7 +83,7 @@ describe('createKeyFileSecretBox', () => {
     expect(() => createKeyFileSecretBox(tempDir()).open(sealed)).toThrow(/could not be decrypted/);
   });
 
-  it.skipIf(!posix)('PROD-3: creates secret.key as 32 bytes with mode 0600 and leaves no temp file', () => {
+  it.skipIf(!posix)('PROD-3 (POSIX file modes only; skipped on Windows): creates secret.key as 32 bytes with mode 0600 and leaves no temp file', () => {
     const dir = tempDir();
     createKeyFileSecretBox(dir);
     const file = join(dir, 'secret.key');
@@ -92,7 +92,7 @@ describe('createKeyFileSecretBox', () => {
     expect(readdirSync(dir)).toEqual(['secret.key']);
   });
 
-  it.skipIf(!posix)('PROD-3: tightens an existing key file with looser permissions to 0600', () => {
+  it.skipIf(!posix)('PROD-3 (POSIX file modes only; skipped on Windows): tightens an existing key file with looser permissions to 0600', () => {
     const dir = tempDir();
     createKeyFileSecretBox(dir);
     const file = join(dir, 'secret.key');

@@ -15,7 +15,7 @@ const noAccess = respond(403, openaiError('无权访问模型 claude-opus-4 (req
 const builtIn = { fullTextProviders: FULL_TEXT_RULE_PROVIDERS, hasOperatorRule: false };
 const honours = { honorsProviders: HONORS_RULE_LOCK_SCOPE_PROVIDERS, hasOperatorRule: false };
 
-describe('agentrouter-error-rules', () => {
+describe('TEST-11 agentrouter-error-rules', () => {
   it('RESTATE-12: a restated 用户额度不足 reaches agentrouter-user-quota-exhausted: connection quota, no cooldown', () => {
     const c = classify(quota(403), AGENTROUTER);
     expect(c).toMatchObject({

@@ -9,7 +9,7 @@ const QUOTA_BODY = JSON.stringify(openaiError('用户额度不足, 剩余额度:
 const restate = (status: number, text: string, retryAfterMs: number | null = null, service = 'agentrouter') =>
   applyStatusRestatement({ service, status, text, retryAfterMs });
 
-describe('upstream-status-restatement', () => {
+describe('TEST-10 upstream-status-restatement', () => {
   it('RESTATE-2: the registry is keyed by service and holds the agentrouter rule', () => {
     expect(Object.keys(STATUS_RESTATEMENT_RULES)).toContain('agentrouter');
     expect(STATUS_RESTATEMENT_RULES.agentrouter?.[0]).toMatchObject({

@@ -10,7 +10,7 @@ import { resetClaimUrl, resetStatusUrl } from './reset-requests';
 const ok = (json: unknown) => ({ status: 200, json });
 const inThreeDays = new Date(NOW + 3 * DAY).toISOString();
 
-describe('claude-limit-reset', () => {
+describe('TEST-7 claude-limit-reset', () => {
   it('RESET-3: status parser (§7.6 #27): {} → null, missing eligible → null, full block in camelCase, bogus arm → null', () => {
     expect(parseResetStatus({})).toBeNull();
     expect(parseResetStatus({ juniper_tide: { arm: 'reset', available: true } })).toBeNull();

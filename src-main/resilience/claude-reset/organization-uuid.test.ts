@@ -8,7 +8,7 @@ import { readResetSettings } from './reset-settings';
 
 const ok = (json: unknown) => ({ status: 200, json });
 
-describe('claude-limit-reset', () => {
+describe('TEST-7 claude-limit-reset', () => {
   it('RESET-1: only the literal boolean true opts in; the default is off', () => {
     expect(readResetSettings(undefined).autoLimitReset).toBe(false);
     expect(readResetSettings({ autoLimitReset: 'true' }).autoLimitReset).toBe(false);

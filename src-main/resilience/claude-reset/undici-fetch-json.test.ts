@@ -28,7 +28,7 @@ afterAll(async () => {
   await new Promise<void>((resolve) => server.close(() => resolve()));
 });
 
-describe('claude-limit-reset', () => {
+describe('TEST-7 claude-limit-reset', () => {
   it('RESET-3/RESET-4/RESET-8: createUndiciFetchJson against a loopback server: GET, POST, non-JSON, timeout', async () => {
     const fetchJson = createUndiciFetchJson();
     const headers = { authorization: 'Bearer t', 'content-type': 'application/json' };

@@ -15,7 +15,7 @@ function activated(entry: LaneEntry, headers: Record<string, string>, now = NOW)
   return result.entry;
 }
 
-describe('claude-low-priority-mode', () => {
+describe('TEST-6 claude-low-priority-mode', () => {
   it('LOWP-3: before any wall the lane is idle, sends no slow header and snapshots as idle', () => {
     expect(shouldSendSlow(EMPTY_LANE_STORE, KEY, NOW)).toBe(false);
     expect(snapshotLane(EMPTY_LANE_STORE, KEY, NOW)).toEqual({ kind: 'idle' });

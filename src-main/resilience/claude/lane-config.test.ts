@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isLaneEligible, laneKey, readLaneOptIns } from './lane-config';
 
-describe('claude-low-priority-mode', () => {
+describe('TEST-6 claude-low-priority-mode', () => {
   it('LOWP-1, RESET-1: undefined or {} means both opt-ins are off', () => {
     expect(readLaneOptIns(undefined)).toEqual({ lowPriorityMode: false, autoLimitReset: false });
     expect(readLaneOptIns({})).toEqual({ lowPriorityMode: false, autoLimitReset: false });

@@ -7,7 +7,7 @@ const BOTH = { lowPriorityMode: true, autoLimitReset: true };
 const wall429 = { status: 429, headers: wallHeaders(), sentSlow: false };
 const ACCEPTED = { kind: 'retry', delayMs: 0, via: 'low-priority-accepted' };
 
-describe('claude-low-priority-mode', () => {
+describe('TEST-6 claude-low-priority-mode', () => {
   it('LOWP-4, LOWP-6: an idle wall 429 with the opt-in is accepted at once and the lane turns active', () => {
     const out = respond(EMPTY_LANE_STORE, wall429, NOW);
     expect(out.decision).toEqual(ACCEPTED);

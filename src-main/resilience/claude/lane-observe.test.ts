@@ -9,7 +9,7 @@ const slotBusy = { status: 429, headers: unified({ 'slow-status': 'slot_busy' })
 const one = (): number => 1;
 const ended = (reason: string): LaneDecision => ({ kind: 'ended', reason }) as LaneDecision;
 
-describe('claude-low-priority-mode', () => {
+describe('TEST-6 claude-low-priority-mode', () => {
   it('LOWP-7: while active, 200s with slow-status active and not_needed keep the lane and are counted', () => {
     const first = respond(activeStore(), { status: 200, headers: unified({ 'slow-status': 'active' }) }, NOW + 1);
     const second = respond(first.state, { status: 200, headers: unified({ 'slow-status': 'not_needed' }) }, NOW + 2);

@@ -13,7 +13,7 @@ import {
 } from './lane-store';
 import { activeStore, KEY, NOW, respond, unified } from './lane-test-kit';
 
-describe('claude-low-priority-mode', () => {
+describe('TEST-6 claude-low-priority-mode', () => {
   it('LOWP-13: the store is FIFO-bounded: a new key past the limit evicts the oldest, an update keeps its place', () => {
     expect(LANE_STORE_LIMIT).toBe(10_000);
     const entry = { ...IDLE_LANE, requestsServed: 1 };

@@ -4,7 +4,7 @@ import { unified } from './lane-test-kit';
 import { isAtWall, parseUnifiedHeaders } from './unified-headers';
 import { parseUsageWindows } from './usage-windows';
 
-describe('claude-low-priority-mode', () => {
+describe('TEST-6 claude-low-priority-mode', () => {
   it('LOWP-2: a Headers object and a record parse alike, whatever the name casing', () => {
     const fromHeaders = parseUnifiedHeaders(
       new Headers({
@@ -49,7 +49,7 @@ describe('claude-low-priority-mode', () => {
     expect(parseUnifiedHeaders(unified({ 'overage-in-use': 'yes' })).overageInUse).toBeUndefined();
   });
 
-  it('QPIPE-6: usage windows read 5h/7d utilisation, resets and statuses, the blamed window and the overage', () => {
+  it('LOWP-2: usage windows read 5h/7d utilisation, resets and statuses, the blamed window and the overage', () => {
     const windows = parseUsageWindows(
       new Headers(
         unified({
@@ -81,7 +81,7 @@ describe('claude-low-priority-mode', () => {
     });
   });
 
-  it('QPIPE-6: unknown windows are kept by name, malformed numbers dropped, and no unified header means null', () => {
+  it('LOWP-2: unknown windows are kept by name, malformed numbers dropped, and no unified header means null', () => {
     const windows = parseUsageWindows(
       unified({ '7d_oi-utilization': '0.05', '7d-sonnet-reset': '1800500000', '5h-utilization': 'lots' }),
     );

@@ -31,7 +31,7 @@ function remaining(state: WindowGateState, providerId: string, now: number): num
   return decision.allowed ? 0 : decision.retryAfterMs;
 }
 
-describe('provider-cooldown-window-gate', () => {
+describe('TEST-5 provider-cooldown-window-gate', () => {
   it('PROV-1: the layer is off by default and records nothing while off', () => {
     const off = resolveWindowGateSettings();
     expect(off.enabled).toBe(false);

@@ -6,7 +6,7 @@ import {
   windowGateSettingsSchema,
 } from './window-gate-settings';
 
-describe('provider-cooldown-window-gate', () => {
+describe('TEST-5 provider-cooldown-window-gate', () => {
   describe('settings and environment', () => {
     it('PROV-3 PROV-5: defaults are OAuth 10/15 min/5 min, API key 15/30 min/10 min, backoff 5 s..300 s', () => {
       const { profiles, minRetryCooldownMs, maxRetryCooldownMs, enabled } = DEFAULT_WINDOW_GATE_SETTINGS;
