@@ -18,6 +18,7 @@ import { createUpstreamPools } from './providers/upstream-pools';
 import { assembleClaude, lookUpMissingOrganizations } from './providers/claude-oauth/claude-assembly';
 import type { ClaudeRuntime } from './providers/claude-oauth/claude-runtime';
 import { toView } from './db/connections-repo';
+import { createConnectionSlots } from './proxy/connection-slots';
 import { createProxyHandler, createProxyServer } from './proxy/server';
 import type { ProxyContext } from './proxy/proxy-context';
 import { buildCatalog, type Catalog } from './routing/catalog';
@@ -168,6 +169,7 @@ export function createCore(options: CoreOptions): Core {
       verifyKey: createKeyVerifier(s.keys, events, now),
       pools,
       resilience: r.port,
+      slots: createConnectionSlots(),
       claude,
       log,
       now,

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppError } from '../../src-shared/contract/errors';
 import type { TargetExclusion } from '../../src-shared/domain/cooldown';
 import type { FailoverHop } from '../../src-shared/domain/request-log';
-import { resolveTargets, type Exclusion } from '../routing/resolve-targets';
+import { resolveTargets, type Exclusion, type Target } from '../routing/resolve-targets';
 import { sendClientError } from './client-errors';
 import { laneWaitDeadline } from '../resilience/claude/lane-constants';
 import { attemptTarget } from './claude-attempt';
@@ -39,6 +39,23 @@ const BODY_IDLE_MS = 10 * 60_000;
 
 function asExclusion(e: Exclusion): TargetExclusion {
   return { connection: e.connection, model: null, reason: e.reason, retryAfterSeconds: null };
+}
+
+/** How long a request waits for a busy connection's slot before going ahead anyway (CONC-4). */
+const SLOT_WAIT_MS = 30_000;
+
+/**
+ * maxConcurrent (CONC-2): a busy connection is passed over while later targets remain; the last
+ * one is waited for, within a budget, then used anyway rather than refusing (fail open).
+ */
+async function takeSlot(ctx: ProxyContext, target: Target, isLast: boolean, signal: AbortSignal): Promise<'held' | 'none' | 'busy' | 'aborted'> {
+  const max = target.connection.view.maxConcurrent;
+  const id = target.connection.view.id;
+  if (max === null) return 'none';
+  if (ctx.slots.tryAcquire(id, max)) return 'held';
+  if (!isLast) return 'busy';
+  const outcome = await ctx.slots.acquire(id, max, signal, SLOT_WAIT_MS);
+  return outcome === 'acquired' ? 'held' : outcome === 'aborted' ? 'aborted' : 'none';
 }
 
 /** No target can run: cooling targets give a 503 with the earliest return (ROUTE-6), others a 404 (ROUTE-8). */
@@ -114,8 +131,16 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
         const target = targets[i];
         if (!target) continue;
         const name = target.connection.view.name;
+        const isLastTarget = i === targets.length - 1;
+        const slot = await takeSlot(ctx, target, isLastTarget, controller.signal);
+        if (slot === 'aborted') return;
+        if (slot === 'busy') {
+          excluded.push({ connection: name, model: target.upstreamModel, reason: 'busy', retryAfterSeconds: null });
+          continue;
+        }
         const admitted = ctx.resilience.admit(target, ctx.now());
         if (!admitted.ok) {
+          if (slot === 'held') ctx.slots.release(target.connection.view.id);
           excluded.push(admitted.exclusion);
           if (i === targets.length - 1 && hops.length === 0) return finishWithError(noTargetError(model, excluded));
           continue;
@@ -205,6 +230,7 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
           return;
         } finally {
           admitted.admission.release();
+          if (slot === 'held') ctx.slots.release(target.connection.view.id);
         }
       }
       // Every runnable target declined before dispatch (e.g. a probe slot was taken meanwhile).

@@ -4,6 +4,7 @@ import type { Settings } from '../../src-shared/domain/settings';
 import type { UpstreamPools } from '../providers/upstream-pools';
 import type { Catalog } from '../routing/catalog';
 import type { ClaudeRuntime } from '../providers/claude-oauth/claude-runtime';
+import type { ConnectionSlots } from './connection-slots';
 import type { ResiliencePort } from './resilience-port';
 
 /** What the proxy needs from the core; read through functions so a change is seen at once. */
@@ -13,6 +14,8 @@ export interface ProxyContext {
   verifyKey(plainKey: string): LocalKeyView | null;
   pools: UpstreamPools;
   resilience: ResiliencePort;
+  /** maxConcurrent semaphores, one per connection. */
+  slots: ConnectionSlots;
   /** Claude subscription hooks (tokens, usage windows, lane, reset); null in tests that do not need them. */
   claude: ClaudeRuntime | null;
   /** Operator-facing warnings (never secrets). */

@@ -66,6 +66,6 @@ export type CooldownClear = z.infer<typeof cooldownClearSchema>;
 export interface TargetExclusion {
   connection: string;
   model: string | null;
-  reason: 'unavailable' | 'banned' | 'expired' | 'credits_exhausted' | 'needs_reauth' | 'circuit_open' | 'provider_cooldown' | 'model_lockout' | 'disabled' | 'no_secret' | 'wrong_api_format' | 'unknown_connection' | 'no_model';
+  reason: 'unavailable' | 'banned' | 'expired' | 'credits_exhausted' | 'needs_reauth' | 'circuit_open' | 'provider_cooldown' | 'model_lockout' | 'disabled' | 'no_secret' | 'wrong_api_format' | 'unknown_connection' | 'no_model' | 'busy';
   retryAfterSeconds: number | null;
 }
