@@ -21,11 +21,24 @@ export interface ClaudeUsage {
 
 export type ClaudeLaneEndReason = 'reset' | 'weekly' | 'budget' | 'off' | 'ineligible' | 'wall' | 'max_wait' | 'extra_usage' | 'operator';
 
-interface LaneBlocks {
+/** One sentence per reason a low-priority lane ended, for the card, the tray and the activity feed. */
+export const LANE_END_TEXT: Readonly<Record<ClaudeLaneEndReason, string>> = {
+  reset: 'the usage window reset',
+  weekly: 'the weekly limit was reached',
+  budget: 'the low-priority budget is spent',
+  off: 'Anthropic switched the low-priority lane off',
+  ineligible: 'the account is not eligible for the low-priority lane',
+  wall: 'the account hit its usage wall',
+  max_wait: 'no slot freed up within the allowed wait',
+  extra_usage: 'paid extra usage now covers the limit',
+  operator: 'stopped by the operator',
+};
+
+export interface ClaudeLaneBlocks {
   coolingOffUntilMs?: number;
   budgetSpentUntilMs?: number;
 }
-interface ActiveLane {
+export interface ClaudeActiveLane {
   acceptedAtMs: number;
   resetsAtMs: number;
   expiresAtMs: number;
@@ -38,10 +51,10 @@ interface ActiveLane {
 
 /** The low-priority lane of one connection: idle / active until … / waiting for a slot / ended: reason. */
 export type ClaudeLaneView =
-  | ({ kind: 'idle' } & LaneBlocks)
-  | ({ kind: 'active' } & ActiveLane)
-  | ({ kind: 'waiting'; attempts: number; waitingSinceMs: number; nextTryAtMs: number } & ActiveLane)
-  | ({ kind: 'ended'; reason: ClaudeLaneEndReason; atMs: number } & LaneBlocks);
+  | ({ kind: 'idle' } & ClaudeLaneBlocks)
+  | ({ kind: 'active' } & ClaudeActiveLane)
+  | ({ kind: 'waiting'; attempts: number; waitingSinceMs: number; nextTryAtMs: number } & ClaudeActiveLane)
+  | ({ kind: 'ended'; reason: ClaudeLaneEndReason; atMs: number } & ClaudeLaneBlocks);
 
 /** Everything the connection card and the tray show for one Claude subscription connection. */
 export interface ClaudeConnectionStatus {

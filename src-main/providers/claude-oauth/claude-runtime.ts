@@ -1,3 +1,4 @@
+import type { ClaudeConnectionStatus } from '../../../src-shared/domain/claude';
 import type { ConnectionSecret } from '../../../src-shared/domain/connection';
 import { attemptClaudeLimitReset } from '../../resilience/claude-reset/attempt-limit-reset';
 import type { FetchJson } from '../../resilience/claude-reset/fetch-json';
@@ -7,20 +8,13 @@ import { isLaneEligible, laneKey, readLaneOptIns } from '../../resilience/claude
 import { applyClaimOutcome, planWallResponse, settleClaim } from '../../resilience/claude/lane-handler';
 import type { LaneDecision } from '../../resilience/claude/lane-state';
 import { EMPTY_LANE_STORE, shouldSendSlow, type LaneStore } from '../../resilience/claude/lane-store';
-import { snapshotLane, type LaneSnapshot } from '../../resilience/claude/lane-snapshot';
+import { snapshotLane } from '../../resilience/claude/lane-snapshot';
 import { isAtWall, parseUnifiedHeaders } from '../../resilience/claude/unified-headers';
 import { parseUsageWindows, type UsageWindows } from '../../resilience/claude/usage-windows';
 import type { RuntimeConnection } from '../../routing/catalog';
 import type { OAuthTokens } from './oauth-tokens';
 
-/** What the UI shows per Claude subscription connection. */
-export interface ClaudeConnectionStatus {
-  connectionId: string;
-  usage: (UsageWindows & { observedAt: number }) | null;
-  lane: LaneSnapshot;
-  lastReset: { outcome: string; reason: string; at: number } | null;
-  lastVia: { via: string; at: number } | null;
-}
+export type { ClaudeConnectionStatus };
 
 type OAuthSecret = Extract<ConnectionSecret, { type: 'oauth' }>;
 

@@ -1,35 +1,13 @@
+import type { ClaudeUsage, ClaudeUsageWindow } from '../../../src-shared/domain/claude';
 import { readBoolean, readNonNegative, toHeaderMap, type HeaderSource } from './header-source';
 import { UNIFIED_PREFIX } from './unified-headers';
 
-/** One usage window as the headers state it; `utilization` is a fraction (0.42 = 42 %). */
-export interface UsageWindow {
-  utilization?: number;
-  resetsAtSeconds?: number;
-  status?: string;
-}
-
+/** One usage window as the headers state it; `utilization` is a fraction (0.42 = 42 %). Shared with the UI. */
+export type UsageWindow = ClaudeUsageWindow;
 /** Paid overage ("extra usage"): not a window of the plan, so kept apart from them. */
-export interface UsageOverage {
-  status?: string;
-  inUse?: boolean;
-  utilization?: number;
-  resetsAtSeconds?: number;
-}
-
+export type UsageOverage = NonNullable<ClaudeUsage['overage']>;
 /** What the UI shows about a Claude subscription's usage, read off any upstream response. */
-export interface UsageWindows {
-  status?: string;
-  resetsAtSeconds?: number;
-  representativeClaim?: string;
-  fiveHour?: UsageWindow;
-  sevenDay?: UsageWindow;
-  /**
-   * Every window by its header name (`5h`, `7d`, `7d_oi`, `7d-sonnet`, …): Anthropic adds windows
-   * without notice, and the UI can still list one it has no label for.
-   */
-  windows: Readonly<Record<string, UsageWindow>>;
-  overage?: UsageOverage;
-}
+export type UsageWindows = Omit<ClaudeUsage, 'observedAt'>;
 
 const WINDOW_HEADER = /^(.+)-(utilization|reset|status)$/;
 

@@ -1,18 +1,8 @@
-import type { ClaudeConnectionStatus, ClaudeLaneEndReason, ClaudeLaneView } from '../../../src-shared/domain/claude';
+import { LANE_END_TEXT, type ClaudeConnectionStatus, type ClaudeLaneView } from '../../../src-shared/domain/claude';
+
+export { LANE_END_TEXT };
 import { formatCountdown } from '../connections/connection-status';
 
-/** One sentence per reason a low-priority lane ended (the core's own wording). */
-export const LANE_END_TEXT: Readonly<Record<ClaudeLaneEndReason, string>> = {
-  reset: 'the usage window reset',
-  weekly: 'the weekly limit was reached',
-  budget: 'the low-priority budget is spent',
-  off: 'Anthropic switched the low-priority lane off',
-  ineligible: 'the account is not eligible for the low-priority lane',
-  wall: 'the account hit its usage wall',
-  max_wait: 'no slot freed up within the allowed wait',
-  extra_usage: 'paid extra usage now covers the limit',
-  operator: 'stopped by the operator',
-};
 
 /** Limit-reset outcomes that put the request back at full speed. */
 const GRANTED: ReadonlySet<string> = new Set(['reset', 'not_limited', 'recent_reset']);
