@@ -112,6 +112,24 @@ describe('core start and stop', () => {
   });
 });
 
+describe('settings events', () => {
+  it('LOCK-10: a resilience settings change is pushed to every subscriber with the settings in force', async () => {
+    const c = core(tempDir());
+    await c.start();
+    const seen: unknown[] = [];
+    c.events.subscribe((e) => {
+      if (e.type === 'resilience.settingsChanged') seen.push(e.payload.settings);
+    });
+    const result = await c.router.call('resilience.updateSettings', { modelLockout: { enabled: true } });
+    expect(result.ok).toBe(true);
+    expect(seen).toHaveLength(1);
+    expect(seen[0]).toMatchObject({ modelLockout: { enabled: true } });
+    const refused = await c.router.call('resilience.updateSettings', { modelLockout: { enabled: 'yes' } });
+    expect(refused.ok).toBe(false);
+    expect(seen).toHaveLength(1);
+  });
+});
+
 describe('base URLs', () => {
   let upstream: FakeUpstream;
   let h: RunningHeadroom;

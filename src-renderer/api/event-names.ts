@@ -10,6 +10,7 @@ const EVENTS: Record<EventName, true> = {
   'app.paused': true,
   'cooldowns.changed': true,
   'claude.changed': true,
+  'resilience.settingsChanged': true,
 };
 
 /** Every event type at runtime; EventSource needs one listener per named event. */

@@ -223,7 +223,10 @@ export function createFakeHandlers(
     'resilience.getSettings': () => ok(state.resilienceSettings),
     'resilience.updateSettings': (patch) => {
       const result = updateFakeResilience(state.resilienceSettings, patch);
-      if (result.ok) state.resilienceSettings = result.value;
+      if (result.ok) {
+        state.resilienceSettings = result.value;
+        send('resilience.settingsChanged', { settings: result.value });
+      }
       return result;
     },
     'claude.importCredentials': ({ name }) => fail('not_found', `Could not import Claude Code credentials for "${name}": no login on this machine`),

@@ -56,6 +56,8 @@ export function connectStores(api: ApiClient, stores: Stores): () => void {
         return stores.cooldowns.getState().apply(event.payload.snapshot);
       case 'claude.changed':
         return stores.claude.getState().apply(event.payload.status);
+      case 'resilience.settingsChanged':
+        return stores.settings.getState().applyResilience(event.payload.settings);
     }
   });
   const loadAll = (): void => {

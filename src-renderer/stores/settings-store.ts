@@ -14,6 +14,7 @@ export interface SettingsState extends Loadable {
   load(): Promise<void>;
   /** Replaces the proxy settings with those a `settings.changed` event carried. */
   applyProxy(settings: Settings): void;
+  applyResilience(settings: ResilienceSettingsView): void;
   updateProxy(patch: SettingsPatch): Promise<Result<Settings>>;
   /** Sends only the fields that changed; the core deep-merges, validates and clamps. */
   updateResilience(patch: ResilienceSettingsView): Promise<Result<ResilienceSettingsView>>;
@@ -41,6 +42,9 @@ export function createSettingsStore(api: ApiClient): SettingsStore {
         status: 'ready',
         error: null,
       });
+    },
+    applyResilience(settings) {
+      set({ resilience: settings });
     },
     applyProxy(settings) {
       version++;

@@ -16,6 +16,8 @@ export interface EventMap {
   'app.paused': { paused: boolean };
   'cooldowns.changed': { snapshot: CooldownSnapshot };
   'claude.changed': { status: ClaudeConnectionStatus[] };
+  /** The resilience settings in force after a change, so every window and the tray see it. */
+  'resilience.settingsChanged': { settings: Record<string, unknown> };
 }
 
 export type EventName = keyof EventMap;

@@ -30,7 +30,9 @@ export function resilienceHandlers(deps: HandlerDeps): ResilienceHandlers {
       if (!result.ok) {
         return fail('invalid_input', result.issues.map((i) => `${i.path}: ${i.message}`).join('; '), { details: { issues: result.issues } });
       }
-      return ok(result.value as unknown as Record<string, unknown>);
+      const settings = result.value as unknown as Record<string, unknown>;
+      deps.events.emit('resilience.settingsChanged', { settings });
+      return ok(settings);
     },
   };
 }

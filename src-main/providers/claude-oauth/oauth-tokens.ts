@@ -4,6 +4,8 @@ import { refreshClaudeToken } from './token-refresh';
 
 /** Refresh this long before expiry, so a long stream never starts on a token about to die. */
 export const REFRESH_MARGIN_MS = 5 * 60_000;
+/** After a refresh failed for a transient reason, requests wait this long before asking again. */
+export const REFRESH_RETRY_AFTER_MS = 30_000;
 
 type OAuthSecret = Extract<ConnectionSecret, { type: 'oauth' }>;
 
@@ -28,6 +30,8 @@ export interface OAuthTokenDeps {
  */
 export function createOAuthTokens(deps: OAuthTokenDeps) {
   const inflight = new Map<string, Promise<FreshToken>>();
+  // A token endpoint that is down must not be hammered by every request: one try per interval.
+  const failedAt = new Map<string, { at: number; message: string }>();
 
   async function refresh(connectionId: string, usedToken: string | null): Promise<FreshToken> {
     const stored = deps.readSecret(connectionId);
@@ -45,6 +49,11 @@ export function createOAuthTokens(deps: OAuthTokenDeps) {
       deps.onNeedsReauth(connectionId, message);
       return { ok: false, reason: 'needs_reauth', message };
     }
+    const recent = failedAt.get(connectionId);
+    if (recent && now - recent.at < REFRESH_RETRY_AFTER_MS) {
+      const stillValid = stored.expiresAt === undefined || stored.expiresAt > now;
+      return stillValid && usedToken === null ? { ok: true, secret: stored, refreshed: false } : { ok: false, reason: 'failed', message: recent.message };
+    }
     const result = await refreshClaudeToken(deps.fetchJson, {
       tokenUrl: deps.tokenUrl(connectionId),
       clientId: deps.clientId(),
@@ -54,6 +63,7 @@ export function createOAuthTokens(deps: OAuthTokenDeps) {
     });
     switch (result.kind) {
       case 'refreshed': {
+        failedAt.delete(connectionId);
         const secret: OAuthSecret = { type: 'oauth', accessToken: result.accessToken, refreshToken: result.refreshToken, expiresAt: result.expiresAt };
         deps.saveSecret(connectionId, secret);
         return { ok: true, secret, refreshed: true };
@@ -62,6 +72,7 @@ export function createOAuthTokens(deps: OAuthTokenDeps) {
         deps.onNeedsReauth(connectionId, result.message);
         return { ok: false, reason: 'needs_reauth', message: result.message };
       case 'failed': {
+        failedAt.set(connectionId, { at: deps.now(), message: result.message });
         // A token that still works is better than none while the token endpoint is unwell.
         const stillValid = stored.expiresAt === undefined || stored.expiresAt > deps.now();
         return stillValid && usedToken === null ? { ok: true, secret: stored, refreshed: false } : { ok: false, reason: 'failed', message: result.message };
