@@ -18,6 +18,12 @@ import type { ProviderIdentity } from './provider-identity';
 import type { ResiliencePersistence, ResilienceState } from './resilience-state';
 import { checkConnectionGate, checkProviderGate, recordConnectionFailure as gateConnectionFailure, recordGateSuccess, recordProviderFailure } from './window-gate/window-gate';
 
+/** Emptiness without allocating a key array on every successful request. */
+function hasAny(record: object): boolean {
+  for (const _ in record) return true;
+  return false;
+}
+
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
 const CLOSED: BreakerState = resetBreaker();
 
@@ -118,7 +124,7 @@ export function createResilienceService(state: ResilienceState, repos: Resilienc
         changed = true;
       }
       if (state.gate.size > 0) state.gate = recordGateSuccess(state.gate, provider.id, c.id);
-      if (Object.keys(state.lockouts).length > 0) {
+      if (hasAny(state.lockouts)) {
         const decayed = decayOnSuccess(state.lockouts, provider.id, c.id, target.upstreamModel);
         if (decayed.state !== state.lockouts) {
           state.lockouts = decayed.state;

@@ -8,6 +8,7 @@ import { createServer as createNetServer, type AddressInfo, type Socket } from '
 import { rejectPlan, type PlanContext } from './fake-upstream-errors';
 import { createExchange, type Exchange } from './fake-upstream-exchange';
 import { perform } from './fake-upstream-perform';
+import { closeServer, flattenHeaders, parseJson, poll } from './fake-server-kit';
 import { DEFAULT_MODELS } from './fake-upstream-models';
 import type { Behaviour, FakeUpstream, FakeUpstreamOptions, RecordedRequest } from './fake-upstream-types';
 
@@ -93,49 +94,13 @@ export async function startFakeUpstream(options: FakeUpstreamOptions): Promise<F
       poll(() => requests.length >= count, timeoutMs, `${name}: ${count} requests (have ${requests.length})`),
     close: () => {
       closing = true;
-      // Resolve only once every socket has emitted 'close', so counters are final and no handle leaks.
-      closed ??= Promise.all([
-        new Promise<void>((resolve) => server.close(() => resolve())),
-        ...[...sockets].map(
-          (socket) => new Promise<void>((resolve) => socket.once('close', () => resolve()).destroy()),
-        ),
-      ]).then(() => {
-        for (const exchange of exchanges) exchange.cancel();
-      });
+      closed ??= closeServer(server, sockets, exchanges);
       return closed;
     },
   };
   return upstream;
 }
 
-function flattenHeaders(req: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return headers;
-}
-
-function parseJson(body: string): unknown {
-  if (body === '') return null;
-  try {
-    return JSON.parse(body) as unknown;
-  } catch {
-    return null;
-  }
-}
-
-function poll(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const tick = (): void => {
-      if (check()) return resolve();
-      if (Date.now() >= deadline) return reject(new Error(`Timed out after ${timeoutMs}ms waiting for ${what}`));
-      setTimeout(tick, 5);
-    };
-    tick();
-  });
-}
 
 /** A loopback port with nothing listening, for "connection refused" tests. */
 export async function reservePort(): Promise<number> {

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo, Socket } from 'node:net';
 import type { PlanContext, ResponsePlan } from '../fake-upstream-errors';
 import { createExchange, type Exchange } from '../fake-upstream-exchange';
+import { closeServer, flattenHeaders, parseJson, poll } from '../fake-server-kit';
 import { DEFAULT_MODELS, modelList } from '../fake-upstream-models';
 import { estimateTokens } from '../fake-upstream-responses';
 import {
@@ -184,48 +185,13 @@ export async function startFakeClaude(options: FakeClaudeOptions = {}): Promise<
     waitFor: (predicate, timeoutMs = 2000) => poll(() => predicate(fake), timeoutMs, `${name}: condition`),
     close: () => {
       closing = true;
-      closed ??= Promise.all([
-        new Promise<void>((resolve) => server.close(() => resolve())),
-        ...[...sockets].map(
-          (socket) => new Promise<void>((resolve) => socket.once('close', () => resolve()).destroy()),
-        ),
-      ]).then(() => {
-        for (const exchange of exchanges) exchange.cancel();
-      });
+      closed ??= closeServer(server, sockets, exchanges);
       return closed;
     },
   };
   return fake;
 }
 
-function flattenHeaders(req: IncomingMessage): Record<string, string> {
-  const headers: Record<string, string> = {};
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (value !== undefined) headers[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return headers;
-}
-
-function parseJson(body: string): unknown {
-  if (body === '') return null;
-  try {
-    return JSON.parse(body) as unknown;
-  } catch {
-    return null;
-  }
-}
-
-function poll(check: () => boolean, timeoutMs: number, what: string): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const tick = (): void => {
-      if (check()) return resolve();
-      if (Date.now() >= deadline) return reject(new Error(`Timed out after ${timeoutMs}ms waiting for ${what}`));
-      setTimeout(tick, 5);
-    };
-    tick();
-  });
-}
 
 /** A claude-oauth config entry for `startHeadroom` pointing at this fake (token endpoint included). */
 export function claudeConnection(

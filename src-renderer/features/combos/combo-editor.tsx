@@ -1,8 +1,9 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { ComboView } from '../../../src-shared/domain/combo';
 import type { ConnectionView } from '../../../src-shared/domain/connection';
 import { useApi } from '../../api/api-context';
 import { Dialog } from '../../components/dialog';
+import { useFormErrors } from '../../components/use-form-errors';
 import { FormField } from '../../components/form-field';
 import {
   buildComboInput,
@@ -31,22 +32,9 @@ export function ComboEditor({
     const first = connections[0];
     return initial.targets.length === 0 && first ? { ...initial, targets: [newTarget(first.name)] } : initial;
   });
-  const [errors, setErrors] = useState<ComboErrors>({});
+  const { errors, setErrors, refuse, formRef } = useFormErrors<ComboErrors>({});
   const [busy, setBusy] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
-  const refused = useRef(false);
   const editing = original !== null;
-
-  useEffect(() => {
-    if (!refused.current) return;
-    refused.current = false;
-    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [errors]);
-
-  const refuse = (next: ComboErrors): void => {
-    refused.current = true;
-    setErrors(next);
-  };
 
   const submit = async (event: FormEvent<HTMLFormElement>): Promise<void> => {
     event.preventDefault();

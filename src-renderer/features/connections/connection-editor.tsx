@@ -1,7 +1,8 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { ConnectionView } from '../../../src-shared/domain/connection';
 import { useApi } from '../../api/api-context';
 import { Dialog } from '../../components/dialog';
+import { useFormErrors } from '../../components/use-form-errors';
 import { ClaudeSection } from './claude-section';
 import { IdentityFields, RoutingFields } from './connection-fields';
 import { emptyForm, formFromView, type ConnectionForm } from './connection-form';
@@ -45,23 +46,9 @@ export function ConnectionEditor({
 }) {
   const api = useApi();
   const [form, setForm] = useState<ConnectionForm>(() => (original ? formFromView(original) : emptyForm()));
-  const [errors, setErrors] = useState<FieldErrors>({});
+  const { errors, setErrors, refuse, formRef } = useFormErrors<FieldErrors>({});
   const [busy, setBusy] = useState(false);
-  const formRef = useRef<HTMLFormElement>(null);
-  const refused = useRef(false);
   const editing = original !== null;
-
-  // After a refused save (not while typing), take the user to the first field that needs attention.
-  useEffect(() => {
-    if (!refused.current) return;
-    refused.current = false;
-    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
-  }, [errors]);
-
-  const refuse = (next: FieldErrors): void => {
-    refused.current = true;
-    setErrors(next);
-  };
 
   const update = (patch: Partial<ConnectionForm>): void => {
     setForm((current) => ({ ...current, ...patch }));
