@@ -1,5 +1,6 @@
+import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -166,5 +167,136 @@ describe('base URLs', () => {
     expect(await ask('router/some-other-model')).toBe(200);
     expect(await ask('fast')).toBe(200);
     expect(upstream.requests.map((r) => (r.json as { model: string }).model)).toEqual(['anthropic/claude-3.5-sonnet', 'some-other-model', 'openai/gpt-4o-mini']);
+  });
+});
+
+/** POSIX permission bits are not enforced on Windows, where the profile ACL guards the folder. */
+const posixIt = process.platform === 'win32' ? it.skip : it;
+
+/** A pid that surely names no running process: a child that has already exited. */
+function deadPid(): number {
+  const child = spawnSync(process.execPath, ['-e', '']);
+  if (child.pid === undefined) throw new Error('could not spawn a child');
+  return child.pid;
+}
+
+describe('data directory (issue 8)', () => {
+  posixIt('ISSUE-8: the data dir is 0700 and every file in it 0600 after start, tightening a pre-existing 0755/0644 dir', async () => {
+    const dir = tempDir();
+    chmodSync(dir, 0o755);
+    writeFileSync(join(dir, 'notes.txt'), 'left by an older version', { mode: 0o644 });
+    chmodSync(join(dir, 'notes.txt'), 0o644);
+    const started = await core(dir).start();
+    expect(started.ok).toBe(true);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    const files = readdirSync(dir);
+    expect(files).toEqual(expect.arrayContaining(['headroom.sqlite', 'headroom.sqlite-wal', 'headroom.sqlite-shm', 'admin-token', 'secret.key', 'headroom.lock', 'notes.txt']));
+    for (const name of files) expect(`${name} ${(statSync(join(dir, name)).mode & 0o777).toString(8)}`).toBe(`${name} 600`);
+  });
+
+  posixIt('ISSUE-8: a data dir Headroom creates is 0700 whatever the umask', async () => {
+    const dir = join(tempDir(), 'nested', 'data');
+    const previous = process.umask(0o022);
+    try {
+      expect((await core(dir).start()).ok).toBe(true);
+    } finally {
+      process.umask(previous);
+    }
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(join(dir, 'headroom.sqlite')).mode & 0o777).toBe(0o600);
+  });
+
+  it('ISSUE-8: a second core on the same data dir is refused with one line naming the dir and the port; the first keeps working', async () => {
+    const dir = tempDir();
+    const first = core(dir, { adminToken: 'tok-0123456789abcdef' });
+    const started = await first.start();
+    if (!started.ok) throw new Error(started.error.message);
+    const port = new URL(started.value.proxyUrl).port;
+    const before = readdirSync(dir).map((name) => [name, statSync(join(dir, name)).mtimeMs]);
+
+    const second = await core(dir).start();
+    expect(second.ok).toBe(false);
+    if (second.ok) return;
+    expect(second.error.message).not.toContain('\n');
+    expect(second.error.message).toContain(dir);
+    expect(second.error.message).toContain(`port ${port}`);
+    expect(readdirSync(dir).map((name) => [name, statSync(join(dir, name)).mtimeMs])).toEqual(before);
+
+    const rpc = await fetch(`${started.value.proxyUrl}/api/rpc/app.info`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer tok-0123456789abcdef', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(rpc.status).toBe(200);
+    expect(JSON.parse(readFileSync(join(dir, 'headroom.lock'), 'utf8'))).toMatchObject({ pid: process.pid, port: Number(port) });
+  });
+
+  it('ISSUE-8: a lock left by a dead process (kill -9) is taken over, and removed on stop', async () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, 'headroom.lock'), JSON.stringify({ pid: deadPid(), port: 7431, startedAt: 1, id: 'gone' }));
+    const c = core(dir);
+    const started = await c.start();
+    expect(started.ok).toBe(true);
+    expect(JSON.parse(readFileSync(join(dir, 'headroom.lock'), 'utf8'))).toMatchObject({ pid: process.pid });
+    await c.stop();
+    expect(existsSync(join(dir, 'headroom.lock'))).toBe(false);
+  });
+
+  it('ISSUE-8: a start refused for a bad config file or a port in use creates no data dir', async () => {
+    const parent = tempDir();
+    const file = join(parent, 'bad.json');
+    writeFileSync(file, JSON.stringify({ connections: [{ name: 'x', kind: 'bogus' }] }));
+    const badConfig = join(parent, 'data-bad-config');
+    expect((await core(badConfig, { configFile: file }).start()).ok).toBe(false);
+    expect(existsSync(badConfig)).toBe(false);
+
+    const blocker = createServer();
+    await new Promise<void>((r) => blocker.listen(0, '127.0.0.1', r));
+    cleanups.push(() => new Promise<void>((r) => blocker.close(() => r())));
+    const port = (blocker.address() as { port: number }).port;
+    const portInUse = join(parent, 'data-port-in-use');
+    expect((await core(portInUse, { port }).start()).ok).toBe(false);
+    expect(existsSync(portInUse)).toBe(false);
+    expect((await core(portInUse, { port: 0, adminPort: port }).start()).ok).toBe(false);
+    expect(existsSync(portInUse)).toBe(false);
+  });
+
+  it('ISSUE-8: deleting the data dir while running is noticed within seconds (log line, event) and nothing is written afterwards', async () => {
+    const upstream = await startFakeUpstream({ format: 'openai' });
+    cleanups.push(() => upstream.close());
+    const h = await startHeadroom({ connections: [openaiConnection('oa', upstream.url, { models: ['gpt-4o'] })] }, { dataDir: tempDir() });
+    cleanups.push(() => h.stop());
+    const lost: { dataDir: string; message: string }[] = [];
+    h.core.events.subscribe((e) => {
+      if (e.type === 'storage.lost') lost.push(e.payload);
+    });
+    const ask = () =>
+      fetch(`${h.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${h.key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'gpt-4o', messages: [] }),
+      });
+    expect((await ask()).status).toBe(200);
+
+    rmSync(h.dataDir, { recursive: true, force: true });
+    const until = Date.now() + 5_000;
+    while (lost.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    expect(lost).toHaveLength(1);
+    expect(lost[0]?.dataDir).toBe(h.dataDir);
+    expect(h.logs.some((line) => line.includes('DATA DIRECTORY LOST') && line.includes(h.dataDir))).toBe(true);
+
+    const refused = await ask();
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ error: { code: 'storage_unavailable', type: 'server_error' } });
+    expect(upstream.requests).toHaveLength(1);
+    const rpc = await fetch(`${h.url}/api/rpc/app.setPaused`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${h.adminToken}`, 'content-type': 'application/json' },
+      body: '{"paused":true}',
+    });
+    expect(rpc.status).toBe(503);
+    expect(await rpc.json()).toMatchObject({ ok: false, error: { code: 'storage_unavailable' } });
+    await new Promise((r) => setTimeout(r, 1_200));
+    expect(existsSync(h.dataDir)).toBe(false);
   });
 });

@@ -1,8 +1,9 @@
-import { mkdirSync } from 'node:fs';
-import type { Server } from 'node:http';
+import { existsSync, rmSync } from 'node:fs';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { join } from 'node:path';
 import { fail, ok, type Result } from '../src-shared/contract/errors';
 import type { ProxyInfo } from '../src-shared/contract/methods';
+import { DEFAULT_SETTINGS, type Settings } from '../src-shared/domain/settings';
 import { createAdminHandler, type AdminHandler } from './admin/admin-handler';
 import { resolveAdminToken } from './admin-token';
 import { createEventBus, type EventBus } from './api/event-bus';
@@ -10,7 +11,11 @@ import { createKeyVerifier } from './api/key-verifier';
 import { createHandlers } from './api/handlers/create-handlers';
 import { createRouter, type Router } from './api/router';
 import { applyConfig } from './config/apply-config';
-import { loadConfig } from './config/load-config';
+import { loadConfig, type ConfigProblem, type LoadedConfig } from './config/load-config';
+import { acquireDataDirLock, checkDataDirFree, type DataDirLock } from './data-dir/data-dir-lock';
+import { createDataDir, secureDataDir } from './data-dir/data-dir-modes';
+import { watchDataDir, type DataDirWatch } from './data-dir/data-dir-watch';
+import { createStorageGate } from './data-dir/storage-gate';
 import { openStorage, type Storage } from './db/storage';
 import { listen, urlOf } from './listen';
 import { testConnection } from './providers/test-connection';
@@ -60,6 +65,12 @@ export interface Core {
 
 const FLUSH_EVERY_MS = 1_000;
 const PRUNE_EVERY_MS = 60 * 60_000;
+const DB_FILE = 'headroom.sqlite';
+
+function configRefusal(file: string, problems: ConfigProblem[]): Result<never> {
+  const lines = problems.map((p) => `  ${p.path}: ${p.message}`).join('\n');
+  return fail('invalid_input', `Invalid config file ${file}:\n${lines}`, { details: { problems } });
+}
 
 /** The composition root: storage, catalog, proxy, admin door and their timers, started and stopped as one. */
 export function createCore(options: CoreOptions): Core {
@@ -75,6 +86,20 @@ export function createCore(options: CoreOptions): Core {
   const servers: Server[] = [];
   const timers: NodeJS.Timeout[] = [];
   const pools = createUpstreamPools();
+  // The client-socket limits are read before storage opens (the ports bind first): defaults until then.
+  let clientLimits: () => Settings = () => DEFAULT_SETTINGS;
+  // Model requests still settling after their sockets closed; stop() waits so their log rows are written.
+  const settling = new Set<Promise<void>>();
+  const track = (handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>) => (req: IncomingMessage, res: ServerResponse): void => {
+    const pending = handler(req, res);
+    if (!pending) return;
+    settling.add(pending);
+    void pending.finally(() => settling.delete(pending));
+  };
+  let lock: DataDirLock | null = null;
+  let watch: DataDirWatch | null = null;
+  /** Set once the data directory is gone: every contract call and model request is refused with it. */
+  let storageLost: string | null = null;
 
   const need = (): Storage => {
     if (!storage) throw new Error('core not started');
@@ -96,7 +121,7 @@ export function createCore(options: CoreOptions): Core {
     return { ...info, paused: need().settings.get().paused };
   };
 
-  const router = createRouter(
+  const inner = createRouter(
     createHandlers({
       get db() { return need().db; },
       get connections() { return need().connections; },
@@ -118,32 +143,93 @@ export function createCore(options: CoreOptions): Core {
     }),
     (method) => log(`Headroom: internal error in ${method}`),
   );
+  // Both doors (IPC and HTTP) share this router, so a lost data directory is refused the same on each.
+  const router: Router = {
+    async call(method, input) {
+      if (storageLost !== null) return fail('storage_unavailable', storageLost);
+      const result = await inner.call(method, input);
+      // A handler that threw may have failed to write: look whether the data directory is still there.
+      const lostNow = !result.ok && result.error.code === 'internal_error' ? (watch?.check() ?? null) : null;
+      return lostNow === null ? result : fail('storage_unavailable', storageLost ?? lostNow);
+    },
+  };
 
   async function start(): Promise<Result<StartedInfo>> {
-    mkdirSync(options.dataDir, { recursive: true });
-    const opened = openStorage(join(options.dataDir, 'headroom.sqlite'), options.dataDir, options.secretBox);
-    if (!opened.ok) return opened;
+    const dir = options.dataDir;
+    const dbFile = join(dir, DB_FILE);
+    // Whatever can refuse without writing goes first: a failed start leaves no data dir or file behind.
+    const free = checkDataDirFree(dir);
+    if (!free.ok) return free;
+    if (options.adminToken && options.adminToken.length < 16) {
+      return fail('invalid_input', 'HEADROOM_ADMIN_TOKEN must be at least 16 characters');
+    }
+    let checkedConfig: LoadedConfig | null = null;
+    if (options.configFile && !existsSync(dbFile)) {
+      // No database yet, so no stored connection a combo could name: the file can be judged alone.
+      const loaded = loadConfig(options.configFile, new Set());
+      if (!loaded.ok) return configRefusal(options.configFile, loaded.problems);
+      checkedConfig = loaded.value;
+    }
+    const split = options.adminPort !== undefined;
+    const proxyGate = createStorageGate();
+    const adminGate = createStorageGate();
+    const gates = [proxyGate, adminGate];
+    const proxyServer = createProxyServer(proxyGate.listener, { limits: () => clientLimits(), log });
+    servers.push(proxyServer);
+    const port = await listen(proxyServer, options.host, options.port, '--port');
+    if (!port.ok) {
+      await stop();
+      return port;
+    }
+    let adminUrl = urlOf(options.host, port.value);
+    if (split) {
+      const adminServer = createProxyServer(adminGate.listener, { limits: () => clientLimits(), log });
+      servers.push(adminServer);
+      const adminPort = await listen(adminServer, '127.0.0.1', options.adminPort ?? 0, '--admin-port');
+      if (!adminPort.ok) {
+        await stop();
+        return adminPort;
+      }
+      adminUrl = urlOf('127.0.0.1', adminPort.value);
+    }
+
+    let created: boolean;
+    try {
+      created = createDataDir(dir);
+    } catch (error) {
+      await stop();
+      return fail('internal_error', `Cannot create the data directory ${dir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    }
+    const locked = acquireDataDirLock(dir, now());
+    if (!locked.ok) {
+      // Another instance won the race; its directory is not ours to remove.
+      await stop();
+      return locked;
+    }
+    lock = locked.value;
+    const refuse = async (result: Result<never>): Promise<Result<never>> => {
+      await stop();
+      if (created) rmSync(dir, { recursive: true, force: true });
+      return result;
+    };
+
+    const opened = openStorage(dbFile, dir, options.secretBox);
+    if (!opened.ok) return refuse(opened);
     const s = (storage = opened.value);
 
     if (options.configFile) {
-      const loaded = loadConfig(options.configFile, new Set(s.connections.list().map((c) => c.name)));
-      if (!loaded.ok) {
-        s.close();
-        storage = null;
-        const lines = loaded.problems.map((p) => `  ${p.path}: ${p.message}`).join('\n');
-        return fail('invalid_input', `Invalid config file ${options.configFile}:\n${lines}`, { details: { problems: loaded.problems } });
-      }
+      const loaded = checkedConfig
+        ? { ok: true as const, value: checkedConfig }
+        : loadConfig(options.configFile, new Set(s.connections.list().map((c) => c.name)));
+      if (!loaded.ok) return refuse(configRefusal(options.configFile, loaded.problems));
       const applied = applyConfig(s, loaded.value, now());
-      if (!applied.ok) {
-        s.close();
-        storage = null;
-        return applied;
-      }
+      if (!applied.ok) return refuse(applied);
     }
     reloadCatalog();
     const r = (resilience = createResilienceRuntime(s.db, process.env, () => catalog, events, now));
 
     const settingsCache = { value: s.settings.get() };
+    clientLimits = () => settingsCache.value;
     const claudeDeps = {
       connections: s.connections,
       control: r.control,
@@ -173,40 +259,42 @@ export function createCore(options: CoreOptions): Core {
       claude,
       log,
       now,
-      record: (entry) => events.emit('activity.request', { entry: s.requestLog.append(entry) }),
+      // After the data dir is lost nothing more is logged; the gate refuses new requests already.
+      record: (entry) => {
+        if (storageLost === null) events.emit('activity.request', { entry: s.requestLog.append(entry) });
+      },
       allowedHosts: new Set(options.allowRemote && options.host !== '0.0.0.0' && options.host !== '::' ? [options.host] : []),
       version: HEADROOM_VERSION,
     };
-    const adminToken = resolveAdminToken(options.dataDir, options.adminToken);
-    if (adminToken.length < 16) {
-      s.close();
-      storage = null;
-      return fail('invalid_input', 'HEADROOM_ADMIN_TOKEN must be at least 16 characters');
-    }
+    const adminToken = resolveAdminToken(dir, options.adminToken);
     admin = createAdminHandler({ router, events, token: adminToken, rendererDir: options.rendererDir ?? null, log });
+    proxyGate.open(track(createProxyHandler(ctx, split ? null : admin)));
+    // The admin door keeps the proxy's guards (Host, Origin) but answers no /v1 route.
+    if (split) adminGate.open(track(createProxyHandler({ ...ctx, verifyKey: () => null }, admin)));
 
-    const split = options.adminPort !== undefined;
-    const proxyServer = createProxyServer(createProxyHandler(ctx, split ? null : admin));
-    servers.push(proxyServer);
-    const port = await listen(proxyServer, options.host, options.port, '--port');
-    if (!port.ok) {
-      await stop();
-      return port;
-    }
-    let adminUrl = urlOf(options.host, port.value);
-    if (split && options.adminPort !== undefined) {
-      // The admin door keeps the proxy's guards (Host, Origin) but answers no /v1 route.
-      const adminServer = createProxyServer(createProxyHandler({ ...ctx, verifyKey: () => null }, admin));
-      servers.push(adminServer);
-      const adminPort = await listen(adminServer, '127.0.0.1', options.adminPort, '--admin-port');
-      if (!adminPort.ok) {
-        await stop();
-        return adminPort;
+    lock.setPort(port.value);
+    // After SQLite, the key file and the token exist: tighten them all, and whatever an older version left.
+    secureDataDir(dir);
+    const onLost = (reason: string): void => {
+      storageLost = `Storage unavailable: ${reason}; Headroom stopped writing (request log, settings, cooldowns) — restart it once the data directory is back`;
+      log(`Headroom: DATA DIRECTORY LOST: ${reason}. Nothing is saved any more; restart Headroom.`);
+      for (const gate of gates) gate.lose(storageLost);
+      for (const t of timers.splice(0)) clearInterval(t);
+      storage?.abandon();
+      storage = null;
+      events.emit('storage.lost', { dataDir: dir, message: storageLost });
+    };
+    watch = watchDataDir([dir, dbFile], onLost);
+
+    const flush = (): void => {
+      try {
+        s.requestLog.flush();
+      } catch (error) {
+        // A failed write is the moment to look: the folder may be gone.
+        if (watch?.check() === null) log(`Headroom: could not write the request log (${(error as Error).message})`);
       }
-      adminUrl = urlOf('127.0.0.1', adminPort.value);
-    }
-
-    timers.push(setInterval(() => s.requestLog.flush(), FLUSH_EVERY_MS).unref());
+    };
+    timers.push(setInterval(flush, FLUSH_EVERY_MS).unref());
     const prune = () => {
       const cfg = settingsCache.value;
       s.requestLog.prune(now(), cfg.requestLogMaxRows, cfg.requestLogMaxAgeDays);
@@ -216,12 +304,14 @@ export function createCore(options: CoreOptions): Core {
 
     const proxyUrl = urlOf(options.host, port.value);
     const dashboardUrl = `${adminUrl}/?token=${encodeURIComponent(adminToken)}`;
-    info = { proxyUrl, dashboardUrl: adminUrl + '/', dataDir: options.dataDir, version: HEADROOM_VERSION, paused: false, startedAt: now(), mode: options.mode };
+    info = { proxyUrl, dashboardUrl: adminUrl + '/', dataDir: dir, version: HEADROOM_VERSION, paused: false, startedAt: now(), mode: options.mode };
     return ok({ proxyUrl, dashboardUrl, adminToken });
   }
 
   async function stop(): Promise<void> {
     for (const t of timers.splice(0)) clearInterval(t);
+    watch?.stop();
+    watch = null;
     admin?.closeAll();
     await Promise.all(
       servers.splice(0).map(
@@ -233,11 +323,14 @@ export function createCore(options: CoreOptions): Core {
           }),
       ),
     );
+    await Promise.allSettled([...settling]);
     await pools.close();
     storage?.close();
     storage = null;
     resilience = null;
     claude = null;
+    lock?.release();
+    lock = null;
   }
 
   return { start, stop, router, events, info: currentInfo };

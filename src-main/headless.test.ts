@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -12,9 +12,9 @@ afterEach(() => {
 });
 
 /** Runs the headless entry from source as a user would, collecting its output. */
-function runHeadless(args: string[], untilLine?: RegExp) {
-  const dataDir = mkdtempSync(join(tmpdir(), 'headroom-cli-'));
-  dirs.push(dataDir);
+function runHeadless(args: string[], untilLine?: RegExp, onLine?: (stdout: string) => void, given?: string) {
+  const dataDir = given ?? mkdtempSync(join(tmpdir(), 'headroom-cli-'));
+  if (given === undefined) dirs.push(dataDir);
   const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/headless.ts', '--data-dir', dataDir, ...args], {
     cwd: root,
     env: { ...process.env, HEADROOM_PORT: undefined, HEADROOM_ADMIN_TOKEN: undefined },
@@ -26,6 +26,7 @@ function runHeadless(args: string[], untilLine?: RegExp) {
   return new Promise<{ code: number | null; stdout: string; stderr: string; dataDir: string }>((done) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
     child.stdout.on('data', () => {
+      onLine?.(stdout);
       if (untilLine && untilLine.test(stdout)) child.kill('SIGTERM');
     });
     child.on('exit', (code) => {
@@ -72,5 +73,32 @@ describe('headless entry', () => {
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('connections.0.kind');
     expect(run.stderr).toContain('connections.1.priority');
+  });
+
+  it('ISSUE-8: a second instance on the same data dir exits with one line naming the dir and the running port', async () => {
+    const dataDir = mkdtempSync(join(tmpdir(), 'headroom-cli-'));
+    dirs.push(dataDir);
+    let second: Promise<{ code: number | null; stderr: string }> | null = null;
+    let firstPort = '';
+    const first = runHeadless(['--port', '0'], undefined, (stdout) => {
+      const port = /Proxy: +http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)?.[1];
+      if (port === undefined || second !== null) return;
+      firstPort = port;
+      second = runHeadless(['--port', '0'], undefined, undefined, dataDir);
+    }, dataDir);
+    const until = Date.now() + 15_000;
+    while (second === null && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
+    if (second === null) throw new Error('the first instance never started');
+    const refused = await (second as Promise<{ code: number | null; stderr: string }>);
+    expect(refused.code).toBe(1);
+    const lines = refused.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(dataDir);
+    expect(lines[0]).toContain(`port ${firstPort}`);
+    expect(JSON.parse(readFileSync(join(dataDir, 'headroom.lock'), 'utf8'))).toMatchObject({ port: Number(firstPort) });
+    // The first runs on; SIGTERM stops it cleanly and frees the lock.
+    process.kill(Number(JSON.parse(readFileSync(join(dataDir, 'headroom.lock'), 'utf8')).pid), 'SIGTERM');
+    expect((await first).code).toBe(0);
+    expect(existsSync(join(dataDir, 'headroom.lock'))).toBe(false);
   });
 });

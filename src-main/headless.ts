@@ -11,6 +11,9 @@ function findRendererDir(): string | null {
   return existsSync(join(candidate, 'index.html')) ? candidate : null;
 }
 
+/** How long a SIGTERM/SIGINT stop may take before the process exits anyway. */
+const STOP_DEADLINE_MS = 15_000;
+
 /** Headless entry: the core with its proxy and web dashboard, no Electron. */
 async function main(): Promise<void> {
   const parsed = parseArgs(process.argv.slice(2), process.env, {
@@ -38,12 +41,28 @@ async function main(): Promise<void> {
     ...(options.configFile !== undefined ? { configFile: options.configFile } : {}),
     ...(options.adminToken !== undefined ? { adminToken: options.adminToken } : {}),
   });
+  // core.stop() waits for requests in flight to be logged and flushes the request log before the
+  // database closes; only then may the process exit. A second signal, or a stop past the deadline,
+  // exits at once and loses, as kill -9 would, what the log buffered since its last flush.
   let stopping = false;
   const shutdown = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      console.error(`Headroom: ${signal} received again, exiting without waiting`);
+      process.exit(1);
+    }
     stopping = true;
     console.log(`Headroom: ${signal} received, stopping`);
-    void core.stop().then(() => process.exit(0));
+    setTimeout(() => {
+      console.error(`Headroom: did not stop within ${STOP_DEADLINE_MS / 1000} s, exiting`);
+      process.exit(1);
+    }, STOP_DEADLINE_MS).unref();
+    core.stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(`Headroom: stopping failed: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      },
+    );
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventBus } from '../api/event-bus';
 import type { Router } from '../api/router';
 import { createTokenCheck, tokenCookie } from './auth';
+import { refuseCrossSite } from './cross-site-guard';
 import { notBuiltPage, signInPage } from './dashboard-pages';
 import { createEventStreams } from './events-route';
 import { sendError, sendJson, sendPage, sendText } from './http-replies';
@@ -54,6 +55,11 @@ export function createAdminHandler(deps: AdminHandlerDeps): AdminHandler {
         { code: 'unauthorized', message: 'Missing or wrong admin token' },
         { 'www-authenticate': 'Bearer' },
       );
+    }
+    const refused = refuseCrossSite(req, auth);
+    if (refused) {
+      req.resume();
+      return sendError(res, refused);
     }
     const rpc = RPC_PATH.exec(pathname);
     if (rpc?.[1] !== undefined) return handleRpc(req, res, rpc[1], router);

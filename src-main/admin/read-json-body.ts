@@ -4,7 +4,7 @@ import { fail, ok, type Result } from '../../src-shared/contract/errors';
 /** RPC inputs are small settings and forms; anything near a megabyte is a mistake or an attack. */
 export const MAX_RPC_BODY_BYTES = 1024 * 1024;
 
-/** True when the request says its body is JSON; the CSRF guard for rpc POSTs relies on it. */
+/** True when the request says its body is JSON; the CSRF guard (cross-site-guard) relies on it. */
 export function isJsonContentType(header: string | undefined): boolean {
   const mediaType = (header ?? '').split(';')[0]?.trim().toLowerCase();
   return mediaType === 'application/json';

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { statusOf } from '../../src-shared/contract/errors';
 import type { Router } from '../api/router';
 import { sendError, sendJson } from './http-replies';
-import { isJsonContentType, MAX_RPC_BODY_BYTES, readJsonBody } from './read-json-body';
+import { MAX_RPC_BODY_BYTES, readJsonBody } from './read-json-body';
 
 /**
  * `POST /api/rpc/:method`: the HTTP form of `router.call`, answering the Result as JSON
@@ -18,12 +18,7 @@ export async function handleRpc(
     sendError(res, { code: 'method_not_allowed', message: 'Use POST for /api/rpc' }, { allow: 'POST' });
     return;
   }
-  // A cross-site form can only send simple content types; requiring JSON forces a CORS preflight we never grant.
-  if (!isJsonContentType(req.headers['content-type'])) {
-    req.resume();
-    sendError(res, { code: 'invalid_input', message: 'Content-Type must be application/json', status: 415 });
-    return;
-  }
+  // The JSON-only and same-origin rules ran before this, in cross-site-guard, for every admin route.
   const body = await readJsonBody(req, MAX_RPC_BODY_BYTES);
   if (!body.ok) {
     // The rest of an oversized body is not worth reading; close the connection after answering.

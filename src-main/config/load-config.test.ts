@@ -1,5 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from './load-config';
+import { loadConfig, parseConfig } from './load-config';
 
 /** The shape the issue promises works as written. */
 const ISSUE_EXAMPLE = {
@@ -83,5 +86,22 @@ describe('declarative config', () => {
     const result = parseConfig('{ "connections": [ }', new Set());
     expect(result.ok).toBe(false);
     if (!result.ok) expect(result.problems[0]?.message).toMatch(/not valid JSON/);
+  });
+
+  it('ISSUE-8: a syntax error on a line holding a secret names line and column and quotes none of the file', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'headroom-config-'));
+    try {
+      const file = join(dir, 'config.json');
+      // The key is missing its opening quote: JSON.parse's own message would quote it back.
+      writeFileSync(file, '{\n  "connections": [\n    { "name": "a", "kind": "anthropic", "apiKey": sk-ant-api03-TOPSECRET" }\n  ]\n}\n');
+      const result = loadConfig(file, new Set());
+      expect(result.ok).toBe(false);
+      if (result.ok) return;
+      expect(result.problems).toHaveLength(1);
+      expect(result.problems[0]?.message).toMatch(/^not valid JSON at line 3, column 51: /);
+      expect(JSON.stringify(result.problems)).not.toMatch(/TOPSECRET|sk-ant|apiKey/);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

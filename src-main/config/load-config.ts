@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import type { z } from 'zod';
 import type { ComboTarget } from '../../src-shared/domain/combo';
 import type { ConnectionDraft } from '../../src-shared/domain/connection';
+import { findJsonSyntaxError } from './json-syntax-error';
 import { CONFIG_ROOT_KEYS, configComboSchema, configConnectionSchema, configFileSchema, configKeySchema, parseConnectionInput, toConnectionInput } from './config-schema';
 
 export interface ConfigProblem {
@@ -43,8 +44,11 @@ export function parseConfig(text: string, knownConnections: ReadonlySet<string>)
   let raw: unknown;
   try {
     raw = JSON.parse(text);
-  } catch (error) {
-    return { ok: false, problems: [{ path: '(file)', message: `not valid JSON: ${(error as Error).message}` }] };
+  } catch {
+    // JSON.parse's own message quotes the text around the error, which may be a key: say where, never what.
+    const at = findJsonSyntaxError(text);
+    const where = at ? `line ${at.line}, column ${at.column}: ${at.problem}` : 'syntax error';
+    return { ok: false, problems: [{ path: '(file)', message: `not valid JSON at ${where}` }] };
   }
   const outline = configFileSchema.safeParse(raw);
   if (!outline.success) return { ok: false, problems: issuesAt('', outline.error) };

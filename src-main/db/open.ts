@@ -1,4 +1,4 @@
-import { mkdirSync } from 'node:fs';
+import { chmodSync, closeSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 
@@ -20,7 +20,12 @@ function isInMemory(file: string): boolean {
 export function openDatabase(file: string): Database {
   const inMemory = isInMemory(file);
   // 0700: the directory holds the database and the secret key file.
-  if (!inMemory) mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  if (!inMemory) {
+    mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+    // SQLite creates the file 0644 and gives its -wal/-shm the main file's mode: create it 0600 first.
+    closeSync(openSync(file, 'a', 0o600));
+    if (process.platform !== 'win32') chmodSync(file, 0o600);
+  }
   const db = new BetterSqlite3(file, { timeout: BUSY_TIMEOUT_MS });
   try {
     // WAL lets the UI read while the proxy writes; meaningless (and refused) for :memory:.

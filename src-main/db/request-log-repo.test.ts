@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NewRequestLogEntry } from '../../src-shared/domain/request-log';
-import { createMemoryDb } from '../testing/temp-db';
+import { createMemoryDb, createTempDb } from '../testing/temp-db';
+import { openDatabase } from './open';
 import { createRequestLog } from './request-log-repo';
 
 const DAY = 86_400_000;
@@ -14,6 +15,10 @@ function setup(flushEvery?: number) {
   closers.push(() => db.close());
   const rows = () => db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM request_log').get()?.n ?? 0;
   return { db, log: createRequestLog(db, flushEvery === undefined ? {} : { flushEvery }), rows };
+}
+
+function reservedThrough(db: ReturnType<typeof createMemoryDb>): number {
+  return db.prepare<[], { r: number }>('SELECT reserved_through AS r FROM request_log_seq').get()?.r ?? 0;
 }
 
 function entry(over: Partial<NewRequestLogEntry> = {}): NewRequestLogEntry {
@@ -71,12 +76,65 @@ describe('request log', () => {
     expect(db.prepare('SELECT MIN(id) AS lo, MAX(id) AS hi FROM request_log').get()).toEqual({ lo: 1, hi: 10_000 });
   });
 
-  it('PROD-16: a new log on an existing database continues the ids after MAX(id)', () => {
+  it('PROD-16: a new log on an existing database continues after every id the previous one could have handed out', () => {
     const { db, log } = setup();
     log.append(entry());
     log.append(entry());
     log.flush();
-    expect(createRequestLog(db).append(entry()).id).toBe(3);
+    const next = createRequestLog(db).append(entry()).id;
+    expect(next).toBeGreaterThan(2);
+    expect(reservedThrough(db)).toBeGreaterThanOrEqual(next);
+  });
+
+  it('PROD-16: ids handed out but lost unflushed (kill -9) are never handed out again after reopening the file', () => {
+    const temp = createTempDb();
+    closers.push(() => temp.close());
+    const log = createRequestLog(temp.db);
+    const written = [log.append(entry()).id, log.append(entry()).id];
+    log.flush();
+    // Given to the dashboard, then the process dies before the timer flushes them.
+    const lost = [log.append(entry()).id, log.append(entry()).id];
+    temp.db.close();
+
+    const reopened = openDatabase(temp.file);
+    closers.push(() => reopened.close());
+    const after = createRequestLog(reopened);
+    const fresh = [after.append(entry()).id, after.append(entry()).id];
+    after.flush();
+    expect(Math.min(...fresh)).toBeGreaterThan(Math.max(...written, ...lost));
+    expect(after.list().map((e) => e.id)).toEqual([fresh[1], fresh[0], written[1], written[0]]);
+  });
+
+  it('PROD-16: pruning every row does not lower the next id, in the same log or a new one', () => {
+    const { db, log, rows } = setup();
+    const ids = Array.from({ length: 10 }, () => log.append(entry({ ts: 1 })).id);
+    expect(log.prune(100 * DAY, 0, 35)).toBe(10);
+    expect(rows()).toBe(0);
+    expect(log.append(entry()).id).toBe(11);
+    expect(createRequestLog(db).append(entry()).id).toBeGreaterThan(Math.max(...ids, 11));
+  });
+
+  it('PROD-16: the reservation on disk covers every id before it is handed out, refilled in blocks', () => {
+    const db = createMemoryDb();
+    closers.push(() => db.close());
+    const small = createRequestLog(db, { flushEvery: 1_000, idBlock: 4 });
+    const ids: number[] = [];
+    for (let i = 0; i < 25; i++) {
+      const id = small.append(entry()).id;
+      ids.push(id);
+      expect(reservedThrough(db)).toBeGreaterThanOrEqual(id);
+    }
+    expect(ids).toEqual(Array.from({ length: 25 }, (_, i) => i + 1));
+  });
+
+  it('PROD-16: a database without a reservation row (older schema state) continues after MAX(id)', () => {
+    const { db, log } = setup();
+    log.append(entry());
+    log.append(entry());
+    log.flush();
+    db.exec('DELETE FROM request_log_seq');
+    expect(createRequestLog(db).append(entry()).id).toBeGreaterThan(2);
+    expect(reservedThrough(db)).toBeGreaterThan(2);
   });
 
   it('PROD-16: a failed flush keeps the buffered rows for the next one', () => {

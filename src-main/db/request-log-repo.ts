@@ -5,6 +5,9 @@ import { fromRow, normaliseEntry, toRow, type RequestLogRow } from './request-lo
 /**
  * The activity log. append() is on the proxy's hot path, so it only buffers in memory; rows reach
  * SQLite in batches (every `flushEvery` rows, on reads, or when the core's timer calls flush()).
+ * Ids are handed out before their rows are written, so they come from a block reserved on disk
+ * beforehand (`request_log_seq`): an id is never reused, not after a crash lost the buffered rows
+ * and not after pruning lowered MAX(id). A restart skips what was left of the block.
  */
 export interface RequestLog {
   /** Buffers one entry and returns it with its id; writes only when the buffer is full. */
@@ -31,9 +34,16 @@ interface ListParams {
   status: 'ok' | 'error' | null;
 }
 
-/** Creates the log, preparing every statement once. Only one RequestLog may write a database. */
-export function createRequestLog(db: Database, opts: { flushEvery?: number } = {}): RequestLog {
+/** Ids reserved at a time; a flush tops the reservation up once less than half of it is left. */
+const ID_BLOCK = 10_000;
+
+/**
+ * Creates the log, preparing every statement once and reserving its first block of ids (the one
+ * synchronous write at open). Only one RequestLog may write a database.
+ */
+export function createRequestLog(db: Database, opts: { flushEvery?: number; idBlock?: number } = {}): RequestLog {
   const flushEvery = Math.max(1, opts.flushEvery ?? 200);
+  const idBlock = Math.max(2, Math.floor(opts.idBlock ?? ID_BLOCK));
   const insert = db.prepare<[RequestLogRow]>(`
     INSERT INTO request_log (id, ts, key_name, api_format, endpoint, model, connection, status, stream, latency_ms,
       ttfb_ms, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, failover_json, error_code, served_via)
@@ -54,26 +64,42 @@ export function createRequestLog(db: Database, opts: { flushEvery?: number } = {
   const deleteBeyond = db.prepare<[number]>(
     'DELETE FROM request_log WHERE id <= (SELECT id FROM request_log ORDER BY id DESC LIMIT 1 OFFSET ?)',
   );
+  // MAX() keeps the mark from ever moving back, whatever a caller passes.
+  const reserve = db.prepare<[number]>(`
+    INSERT INTO request_log_seq (id, reserved_through) VALUES (1, ?)
+    ON CONFLICT (id) DO UPDATE SET reserved_through = MAX(reserved_through, excluded.reserved_through)`);
+  const reserved = db
+    .prepare<[], { reserved: number }>('SELECT reserved_through AS reserved FROM request_log_seq WHERE id = 1')
+    .get()?.reserved;
   const maxId = db.prepare<[], { maxId: number | null }>('SELECT MAX(id) AS maxId FROM request_log').get()?.maxId;
 
-  let nextId = (maxId ?? 0) + 1;
+  // Past every id an earlier process may have handed out, whether or not its row was written.
+  const start = Math.max(reserved ?? 0, maxId ?? 0);
+  let nextId = start + 1;
+  let reservedThrough = start + idBlock;
+  reserve.run(reservedThrough);
   let buffer: RequestLogEntry[] = [];
 
-  const insertAll = db.transaction((rows: RequestLogEntry[]) => {
+  const commit = db.transaction((rows: RequestLogEntry[], through: number | null) => {
     for (const entry of rows) insert.run(toRow(entry));
+    if (through !== null) reserve.run(through);
   });
 
   const flush = (): void => {
-    if (buffer.length === 0) return;
+    const left = reservedThrough - nextId + 1;
+    const through = left < idBlock / 2 ? nextId - 1 + idBlock : null;
+    if (buffer.length === 0 && through === null) return;
     const rows = buffer;
     buffer = [];
     try {
-      insertAll(rows);
+      commit(rows, through);
     } catch (error) {
       // Keep the rows (ahead of any appended meanwhile) so a transient failure loses nothing.
       buffer = rows.concat(buffer);
       throw error;
     }
+    // Only a committed reservation may be handed out.
+    if (through !== null) reservedThrough = through;
   };
 
   const prune = db.transaction((now: number, maxRows: number, maxAgeDays: number): number => {
@@ -83,6 +109,8 @@ export function createRequestLog(db: Database, opts: { flushEvery?: number } = {
 
   return {
     append: (entry) => {
+      // Only when more than half a block was appended since the last flush (flushEvery is smaller).
+      if (nextId > reservedThrough) flush();
       const full = normaliseEntry({ ...entry, id: nextId++ });
       buffer.push(full);
       if (buffer.length >= flushEvery) flush();

@@ -19,7 +19,10 @@ export interface Storage {
   combos: CombosRepo;
   settings: SettingsRepo;
   requestLog: RequestLog;
+  /** Flushes the request log and closes the database. */
   close(): void;
+  /** Closes without writing what is buffered: the data directory is gone, so a write would go nowhere. */
+  abandon(): void;
 }
 
 /** Where the migrations are: beside the sources in development, in resources when packaged. */
@@ -55,6 +58,13 @@ export function openStorage(file: string, dataDir: string, box?: SecretBox, migr
     close() {
       requestLog.flush();
       db.close();
+    },
+    abandon() {
+      try {
+        db.close();
+      } catch {
+        // SQLite may fail to checkpoint into a deleted folder; the connection is released either way.
+      }
     },
   });
 }

@@ -116,4 +116,35 @@ describe('bad input gets a clear error in the client\'s own format, and nothing 
     const asAnthropic = await raw('/v1/models', { method: 'GET', headers: anthropic() });
     expect(asAnthropic.json).toMatchObject({ data: [{ id: 'claude-sonnet-4-5', type: 'model' }], has_more: false });
   });
+
+  it('PROD-18: Headroom\'s own permanent refusals say x-should-retry: false, so SDKs (and Claude Code) stop at once', async () => {
+    const cases = [
+      await raw('/v1/messages', { headers: anthropic(), body: '{"model":' }),
+      await raw('/v1/messages', { headers: anthropic({ 'x-api-key': 'hr-wrong-key-000000000' }), body: message }),
+      await raw('/v1/messages', { headers: anthropic({ host: 'evil.example' }), body: message }),
+      await raw('/v1/messages', { headers: anthropic(), body: JSON.stringify({ model: 'nope', messages: [] }) }),
+      await raw('/v1/messages', { method: 'GET', headers: anthropic() }),
+      await raw('/v1/chat/completions', { headers: openaiHeaders(), body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x'.repeat(10_000) }] }) }),
+    ];
+    expect(cases.map((c) => [c.status, c.headers['x-should-retry']])).toEqual([
+      [400, 'false'],
+      [401, 'false'],
+      [403, 'false'],
+      [404, 'false'],
+      [405, 'false'],
+      [413, 'false'],
+    ]);
+  });
+
+  it('PROD-18: a paused proxy answers 503 with Retry-After and x-should-retry: true', async () => {
+    await h.core.router.call('settings.update', { paused: true });
+    try {
+      const res = await raw('/v1/messages', { headers: anthropic(), body: message });
+      expect(res.status).toBe(503);
+      expect(res.headers['x-should-retry']).toBe('true');
+      expect(Number(res.headers['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      await h.core.router.call('settings.update', { paused: false });
+    }
+  });
 });

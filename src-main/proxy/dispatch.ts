@@ -7,7 +7,8 @@ import type { Target } from '../routing/resolve-targets';
 import { buildUpstreamHeaders } from './upstream-headers';
 
 export type DispatchResult =
-  | { kind: 'response'; response: Dispatcher.ResponseData }
+  /** `sentSecret` is the credential this request carried, so an answer echoing it can be redacted. */
+  | { kind: 'response'; response: Dispatcher.ResponseData; sentSecret: ConnectionSecret | null }
   | { kind: 'failed'; reason: 'timeout' | 'unreachable' | 'aborted' | 'unsupported' }
   /** The connection's own credential cannot be used (refresh refused: needs_reauth); already recorded. */
   | { kind: 'failed'; reason: 'credential'; message: string };
@@ -20,6 +21,7 @@ export interface DispatchRequest {
   body: Buffer;
   signal: AbortSignal;
   headersTimeoutMs: number;
+  /** Longest silence between body chunks once the body flows (setting upstreamIdleTimeoutMs). */
   bodyTimeoutMs: number;
   /** A just-refreshed OAuth token, newer than the catalog's copy. */
   secretOverride?: ConnectionSecret;
@@ -32,17 +34,18 @@ export async function dispatchToTarget(pools: UpstreamPools, request: DispatchRe
   const { target } = request;
   const path = target.connection.adapter.pathFor(request.operation);
   if (path === null) return { kind: 'failed', reason: 'unsupported' };
+  const secret = request.secretOverride ?? target.connection.secret;
   try {
     const response = await pools.forOrigin(target.connection.origin).request({
       method: 'POST',
       path: target.connection.basePath + path + request.search,
-      headers: buildUpstreamHeaders(request.clientHeaders, target.connection, request.secretOverride ?? target.connection.secret, request.extraHeaders),
+      headers: buildUpstreamHeaders(request.clientHeaders, target.connection, secret, request.extraHeaders),
       body: request.body,
       signal: request.signal,
       headersTimeout: request.headersTimeoutMs,
       bodyTimeout: request.bodyTimeoutMs,
     });
-    return { kind: 'response', response };
+    return { kind: 'response', response, sentSecret: secret };
   } catch (error) {
     if (request.signal.aborted) return { kind: 'failed', reason: 'aborted' };
     if (error instanceof errors.HeadersTimeoutError || error instanceof errors.ConnectTimeoutError) {

@@ -1,29 +1,36 @@
 import type { IncomingHttpHeaders } from 'node:http';
+import type { AppError } from '../../src-shared/contract/errors';
+import { hostOf } from './host-header';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
-
-function hostnameOf(hostHeader: string): string {
-  // "[::1]:7431" keeps its brackets; "localhost:7431" loses the port.
-  if (hostHeader.startsWith('[')) {
-    const end = hostHeader.indexOf(']');
-    return end === -1 ? hostHeader : hostHeader.slice(0, end + 1);
-  }
-  const colon = hostHeader.lastIndexOf(':');
-  return (colon === -1 ? hostHeader : hostHeader.slice(0, colon)).toLowerCase();
-}
 
 function isLoopbackName(name: string): boolean {
   return LOOPBACK_NAMES.has(name) || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(name) || name.endsWith('.localhost');
 }
 
+function isAllowedName(name: string, extraHosts: ReadonlySet<string>): boolean {
+  // An IPv6 host the operator bound to is written bare ("fe80::1") but arrives bracketed.
+  return isLoopbackName(name) || extraHosts.has(name) || (name.startsWith('[') && extraHosts.has(name.slice(1, -1)));
+}
+
 /**
  * DNS-rebinding guard: a browser tricked into resolving evil.example to 127.0.0.1 still sends
- * `Host: evil.example`, so only loopback names (or hosts the operator allowed) pass.
+ * `Host: evil.example`, so only loopback names (or hosts the operator allowed) pass. The header is
+ * read strictly (see host-header.ts): `localhost:7431@evil.example` or a second Host is refused.
  */
-export function isAllowedHost(hostHeader: string | undefined, extraHosts: ReadonlySet<string>): boolean {
-  if (!hostHeader) return false;
-  const name = hostnameOf(hostHeader.trim());
-  return isLoopbackName(name) || extraHosts.has(name);
+export function checkHost(rawHeaders: readonly string[], extraHosts: ReadonlySet<string>): AppError | null {
+  const host = hostOf(rawHeaders);
+  switch (host.kind) {
+    case 'one':
+      if (isAllowedName(host.hostname, extraHosts)) return null;
+      return { code: 'forbidden_host', message: 'Host header must name a loopback host (DNS-rebinding guard)' };
+    case 'missing':
+      return { code: 'forbidden_host', status: 400, message: 'A Host header is required' };
+    case 'duplicate':
+      return { code: 'forbidden_host', status: 400, message: 'Exactly one Host header is allowed' };
+    case 'malformed':
+      return { code: 'forbidden_host', status: 400, message: 'The Host header must be a hostname with an optional port' };
+  }
 }
 
 /** A page on another origin must not drive the proxy; CLIs send no Origin at all. */

@@ -4,17 +4,24 @@ import type { TargetExclusion } from '../../src-shared/domain/cooldown';
 import type { FailoverHop } from '../../src-shared/domain/request-log';
 import { resolveTargets, type Exclusion, type Target } from '../routing/resolve-targets';
 import { sendClientError } from './client-errors';
+import { quoteUserText } from './quote-user-text';
 import { laneWaitDeadline } from '../resilience/claude/lane-constants';
+import { readAnswerStart } from './answer-start';
 import { attemptTarget } from './claude-attempt';
-import { endStreamWithError } from './relay';
 import { createKeepAlive } from './sse-keepalive';
 import type { ModelEndpoint } from './endpoints';
+import { exclusionLogFor } from './exclusion-log';
 import { formatFailoverHeader } from './failover-policy';
 import { bodyForModel, parseModelBody } from './parse-model-body';
 import type { ProxyContext } from './proxy-context';
-import { ERROR_BODY_CAP, ERROR_BODY_TIMEOUT_MS, readUpstreamBody } from './read-upstream-body';
-import { relayResponse, type RelayOutcome } from './relay';
+import { ERROR_BODY_CAP, readUpstreamBody } from './read-upstream-body';
+import { redactSecrets, secretStrings } from './redact-secrets';
+import { endStreamWithError, relayResponse, type RelayOutcome } from './relay';
 import { relayErrorResponse } from './relay-error';
+import { summarizeUpstreamText } from './upstream-text';
+import { createUsageTap } from './usage-tap';
+import { earlyFailureError, type EarlyFailure } from './early-failure';
+import { headerValue } from './header-value';
 
 export interface ModelRequest {
   req: IncomingMessage;
@@ -33,9 +40,6 @@ interface Served {
   outcome: RelayOutcome | null;
   errorCode: string | null;
 }
-
-/** Upstream idle limit while a body streams; long pauses (thinking) are normal, hours are not. */
-const BODY_IDLE_MS = 10 * 60_000;
 
 function asExclusion(e: Exclusion): TargetExclusion {
   return { connection: e.connection, model: null, reason: e.reason, retryAfterSeconds: null };
@@ -66,18 +70,19 @@ function noTargetError(model: string, excluded: TargetExclusion[]): AppError {
     const reasons = excluded.map((e) => `${e.connection}: ${e.reason}${e.retryAfterSeconds === null ? '' : ` (${e.retryAfterSeconds}s)`}`);
     return {
       code: 'all_targets_cooling_down',
-      message: `Every target for "${model}" is cooling down; the first is back in ${soonest}s. ${reasons.join('; ')}`,
+      message: `Every target for ${quoteUserText(model)} is cooling down; the first is back in ${soonest}s. ${reasons.join('; ')}`,
       retryAfterMs: soonest * 1000,
       details: { excluded },
     };
   }
-  return { code: 'no_executable_targets', message: `No connection can serve "${model}" right now`, details: { excluded } };
+  return { code: 'no_executable_targets', message: `No connection can serve ${quoteUserText(model)} right now`, details: { excluded } };
 }
 
 /**
  * One model request: resolve and screen targets, try them in order until one answers with
  * something other than a connection-level failure, then relay that answer. Every attempt is
- * learned from exactly once; failover stops at the first byte sent.
+ * learned from exactly once. Nothing is committed to the client before a stream's first event or
+ * a JSON answer's checked body, so a reset, a stall or a malformed 200 before then still fails over.
  */
 export async function handleModelRequest(ctx: ProxyContext, request: ModelRequest): Promise<void> {
   const { res, endpoint } = request;
@@ -90,11 +95,16 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
   const { model, stream } = parsed.value;
   const settings = ctx.settings();
   const headersTimeoutMs = stream ? settings.streamHeadersTimeoutMs : settings.responseTimeoutMs;
+  // An error body is read whole before deciding, so it gets a deadline of its own (no idle-limit hang).
+  const errorBodyTimeoutMs = Math.min(headersTimeoutMs, settings.errorBodyTimeoutMs);
   const hops: FailoverHop[] = [];
   const ended: { served: Served | null } = { served: null };
   let servedVia: string | null = null;
+  const keepAlive = createKeepAlive(res);
   const finishWithError = (error: AppError) => {
-    sendClientError(res, endpoint.format, error);
+    // A client already holding a keep-alive stream can only be told in an SSE event, never by a cut socket.
+    if (keepAlive.committed) endStreamWithError(res, endpoint.format, error.message, error.code);
+    else sendClientError(res, endpoint.format, error);
     ended.served = { connection: null, status: res.statusCode, outcome: null, errorCode: error.code };
   };
 
@@ -103,28 +113,29 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
     const resolution = resolveTargets(ctx.catalog(), model, endpoint.format);
     if (resolution.kind === 'unknown_model') {
       const list = resolution.available.slice(0, 50).join(', ') || 'none configured';
-      return finishWithError({ code: 'model_not_found', message: `Model "${model}" is not served by any connection. Available: ${list}`, details: { available: resolution.available } });
+      return finishWithError({ code: 'model_not_found', message: `Model ${quoteUserText(model)} is not served by any connection. Available: ${list}`, details: { available: resolution.available } });
     }
     const screened = ctx.resilience.screen(resolution.targets, ctx.now());
     const excluded = [...resolution.excluded.map(asExclusion), ...screened.excluded];
     if (screened.runnable.length === 0) {
       const error = noTargetError(model, excluded);
       if (error.code === 'all_targets_cooling_down') {
-        // ROUTE-7: the operator's log names every reason and how long it has left.
+        // ROUTE-7: the operator's log names every reason and how long it has left, once per model per window.
         const parts = excluded.map((e) => `${e.connection}=${e.reason}${e.retryAfterSeconds === null ? '' : `:${e.retryAfterSeconds}s`}`);
-        ctx.log(`[COMBO] Weighted selection: every target excluded before dispatch — ${parts.join(', ')}`);
+        exclusionLogFor(ctx, ctx.log).report(model, resolution.via === 'combo', parts, ctx.now());
       }
       return finishWithError(error);
     }
 
     const controller = new AbortController();
-    const keepAlive = createKeepAlive(res);
     // LOWP-9: lane waits end gracefully before the request's own start budget would abort them.
     const laneDeadline = laneWaitDeadline(request.startedAt, settings.responseTimeoutMs);
     const onClientClose = () => {
       if (!res.writableFinished) controller.abort();
     };
     res.on('close', onClientClose);
+    // The socket may have gone before we subscribed (a pipelined request behind a closed one): 'close' will not come again.
+    if (res.destroyed) controller.abort();
     try {
       const targets = screened.runnable;
       for (let i = 0; i < targets.length; i++) {
@@ -147,6 +158,14 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
         }
         try {
           const isLast = i === targets.length - 1;
+          /** Learns an early failure once; true when the request is over (answered), false to try the next target. */
+          const failedEarly = (failure: EarlyFailure, detail: string | null): boolean => {
+            const verdict = ctx.resilience.learnFailure(target, admitted.admission, endpoint.operation, { kind: 'transport', failure }, ctx.now());
+            hops.push({ connection: name, status: null, reason: failure === 'empty_response' ? 'invalid_response' : failure });
+            if (!isLast && verdict.shouldFailover && !keepAlive.committed) return false;
+            finishWithError(earlyFailureError(name, failure, detail, hops));
+            return true;
+          };
           const result = await attemptTarget(
             ctx.pools,
             ctx.claude,
@@ -158,7 +177,7 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
               body: bodyForModel(request.body, parsed.value, target.upstreamModel),
               signal: controller.signal,
               headersTimeoutMs,
-              bodyTimeoutMs: BODY_IDLE_MS,
+              bodyTimeoutMs: settings.upstreamIdleTimeoutMs,
             },
             { deadlineMs: laneDeadline, stream, keepAlive, keepAliveHeaders: { 'x-headroom-connection': name } },
           );
@@ -170,35 +189,50 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
               // A dead login is already recorded (needs_reauth) by the token manager; a refresh that
               // failed for now (token endpoint down) is not. Either way the next target may serve.
               hops.push({ connection: name, status: null, reason: result.credentialReason ?? 'needs_reauth' });
-              if (isLast || keepAlive.committed) return finishWithError({ code: 'upstream_error', message: `${name}: ${result.message}`, status: 502, details: { failover: hops } });
+              const message = redactSecrets(`${name}: ${result.message}`, secretStrings(target.connection.secret));
+              if (isLast || keepAlive.committed) return finishWithError({ code: 'upstream_error', message, status: 502, details: { failover: hops } });
               continue;
             }
-            const verdict = ctx.resilience.learnFailure(target, admitted.admission, endpoint.operation, { kind: 'transport', failure: result.reason }, ctx.now());
-            hops.push({ connection: name, status: null, reason: result.reason });
-            if (isLast || !verdict.shouldFailover || keepAlive.committed) {
-              const timedOut = result.reason === 'timeout';
-              return finishWithError({
-                code: timedOut ? 'upstream_timeout' : 'upstream_unreachable',
-                message: `Every target failed; last: ${name} (${result.reason})`,
-                details: { failover: hops },
-              });
-            }
+            if (failedEarly(result.reason, null)) return;
             continue;
           }
           const upstream = result.response;
           const extra: Record<string, string> = { 'x-headroom-connection': name };
           if (upstream.statusCode >= 200 && upstream.statusCode < 300) {
-            ctx.resilience.learnSuccess(target, admitted.admission, ctx.now());
+            // Nothing is committed to the client until the answer has really begun (and, for JSON, parses).
+            const contentType = headerValue(upstream.headers['content-type']);
+            const tap = createUsageTap(contentType);
+            const sse = contentType?.includes('text/event-stream') ? endpoint.format : null;
+            const start = await readAnswerStart(upstream, sse, tap, controller.signal, ctx.now);
+            if (start.kind === 'aborted') return;
+            if (start.kind === 'failed') {
+              if (failedEarly(start.failure, start.detail)) return;
+              continue;
+            }
+            if (start.kind === 'stream_error') {
+              const bodyText = redactSecrets(start.bodyText, secretStrings(target.connection.secret, result.sentSecret));
+              const outcome = { kind: 'response', status: start.status, headers: upstream.headers, bodyText } as const;
+              const verdict = ctx.resilience.learnFailure(target, admitted.admission, endpoint.operation, outcome, ctx.now());
+              if (!isLast && verdict.shouldFailover && !keepAlive.committed) {
+                upstream.body.destroy();
+                hops.push({ connection: name, status: start.status, reason: verdict.reason });
+                continue;
+              }
+            } else {
+              ctx.resilience.learnSuccess(target, admitted.admission, ctx.now());
+            }
             if (hops.length > 0) extra['x-headroom-failover'] = formatFailoverHeader(hops);
             keepAlive.stop();
-            const outcome = await relayResponse(res, upstream, extra, endpoint.format, request.startedAt, ctx.now);
-            const errorCode = outcome.complete ? null : outcome.clientGone ? 'client_closed' : 'upstream_stream_error';
-            ended.served = { connection: name, status: upstream.statusCode, outcome, errorCode };
+            const held = start.kind === 'stream_error' ? start.held : start;
+            const outcome = await relayResponse(res, upstream, held, tap, extra, endpoint.format, request.startedAt);
+            ended.served = { connection: name, status: upstream.statusCode, outcome, errorCode: outcome.errorCode };
             return;
           }
-          // The error body is read whole before deciding, so it gets a deadline of its own (no idle-limit hang).
-          const bodyBytes = (await readUpstreamBody(upstream.body, ERROR_BODY_CAP, Math.min(headersTimeoutMs, ERROR_BODY_TIMEOUT_MS))) ?? Buffer.alloc(0);
+          const bodyBytes = (await readUpstreamBody(upstream.body, ERROR_BODY_CAP, errorBodyTimeoutMs)) ?? Buffer.alloc(0);
           if (controller.signal.aborted) return;
+          // An upstream that echoes the credential must not carry it into the client, the log or the UI.
+          const secrets = secretStrings(target.connection.secret, result.sentSecret);
+          const bodyText = redactSecrets(bodyBytes.toString('utf8'), secrets);
           const verdict = ctx.resilience.learnFailure(
             target,
             admitted.admission,
@@ -207,7 +241,7 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
               kind: 'response',
               status: upstream.statusCode,
               headers: upstream.headers,
-              bodyText: bodyBytes.toString('utf8'),
+              bodyText,
               ...(result.wallResetAt === null ? {} : { cooldownUntil: result.wallResetAt }),
             },
             ctx.now(),
@@ -215,8 +249,9 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
           keepAlive.stop();
           if (keepAlive.committed) {
             // The client already has a 200 stream (it waited in the lane): the error can only be an SSE event now.
-            endStreamWithError(res, endpoint.format, `${name} answered ${upstream.statusCode}: ${bodyBytes.toString('utf8').slice(0, 300)}`);
-            ended.served = { connection: name, status: upstream.statusCode, outcome: null, errorCode: verdict.reason };
+            const summary = summarizeUpstreamText(bodyText, headerValue(upstream.headers['content-type']));
+            endStreamWithError(res, endpoint.format, `${name} answered ${upstream.statusCode}: ${summary}`);
+            ended.served = { connection: name, status: res.statusCode, outcome: null, errorCode: verdict.reason };
             return;
           }
           if (!isLast && verdict.shouldFailover) {
@@ -225,7 +260,7 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
           }
           if (hops.length > 0) extra['x-headroom-failover'] = formatFailoverHeader(hops);
           const status = verdict.status ?? upstream.statusCode;
-          relayErrorResponse(res, upstream, bodyBytes, status, verdict.retryAfterMs, extra);
+          relayErrorResponse(res, upstream, bodyBytes, { format: endpoint.format, connection: name, status, retryAfterMs: verdict.retryAfterMs, extraHeaders: extra, secrets });
           ended.served = { connection: name, status, outcome: null, errorCode: verdict.reason };
           return;
         } finally {

@@ -32,6 +32,8 @@ export function readBody(req: IncomingMessage, limit: number): Promise<Result<Bu
     req.on('end', () => finish(ok(chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, size))));
     req.on('error', () => finish(fail('invalid_input', 'The request body could not be read', { status: 400 })));
     req.on('aborted', () => finish(fail('invalid_input', 'The client aborted the request', { status: 400 })));
+    // 'close' before 'end' means the body will never finish; once settled it is a no-op.
+    req.on('close', () => finish(fail('invalid_input', 'The request body was cut short', { status: 400 })));
   });
 }
 

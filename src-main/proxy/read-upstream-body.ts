@@ -3,15 +3,12 @@ import type { Dispatcher } from 'undici';
 /** Error bodies are small; past this the rest is dropped (the client still gets the first part). */
 export const ERROR_BODY_CAP = 256 * 1024;
 
-/** Longest wait for an error body once its status is in: a stalled body must not hold failover for the idle limit. */
-export const ERROR_BODY_TIMEOUT_MS = 30_000;
-
-/** Reads an upstream error body whole (bounded in size and time) so it can be classified, then relayed or dropped. */
-export async function readUpstreamBody(
-  body: Dispatcher.ResponseData['body'],
-  cap = ERROR_BODY_CAP,
-  timeoutMs = ERROR_BODY_TIMEOUT_MS,
-): Promise<Buffer | null> {
+/**
+ * Reads an upstream error body whole (bounded in size and time) so it can be classified, then
+ * relayed or dropped. `timeoutMs` (setting errorBodyTimeoutMs) keeps a stalled body from holding
+ * failover for the idle limit.
+ */
+export async function readUpstreamBody(body: Dispatcher.ResponseData['body'], cap: number, timeoutMs: number): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
   let size = 0;
   // Destroying the body ends the loop below with an error, and undici closes the stalled socket.

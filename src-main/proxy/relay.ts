@@ -1,8 +1,11 @@
 import type { ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
+import type { AnswerStart } from './answer-start';
 import type { ClientFormat } from './client-errors';
+import { lastEventOf, streamEndOf } from './sse-scan';
+import { headerValue } from './header-value';
 import { buildClientHeaders } from './upstream-headers';
-import { createUsageTap, type Usage } from './usage-tap';
+import type { Usage, UsageTap } from './usage-tap';
 
 export interface RelayOutcome {
   /** True when every byte reached the client and the response ended normally. */
@@ -10,87 +13,129 @@ export interface RelayOutcome {
   clientGone: boolean;
   ttfbMs: number | null;
   usage: Usage;
+  /** Why the answer is not a clean success, for the activity log; null when it is. */
+  errorCode: 'client_closed' | 'upstream_stream_error' | 'upstream_invalid_response' | null;
 }
 
+type ReadyStart = Extract<AnswerStart, { kind: 'ready' }>;
+
+/** Enough of a stream's end to hold its last event (terminal events are tens of bytes). */
+const TAIL_BYTES = 8 * 1024;
+
 /** Ends an already-started SSE response with an error event the client can parse. */
-export function endStreamWithError(res: ServerResponse, format: ClientFormat, message: string): void {
+export function endStreamWithError(res: ServerResponse, format: ClientFormat, message: string, code = 'upstream_error'): void {
   if (res.destroyed || res.writableEnded) return;
-  res.end(streamErrorFrame(format, message));
+  res.end(streamErrorFrame(format, message, code));
 }
 
 /** The last words of a stream that broke after the client already had bytes: an error event it can parse. */
-function streamErrorFrame(format: ClientFormat, message = 'Headroom: the upstream connection was lost mid-stream'): string {
+function streamErrorFrame(format: ClientFormat, message: string, code: string): string {
   return format === 'anthropic'
     ? `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message } })}\n\n`
-    : `data: ${JSON.stringify({ error: { message, type: 'server_error', code: 'upstream_stream_error' } })}\n\n`;
+    : `data: ${JSON.stringify({ error: { message, type: 'server_error', code } })}\n\n`;
 }
 
+const LOST = 'Headroom: the upstream connection was lost mid-stream';
+const UNTERMINATED: Record<ClientFormat, string> = {
+  anthropic: 'Headroom: the upstream stream ended without message_stop; the answer is incomplete',
+  openai: 'Headroom: the upstream stream ended without [DONE]; the answer is incomplete',
+};
+
 /**
- * Sends an upstream response to the client byte for byte, with backpressure both ways: the
- * upstream is paused while the client's socket is full. Abort is driven by the caller's signal.
+ * Sends an upstream answer to the client byte for byte, starting with what was held before the
+ * commit, with backpressure both ways: the upstream is paused while the client's socket is full.
+ * A stream is checked for its terminal event at the end. Abort is driven by the caller's signal.
  */
 export function relayResponse(
   res: ServerResponse,
   upstream: Dispatcher.ResponseData,
+  start: ReadyStart,
+  tap: UsageTap,
   extraHeaders: Record<string, string>,
   format: ClientFormat,
   startedAt: number,
-  now: () => number,
 ): Promise<RelayOutcome> {
-  const contentType = headerValue(upstream.headers['content-type']);
-  const tap = createUsageTap(contentType);
-  const isSse = contentType?.includes('text/event-stream') ?? false;
-  // Headers may already be out: a keep-alive stream opened while the request waited in the lane.
-  if (!res.headersSent) {
-    res.writeHead(upstream.statusCode, buildClientHeaders(upstream.headers, extraHeaders));
-    // From here on failover is no longer possible. A stream's headers go out at once so the client
-    // sees the answer start; a JSON body's go out with its first bytes, in one write (cheaper).
-    if (isSse) res.flushHeaders();
+  const isSse = headerValue(upstream.headers['content-type'])?.includes('text/event-stream') ?? false;
+  const ttfbMs = start.firstByteAt === null ? null : start.firstByteAt - startedAt;
+  if (res.destroyed) {
+    // The client left while the answer's start was read: its 'close' has fired already, so stop here.
+    upstream.body.destroy();
+    return Promise.resolve({ complete: false, clientGone: true, ttfbMs, usage: start.usage ?? tap.finish(), errorCode: 'client_closed' });
   }
-  let ttfbMs: number | null = null;
+  // Headers may already be out: a keep-alive stream opened while the request waited in the lane.
+  if (!res.headersSent) res.writeHead(upstream.statusCode, buildClientHeaders(upstream.headers, extraHeaders));
+
+  if (start.ended) {
+    // The whole body was held and checked: one write, and its usage is already known.
+    return new Promise((resolve) => {
+      for (const chunk of start.chunks.slice(0, -1)) res.write(chunk);
+      const last = start.chunks[start.chunks.length - 1];
+      const done = (complete: boolean) => resolve({ complete, clientGone: !complete, ttfbMs, usage: start.usage ?? tap.finish(), errorCode: complete ? null : 'client_closed' });
+      res.once('close', () => done(res.writableFinished));
+      res.end(last, () => done(true));
+    });
+  }
+
+  // Only references to the newest chunks are kept, enough to read the last event at the end.
+  const tail: Buffer[] = [];
+  let tailSize = 0;
+  const keepTail = (chunk: Buffer) => {
+    tail.push(chunk);
+    tailSize += chunk.length;
+    while (tail.length > 1 && tailSize - (tail[0]?.length ?? 0) >= TAIL_BYTES) tailSize -= tail.shift()?.length ?? 0;
+  };
 
   return new Promise((resolve) => {
     const body = upstream.body;
     let settled = false;
-    const settle = (complete: boolean, clientGone = false) => {
+    const settle = (complete: boolean, errorCode: RelayOutcome['errorCode']) => {
       if (settled) return;
       settled = true;
       res.off('close', onClose);
-      resolve({ complete, clientGone, ttfbMs, usage: tap.finish() });
+      resolve({ complete, clientGone: errorCode === 'client_closed', ttfbMs, usage: tap.finish(), errorCode });
     };
     const onDrain = () => body.resume();
     const onClose = () => {
       if (!res.writableFinished) {
         // The client left: stop reading so undici closes the upstream socket at once.
         body.destroy();
-        settle(false, true);
+        settle(false, 'client_closed');
       }
     };
-    res.on('close', onClose);
-    body.on('data', (chunk: Buffer) => {
-      if (ttfbMs === null) ttfbMs = now() - startedAt;
-      tap.push(chunk);
+    const send = (chunk: Buffer) => {
+      if (isSse) keepTail(chunk);
       if (!res.write(chunk)) {
         body.pause();
         res.once('drain', onDrain);
       }
+    };
+    res.on('close', onClose);
+    for (const chunk of start.chunks) send(chunk);
+    body.on('data', (chunk: Buffer) => {
+      tap.push(chunk);
+      send(chunk);
     });
-    body.on('end', () => {
-      res.end(() => settle(true));
-    });
-    body.on('error', () => {
-      if (res.destroyed) return settle(false, true);
+    const onEnd = () => {
+      const end = isSse ? streamEndOf(format, lastEventOf(Buffer.concat(tail, tailSize).toString('utf8'))) : 'terminal';
+      if (end === 'missing') return res.end(streamErrorFrame(format, UNTERMINATED[format], 'upstream_invalid_response'), () => settle(false, 'upstream_invalid_response'));
+      res.end(() => settle(true, end === 'error' ? 'upstream_stream_error' : null));
+    };
+    const onError = () => {
+      if (res.destroyed) return settle(false, 'client_closed');
       if (isSse) {
-        res.end(streamErrorFrame(format), () => settle(false));
+        res.end(streamErrorFrame(format, LOST, 'upstream_stream_error'), () => settle(false, 'upstream_stream_error'));
       } else {
         // A truncated JSON body must not look complete: cut the connection.
         res.destroy();
-        settle(false);
+        settle(false, 'upstream_stream_error');
       }
-    });
+    };
+    body.on('end', onEnd);
+    body.on('error', onError);
+    // A body whose last bytes came with the held ones may have ended (or failed) before these listeners.
+    if (body.readableEnded) onEnd();
+    else if (body.errored) onError();
+    // Held at the commit; a full client socket resumes it on drain instead.
+    else if (!res.writableNeedDrain) body.resume();
   });
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

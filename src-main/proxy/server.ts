@@ -1,9 +1,13 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AppError } from '../../src-shared/contract/errors';
 import { listModels } from '../routing/resolve-targets';
-import { sendClientError, type ClientFormat } from './client-errors';
+import { DEFAULT_SETTINGS } from '../../src-shared/domain/settings';
+import { sendClientError } from './client-errors';
+import { installProtocolErrorAnswers } from './client-error-handler';
+import { guessFormat } from './client-format';
+import { boundRefusedBody, installClientLimits, type ClientLimits } from './client-sockets';
 import { isProxyNamespace, matchEndpoint } from './endpoints';
-import { isAllowedHost, isAllowedOrigin, localKeyOf } from './guards';
+import { checkHost, isAllowedOrigin, localKeyOf } from './guards';
 import { handleModelRequest } from './handle-model-request';
 import { modelsBody } from './models-response';
 import type { ProxyContext } from './proxy-context';
@@ -14,13 +18,6 @@ export interface SecondaryHandler {
   handle(req: IncomingMessage, res: ServerResponse): boolean;
 }
 
-/** Anthropic clients announce themselves; everyone else gets OpenAI-shaped errors. */
-function guessFormat(req: IncomingMessage, pathname: string): ClientFormat {
-  if (pathname.startsWith('/v1/messages') || req.headers['anthropic-version'] !== undefined) return 'anthropic';
-  if (req.headers['x-api-key'] !== undefined && !pathname.includes('chat/completions')) return 'anthropic';
-  return 'openai';
-}
-
 function sendJson(res: ServerResponse, status: number, body: string, head: boolean): void {
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(head ? undefined : body);
@@ -28,7 +25,8 @@ function sendJson(res: ServerResponse, status: number, body: string, head: boole
 
 /** The request handler of the local endpoint: guards, then one of the proxy routes or the admin door. */
 export function createProxyHandler(ctx: ProxyContext, secondary: SecondaryHandler | null) {
-  return (req: IncomingMessage, res: ServerResponse): void => {
+  // A model request settles (and is logged) after its response; the promise lets a shutdown wait for it.
+  return (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
     const startedAt = ctx.now();
     const url = req.url ?? '/';
     const q = url.indexOf('?');
@@ -37,12 +35,12 @@ export function createProxyHandler(ctx: ProxyContext, secondary: SecondaryHandle
     const format = guessFormat(req, pathname);
     const refuse = (error: AppError) => {
       req.resume();
+      boundRefusedBody(req);
       sendClientError(res, format, error);
     };
 
-    if (!isAllowedHost(req.headers.host, ctx.allowedHosts)) {
-      return refuse({ code: 'forbidden_host', message: 'Host header must name a loopback host (DNS-rebinding guard)' });
-    }
+    const hostError = checkHost(req.rawHeaders, ctx.allowedHosts);
+    if (hostError) return refuse(hostError);
     if (!isAllowedOrigin(headerString(req.headers.origin))) {
       return refuse({ code: 'forbidden_origin', message: 'Requests from web pages on other origins are refused' });
     }
@@ -73,7 +71,7 @@ export function createProxyHandler(ctx: ProxyContext, secondary: SecondaryHandle
       const modelFormat = req.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai';
       return sendJson(res, 200, modelsBody(modelFormat, listModels(ctx.catalog(), modelFormat)), head);
     }
-    void readBody(req, ctx.settings().maxBodyBytes).then((body) => {
+    return readBody(req, ctx.settings().maxBodyBytes).then((body) => {
       if (!body.ok) {
         if (body.error.code === 'body_too_large') res.setHeader('connection', 'close');
         return sendClientError(res, endpoint.format, body.error);
@@ -90,8 +88,26 @@ function headerString(value: string | string[] | undefined): string | undefined 
   return Array.isArray(value) ? value[0] : value;
 }
 
-/** A node:http server tuned for long-lived streams. */
-export function createProxyServer(handler: (req: IncomingMessage, res: ServerResponse) => void): Server {
-  const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0, headersTimeout: 60_000 }, handler);
+export interface ProxyServerOptions {
+  /** Read on every connection and request, so a settings change applies at once. */
+  limits: () => ClientLimits;
+  log: (line: string) => void;
+}
+
+/**
+ * A node:http server tuned for long-lived streams, with every client socket bounded while its
+ * request is read (client-sockets.ts) and protocol errors answered in JSON (client-error-handler.ts).
+ */
+export function createProxyServer(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  options: ProxyServerOptions = { limits: () => DEFAULT_SETTINGS, log: () => undefined },
+): Server {
+  // requestTimeout 0: Headroom's own deadline answers 408 in the client's format. requireHostHeader
+  // off: the Host guard refuses a missing Host itself, in JSON. The check interval drives headersTimeout.
+  const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0, headersTimeout: 60_000, requireHostHeader: false, connectionsCheckingInterval: 1_000 });
+  installClientLimits(server, options.limits, options.log);
+  installProtocolErrorAnswers(server, options.limits);
+  // After the limits: their 'request' listener must see each request before the handler answers it.
+  server.on('request', handler);
   return server;
 }

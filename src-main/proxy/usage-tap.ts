@@ -1,5 +1,3 @@
-import { StringDecoder } from 'node:string_decoder';
-
 /** Token counts read from a response as it passes; null where the upstream did not say. */
 export interface Usage {
   inputTokens: number | null;
@@ -13,7 +11,16 @@ export interface UsageTap {
   finish(): Usage;
 }
 
-const JSON_CAP = 4 * 1024 * 1024;
+/** A JSON body is parsed once at the end; past this it is not kept (a bigger parse would stall the loop). */
+const JSON_CAP = 1024 * 1024;
+/** What is kept of an unfinished SSE data line that does not mention usage by then; longer ones are skipped. */
+export const SSE_LINE_CAP = 64 * 1024;
+/** The most kept of a data line that mentions usage (usage events are small; this is generous). */
+export const SSE_USAGE_LINE_CAP = 1024 * 1024;
+
+const NEWLINE = 0x0a;
+const DATA = Buffer.from('data:');
+const USAGE = Buffer.from('"usage"');
 
 type Json = Record<string, unknown>;
 
@@ -37,11 +44,13 @@ function absorb(usage: Usage, raw: unknown): void {
   if (details) usage.cacheReadTokens = num(details.cached_tokens) ?? usage.cacheReadTokens;
 }
 
-function absorbEvent(usage: Usage, data: string): void {
-  // Only events that mention usage are parsed: deltas with text are the bulk and are skipped cheaply.
-  if (!data.includes('"usage"')) return;
+/** One complete SSE line (without its newline). Only `data:` lines that mention usage are decoded. */
+function absorbLine(usage: Usage, line: Buffer): void {
+  if (line.length > SSE_USAGE_LINE_CAP || line.length < DATA.length) return;
+  if (line.compare(DATA, 0, DATA.length, 0, DATA.length) !== 0) return;
+  if (line.indexOf(USAGE, DATA.length) === -1) return;
   try {
-    const event = asObject(JSON.parse(data));
+    const event = asObject(JSON.parse(line.toString('utf8', DATA.length).trim()));
     if (!event) return;
     absorb(usage, event.usage);
     absorb(usage, asObject(event.message)?.usage); // Anthropic message_start
@@ -51,34 +60,84 @@ function absorbEvent(usage: Usage, data: string): void {
 }
 
 /**
- * Reads usage without holding a stream: SSE is scanned line by line keeping only the unfinished
- * tail; JSON bodies are kept up to a cap and parsed once at the end.
+ * Splits SSE bytes into lines by the newline byte (never inside a UTF-8 character, so nothing is
+ * decoded until a line is whole) and looks at each byte once. An unfinished line is kept only
+ * while it can still be a usage event: it must start with `data:` and stay under the caps.
+ */
+function createSseLines(onLine: (line: Buffer) => void): (chunk: Buffer) => void {
+  let parts: Buffer[] = [];
+  let size = 0;
+  let skipping = false;
+  let mentionsUsage = false;
+  let prefixChecked = false;
+
+  const reset = () => {
+    parts = [];
+    size = 0;
+    skipping = false;
+    mentionsUsage = false;
+    prefixChecked = false;
+  };
+  /** Adds a piece of the unfinished line, or gives the line up when it cannot matter. */
+  const keep = (piece: Buffer) => {
+    const total = size + piece.length;
+    if (total > SSE_LINE_CAP && !mentionsUsage) {
+      // One native search over at most the cap plus this piece, done once per line.
+      mentionsUsage = Buffer.concat([...parts, piece], total).includes(USAGE);
+      if (!mentionsUsage) return void (skipping = true);
+    }
+    if (total > SSE_USAGE_LINE_CAP) return void (skipping = true);
+    parts.push(Buffer.from(piece)); // a copy: a slice would pin the whole socket chunk
+    size = total;
+    if (!prefixChecked && size >= DATA.length) {
+      prefixChecked = true;
+      const head = parts.length === 1 ? (parts[0] ?? piece) : Buffer.concat(parts, size);
+      if (head.compare(DATA, 0, DATA.length, 0, DATA.length) !== 0) skipping = true;
+    }
+  };
+
+  return (chunk) => {
+    let start = 0;
+    let newline = chunk.indexOf(NEWLINE, start);
+    while (newline !== -1) {
+      const piece = chunk.subarray(start, newline);
+      if (!skipping) {
+        if (size === 0) onLine(piece);
+        else {
+          keep(piece);
+          if (!skipping) onLine(Buffer.concat(parts, size));
+        }
+      }
+      reset();
+      start = newline + 1;
+      newline = chunk.indexOf(NEWLINE, start);
+    }
+    if (start < chunk.length && !skipping) keep(chunk.subarray(start));
+  };
+}
+
+/**
+ * Reads usage without holding a stream: SSE is scanned line by line keeping only a bounded,
+ * unfinished line; JSON bodies are kept up to a cap and parsed once at the end.
  */
 export function createUsageTap(contentType: string | undefined): UsageTap {
   const usage: Usage = { inputTokens: null, outputTokens: null, cacheReadTokens: null, cacheWriteTokens: null };
   const isSse = contentType?.includes('text/event-stream') ?? false;
   const isJson = !isSse && (contentType?.includes('json') ?? false);
-  let tail = '';
-  // A multi-byte character may straddle two chunks; the decoder holds its first half back.
-  const decoder = new StringDecoder('utf8');
-  const jsonChunks: Buffer[] = [];
+  const pushSse = isSse ? createSseLines((line) => absorbLine(usage, line)) : null;
+  let jsonChunks: Buffer[] = [];
   let jsonSize = 0;
 
   return {
     push(chunk) {
-      if (isSse) {
-        const text = tail + decoder.write(chunk);
-        let start = 0;
-        let newline = text.indexOf('\n', start);
-        while (newline !== -1) {
-          if (text.startsWith('data:', start)) absorbEvent(usage, text.slice(start + 5, newline).trim());
-          start = newline + 1;
-          newline = text.indexOf('\n', start);
-        }
-        tail = text.slice(start);
-      } else if (isJson && jsonSize + chunk.length <= JSON_CAP) {
+      if (pushSse) pushSse(chunk);
+      else if (isJson && jsonSize + chunk.length <= JSON_CAP) {
         jsonChunks.push(chunk);
         jsonSize += chunk.length;
+      } else if (isJson) {
+        // Too big to parse without stalling everyone: give up on this body's usage, free what was kept.
+        jsonChunks = [];
+        jsonSize = JSON_CAP + 1;
       }
     },
     finish() {

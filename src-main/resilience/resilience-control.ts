@@ -98,7 +98,10 @@ export function createResilienceControl(state: ResilienceState, repos: Resilienc
     },
     markTerminal(id, status, message, now) {
       const health = state.health.get(id) ?? HEALTHY;
-      const next = { ...health, testStatus: status, lastError: message, lastErrorType: status, errorCode: status, lastFailureAt: now };
+      // Like a failure learned on the request path, the stored error starts with the connection's name.
+      const name = catalog().connections.find((c) => c.view.id === id)?.view.name;
+      const lastError = name === undefined ? message : `${name}: ${message}`;
+      const next = { ...health, testStatus: status, lastError, lastErrorType: status, errorCode: status, lastFailureAt: now };
       state.health.set(id, next);
       repos.health.save(id, next, now);
       onChange();

@@ -161,7 +161,7 @@ function learnFailure(
   }
   const c = target.connection.view;
   const provider = identityOf(target);
-  const classification = classifyOutcome(outcome, { provider, model: target.upstreamModel, operatorRules: state.settings.providerErrorRules, now });
+  const classification = classifyOutcome(outcome, { provider, model: target.upstreamModel, connection: c.name, operatorRules: state.settings.providerErrorRules, now });
   const settings = state.settings.breaker[provider.profile];
 
   const breaker = state.breakers.get(provider.id) ?? CLOSED;

@@ -26,11 +26,17 @@ export const resiliencePatchSchema = z.object(Object.fromEntries(SECTIONS.map((s
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Objects merge key by key; anything else (numbers, arrays, rule lists) replaces. */
+/**
+ * Objects merge key by key; anything else (numbers, arrays, rule lists) replaces. Keys are the
+ * patch's own (a `__proto__` or `constructor` key stays a plain field for validation to refuse).
+ */
 export function deepMerge(base: unknown, patch: unknown): unknown {
   if (!isRecord(base) || !isRecord(patch)) return patch === undefined ? base : patch;
   const out: Record<string, unknown> = { ...base };
-  for (const [key, value] of Object.entries(patch)) out[key] = deepMerge(base[key], value);
+  for (const [key, value] of Object.entries(patch)) {
+    const merged = deepMerge(Object.hasOwn(base, key) ? base[key] : undefined, value);
+    Object.defineProperty(out, key, { value: merged, enumerable: true, writable: true, configurable: true });
+  }
   return out;
 }
 

@@ -24,13 +24,17 @@ function usable(connection: RuntimeConnection, format: ApiFormat): Exclusion['re
   return null;
 }
 
-/** The id sent upstream: an alias maps the client's name to the connection's own. */
+/**
+ * The id sent upstream: an alias maps the client's name to the connection's own. Own keys only:
+ * a client asking for `constructor` or `__proto__` must not reach Object.prototype.
+ */
 function upstreamModelOf(connection: RuntimeConnection, model: string): string {
-  return connection.view.modelAliases[model] ?? model;
+  const aliases = connection.view.modelAliases;
+  return Object.hasOwn(aliases, model) ? (aliases[model] ?? model) : model;
 }
 
 function servesExplicitly(connection: RuntimeConnection, model: string): boolean {
-  return connection.view.models.includes(model) || model in connection.view.modelAliases;
+  return connection.view.models.includes(model) || Object.hasOwn(connection.view.modelAliases, model);
 }
 
 function collect(candidates: { connection: RuntimeConnection; model: string | null }[], format: ApiFormat) {

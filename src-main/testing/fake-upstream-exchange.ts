@@ -11,6 +11,10 @@ export interface SendMode {
   intervalMs?: number;
   /** Write only this many chunks, then destroy the socket as a crashed upstream would. */
   dropAfter?: number;
+  /** With dropAfter: end with a TCP reset (RST) instead of a plain close. */
+  reset?: boolean;
+  /** Write the headers and then nothing more, until the client leaves or the fake closes. */
+  stallAfterHeaders?: boolean;
 }
 
 export interface Exchange {
@@ -79,6 +83,7 @@ export function createExchange(res: ServerResponse, record: RecordedRequest, isC
     record.response = response;
     res.writeHead(plan.status, plan.headers);
     res.flushHeaders();
+    if (mode.stallAfterHeaders) return;
     const limit = Math.min(mode.dropAfter ?? plan.chunks.length, plan.chunks.length);
     for (const chunk of plan.chunks.slice(0, limit)) {
       if (mode.intervalMs !== undefined && !(await wait(mode.intervalMs))) return;
@@ -88,7 +93,12 @@ export function createExchange(res: ServerResponse, record: RecordedRequest, isC
     }
     if (mode.dropAfter !== undefined) {
       droppedByFake = true;
-      res.socket?.destroy();
+      const socket = res.socket;
+      if (!socket) return;
+      // The headers must reach the peer before the drop, or it sees a refused request instead.
+      await new Promise<void>((resolve) => socket.write('', () => resolve()));
+      if (mode.reset) socket.resetAndDestroy();
+      else socket.destroy();
       return;
     }
     res.end(() => {

@@ -18,16 +18,10 @@ export async function perform(
   switch (behaviour.kind) {
     case 'ok':
       return exchange.send(okPlan(ctx, record, pathname, behaviour));
-    case 'status':
-      return exchange.send(
-        errorPlan(
-          ctx,
-          behaviour.status,
-          defaultErrorMessage(ctx.format, behaviour.status),
-          behaviour.body,
-          behaviour.headers,
-        ),
-      );
+    case 'status': {
+      const message = behaviour.echoKey ? `Invalid credential: ${credentialOf(record)}` : defaultErrorMessage(ctx.format, behaviour.status);
+      return exchange.send(errorPlan(ctx, behaviour.status, message, behaviour.body, behaviour.headers));
+    }
     case 'delay':
       if (!(await exchange.wait(behaviour.ms))) return;
       return perform(exchange, ctx, record, pathname, behaviour.then ?? { kind: 'ok' });
@@ -61,11 +55,43 @@ export async function perform(
         chunks: [...plan.chunks.slice(0, behaviour.after), frame],
       });
     }
+    case 'reset-after-headers':
+      return exchange.send(okPlan(ctx, record, pathname, { kind: 'ok' }), { dropAfter: 0, reset: true });
+    case 'stall-after-headers': {
+      const status = behaviour.status ?? 200;
+      const plan = status === 200 ? okPlan(ctx, record, pathname, { kind: 'ok' }) : errorPlan(ctx, status, defaultErrorMessage(ctx.format, status));
+      return exchange.send(plan, { stallAfterHeaders: true });
+    }
+    case 'malformed-ok':
+      return exchange.send(malformedPlan(okPlan(ctx, record, pathname, { kind: 'ok' }), behaviour.shape, behaviour.events));
     default: {
       const unreachable: never = behaviour;
       throw new Error(`Unknown behaviour ${JSON.stringify(unreachable)}`);
     }
   }
+}
+
+/** The key the request authenticated with (x-api-key or Bearer), for gateways that echo it back. */
+function credentialOf(record: RecordedRequest): string {
+  return record.headers['x-api-key'] ?? /^Bearer\s+(.+)$/i.exec(record.headers['authorization'] ?? '')?.[1] ?? '';
+}
+
+/** A 200 answer's plan bent into one that ends cleanly but is no usable answer. */
+function malformedPlan(plan: ResponsePlan, shape: 'empty' | 'invalid-json' | 'unterminated', events?: number): ResponsePlan {
+  if (shape === 'empty') return withBody(plan, []);
+  if (shape === 'invalid-json' || !plan.streaming) {
+    const body = plan.streaming ? '{"id":"msg_cut","type":"mess' : plan.chunks.join('');
+    const cut = body.slice(0, Math.floor(body.length / 2));
+    return withBody({ ...plan, streaming: false, headers: { ...plan.headers, 'content-type': 'application/json' } }, [cut]);
+  }
+  return withBody(plan, plan.chunks.slice(0, events ?? plan.chunks.length - 1));
+}
+
+/** The same plan with other body chunks; a non-stream plan's content-length follows them. */
+function withBody(plan: ResponsePlan, chunks: string[]): ResponsePlan {
+  if (plan.streaming) return { ...plan, chunks };
+  const length = String(chunks.reduce((n, c) => n + Buffer.byteLength(c), 0));
+  return { ...plan, chunks, headers: { ...plan.headers, 'content-length': length } };
 }
 
 /** Splits a JSON body in two so a drop after the first chunk leaves a truncated body. */

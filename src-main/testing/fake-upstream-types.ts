@@ -19,6 +19,8 @@ export interface StatusBehaviour {
   status: number;
   body?: string | object;
   headers?: Record<string, string>;
+  /** Put the credential the request carried into the message, as some gateways do ("invalid key sk-…"). */
+  echoKey?: boolean;
 }
 
 /** Wait before sending anything (time-to-first-byte timeouts), then behave as `then` (default ok). */
@@ -56,6 +58,28 @@ export interface StreamErrorBehaviour {
   errorType?: string;
 }
 
+/** Send 200 headers (SSE or JSON, as the request asked), then reset the socket before any body byte. */
+export interface ResetAfterHeadersBehaviour {
+  kind: 'reset-after-headers';
+}
+
+/** Send the headers of `status` (default 200) and then nothing: the body never starts. */
+export interface StallAfterHeadersBehaviour {
+  kind: 'stall-after-headers';
+  status?: number;
+}
+
+/**
+ * A 200 that is no usable answer, ended cleanly: `empty` (no body at all), `invalid-json` (a JSON
+ * content type over a cut-off object), `unterminated` (the stream's first `events` frames, default
+ * all but the terminal one, then a clean end without `message_stop` / `[DONE]`).
+ */
+export interface MalformedOkBehaviour {
+  kind: 'malformed-ok';
+  shape: 'empty' | 'invalid-json' | 'unterminated';
+  events?: number;
+}
+
 export type Behaviour =
   | OkBehaviour
   | StatusBehaviour
@@ -63,7 +87,10 @@ export type Behaviour =
   | HangBehaviour
   | StreamThenDropBehaviour
   | SlowStreamBehaviour
-  | StreamErrorBehaviour;
+  | StreamErrorBehaviour
+  | ResetAfterHeadersBehaviour
+  | StallAfterHeadersBehaviour
+  | MalformedOkBehaviour;
 
 /** What the fake wrote back, byte for byte, so relay tests can compare with what the client got. */
 export interface RecordedResponse {

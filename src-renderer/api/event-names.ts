@@ -11,6 +11,7 @@ const EVENTS: Record<EventName, true> = {
   'cooldowns.changed': true,
   'claude.changed': true,
   'resilience.settingsChanged': true,
+  'storage.lost': true,
 };
 
 /** Every event type at runtime; EventSource needs one listener per named event. */

@@ -4,6 +4,9 @@ export const ERROR_CODES = [
   'invalid_json',
   'body_too_large',
   'unauthorized',
+  'forbidden',
+  'request_timeout',
+  'unsupported_media_type',
   'forbidden_host',
   'forbidden_origin',
   'not_found',
@@ -16,6 +19,8 @@ export const ERROR_CODES = [
   'upstream_error',
   'upstream_timeout',
   'upstream_unreachable',
+  'upstream_invalid_response',
+  'storage_unavailable',
   'conflict',
   'internal_error',
 ] as const;
@@ -46,6 +51,7 @@ export function statusOf(error: AppError): number {
       return 400;
     case 'unauthorized':
       return 401;
+    case 'forbidden':
     case 'forbidden_host':
     case 'forbidden_origin':
       return 403;
@@ -56,15 +62,21 @@ export function statusOf(error: AppError): number {
       return 404;
     case 'method_not_allowed':
       return 405;
+    case 'request_timeout':
+      return 408;
     case 'conflict':
       return 409;
     case 'body_too_large':
       return 413;
+    case 'unsupported_media_type':
+      return 415;
     case 'upstream_error':
     case 'upstream_unreachable':
+    case 'upstream_invalid_response':
       return 502;
     case 'all_targets_cooling_down':
     case 'proxy_paused':
+    case 'storage_unavailable':
       return 503;
     case 'upstream_timeout':
       return 504;

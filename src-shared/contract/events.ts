@@ -18,6 +18,8 @@ export interface EventMap {
   'claude.changed': { status: ClaudeConnectionStatus[] };
   /** The resilience settings in force after a change, so every window and the tray see it. */
   'resilience.settingsChanged': { settings: Record<string, unknown> };
+  /** The data directory vanished while running: writes have stopped; the UI says so until a restart. */
+  'storage.lost': { dataDir: string; message: string };
 }
 
 export type EventName = keyof EventMap;

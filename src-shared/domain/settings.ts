@@ -6,6 +6,16 @@ const fields = {
   streamHeadersTimeoutMs: z.number().int().min(1_000).max(600_000),
   /** The same for a non-streaming request, whose headers only come once the whole answer is written. */
   responseTimeoutMs: z.number().int().min(1_000).max(3_600_000),
+  /** Once an upstream's body flows, the longest silence between two chunks before the attempt is cut. */
+  upstreamIdleTimeoutMs: z.number().int().min(1_000).max(3_600_000),
+  /** Longest wait for an upstream error body once its status is in (it is read whole to classify it). */
+  errorBodyTimeoutMs: z.number().int().min(1_000).max(120_000),
+  /** A client that stops sending its request body for this long gets 408 and its socket closed. */
+  clientIdleTimeoutMs: z.number().int().min(1_000).max(600_000),
+  /** The whole request (headers and body) must arrive within this; past it, 408 and close. */
+  clientRequestTimeoutMs: z.number().int().min(5_000).max(3_600_000),
+  /** Open client sockets at once; past it new connections are closed at once (a local tool needs few). */
+  maxClientSockets: z.number().int().min(16).max(65_536),
   /** Largest request body the proxy accepts. */
   maxBodyBytes: z.number().int().min(1_024).max(64 * 1024 * 1024),
   requestLogMaxRows: z.number().int().min(100).max(1_000_000),
@@ -24,6 +34,11 @@ export type Settings = { [K in keyof typeof fields]: z.infer<(typeof fields)[K]>
 export const DEFAULT_SETTINGS: Settings = {
   streamHeadersTimeoutMs: 60_000,
   responseTimeoutMs: 600_000,
+  upstreamIdleTimeoutMs: 300_000,
+  errorBodyTimeoutMs: 30_000,
+  clientIdleTimeoutMs: 30_000,
+  clientRequestTimeoutMs: 300_000,
+  maxClientSockets: 1_024,
   maxBodyBytes: 32 * 1024 * 1024,
   requestLogMaxRows: 50_000,
   requestLogMaxAgeDays: 30,

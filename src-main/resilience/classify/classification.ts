@@ -93,6 +93,11 @@ export interface Classification {
 export interface ClassifyContext {
   provider: ProviderIdentity;
   model: string | null;
+  /**
+   * The connection's name: when given, the message starts with it (`a1: 429 …`) and never names the
+   * upstream host, which the stored last error and the UI must not show.
+   */
+  connection?: string;
   /** Overrides `provider.profile` (e.g. a test profile or a per-connection setting). */
   profile?: ProviderProfile;
   /** `settings.providerErrorRules` (RESTATE-17). */

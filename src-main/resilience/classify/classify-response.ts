@@ -49,7 +49,10 @@ export function classifyResponse(
     profile: ctx.profile ?? ctx.provider.profile,
     retryHint,
     banSignals: [...ACCOUNT_DEACTIVATED_SIGNALS, ...(ctx.customBanSignals ?? [])],
-    rules: [...toProviderRules(service.id, operatorRules), ...(catalog.providerRules[service.id] ?? [])],
+    rules: [
+      ...toProviderRules(service.id, operatorRules),
+      ...((Object.hasOwn(catalog.providerRules, service.id) ? catalog.providerRules[service.id] : undefined) ?? []),
+    ],
     ruleBody: resolveRuleMatchBody(service.id, error.structured, error.haystack, {
       fullTextProviders: catalog.fullTextProviders,
       hasOperatorRule,

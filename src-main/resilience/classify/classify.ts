@@ -1,9 +1,9 @@
 import type { Classification, ClassifyContext, UpstreamOutcome } from './classification';
 import { classifyResponse } from './classify-response';
-import { DEFAULT_ERROR_CATALOG } from './error-catalog';
-import { resolveService } from './known-providers';
+import { DEFAULT_ERROR_CATALOG, type ErrorCatalog } from './error-catalog';
+import { resolveService, type UpstreamService } from './known-providers';
 import { resolveLockScope } from './lock-scope';
-import { describeFailure } from './message';
+import { describeFailure, withoutUpstreamAddress } from './message';
 
 type Local = Extract<UpstreamOutcome, { kind: 'local' }>['failure'];
 type Transport = Extract<UpstreamOutcome, { kind: 'transport' }>['failure'];
@@ -76,7 +76,20 @@ function classifyTransport(failure: Transport, where: string, ctx: ClassifyConte
 export function classifyOutcome(outcome: UpstreamOutcome, ctx: ClassifyContext): Classification {
   const catalog = ctx.catalog ?? DEFAULT_ERROR_CATALOG;
   const service = resolveService(ctx.provider, catalog.knownHosts);
-  const where = ctx.model ? `${service.id}/${ctx.model}` : service.id;
+  const where =
+    ctx.connection !== undefined ? `${ctx.connection}:` : ctx.model ? `${service.id}/${ctx.model}` : service.id;
+  const classification = classifyWhere(outcome, ctx, service, where, catalog);
+  if (ctx.connection === undefined) return classification;
+  return { ...classification, message: withoutUpstreamAddress(classification.message, ctx.provider.origin) };
+}
+
+function classifyWhere(
+  outcome: UpstreamOutcome,
+  ctx: ClassifyContext,
+  service: UpstreamService,
+  where: string,
+  catalog: ErrorCatalog,
+): Classification {
   switch (outcome.kind) {
     case 'local':
       return classifyLocal(outcome.failure, where);

@@ -44,3 +44,16 @@ export function describeFailure(parts: {
   const detail = parts.detail ? `: ${excerptUpstreamText(parts.detail)}` : '';
   return `${parts.where}${status}${was} ${parts.reason}${detail}`;
 }
+
+/** Upstream text may echo its own address (proxies, gateways); the connection's name stands for it. */
+export function withoutUpstreamAddress(message: string, origin: string): string {
+  let host: string;
+  try {
+    host = new URL(origin).hostname;
+  } catch {
+    return message;
+  }
+  if (host === '' || !message.toLowerCase().includes(host.toLowerCase())) return message;
+  const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return message.replace(new RegExp(`(?:https?://)?${escaped(host)}[^\\s"',;]*`, 'gi'), '[upstream]');
+}

@@ -35,7 +35,9 @@ export function applyStatusRestatement(
   };
   const haystack = input.text.toLowerCase();
   if (!haystack.trim()) return passthrough;
-  const rules = registry[input.service.toLowerCase()] ?? [];
+  // An unknown service id is a bare host, which may be any word (`constructor`): own keys only.
+  const service = input.service.toLowerCase();
+  const rules = (Object.hasOwn(registry, service) ? registry[service] : undefined) ?? [];
   const rule = rules.find(
     (r) =>
       r.fromStatuses.includes(input.status) &&

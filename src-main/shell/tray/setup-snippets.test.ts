@@ -2,9 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { aiderSetup, claudeCodeSetup, KEY_PLACEHOLDER } from './setup-snippets';
 
 describe('tray setup snippets', () => {
-  it('PROD-10 PROD-13: Claude Code gets ANTHROPIC_BASE_URL and ANTHROPIC_API_KEY with the real port', () => {
+  it('PROD-10 PROD-13: Claude Code gets ANTHROPIC_BASE_URL and ANTHROPIC_AUTH_TOKEN with the real port', () => {
     expect(claudeCodeSetup('http://127.0.0.1:8123/', 'hr-chosen-key-123')).toBe(
-      'export ANTHROPIC_BASE_URL=http://127.0.0.1:8123\nexport ANTHROPIC_API_KEY=hr-chosen-key-123',
+      'export ANTHROPIC_BASE_URL=http://127.0.0.1:8123\nexport ANTHROPIC_AUTH_TOKEN=hr-chosen-key-123',
     );
   });
 
@@ -15,7 +15,7 @@ describe('tray setup snippets', () => {
   });
 
   it('PROD-13: without a chosen key both use the placeholder (plain keys are shown only once)', () => {
-    expect(claudeCodeSetup('http://127.0.0.1:7431')).toContain(`ANTHROPIC_API_KEY=${KEY_PLACEHOLDER}`);
+    expect(claudeCodeSetup('http://127.0.0.1:7431')).toContain(`ANTHROPIC_AUTH_TOKEN=${KEY_PLACEHOLDER}`);
     expect(aiderSetup('http://127.0.0.1:7431')).toContain(`--openai-api-key ${KEY_PLACEHOLDER}`);
   });
 });

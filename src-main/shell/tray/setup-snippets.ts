@@ -9,7 +9,7 @@ const baseOf = (proxyUrl: string): string => proxyUrl.replace(/\/+$/, '');
 
 /** Claude Code reads both variables from the shell it starts in (PROD-10). */
 export function claudeCodeSetup(proxyUrl: string, key: string | null = null): string {
-  return `export ANTHROPIC_BASE_URL=${baseOf(proxyUrl)}\nexport ANTHROPIC_API_KEY=${key ?? KEY_PLACEHOLDER}`;
+  return `export ANTHROPIC_BASE_URL=${baseOf(proxyUrl)}\nexport ANTHROPIC_AUTH_TOKEN=${key ?? KEY_PLACEHOLDER}`;
 }
 
 /** aider through the OpenAI-compatible chat completions route under /v1 (PROD-11). */

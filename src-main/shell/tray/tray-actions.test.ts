@@ -64,7 +64,7 @@ describe('dispatchTrayAction', () => {
     await dispatchTrayAction({ kind: 'copy-claude-setup' }, claude.deps);
     expect(claude.router.calls).toEqual([{ method: 'app.info', input: undefined }]);
     expect(claude.clipboard).toEqual([
-      `export ANTHROPIC_BASE_URL=${PROXY}\nexport ANTHROPIC_API_KEY=<your-headroom-key>`,
+      `export ANTHROPIC_BASE_URL=${PROXY}\nexport ANTHROPIC_AUTH_TOKEN=<your-headroom-key>`,
     ]);
 
     const aider = fakeDeps();

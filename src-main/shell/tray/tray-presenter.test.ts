@@ -156,4 +156,18 @@ describe('tray presenter', () => {
     expect(t.listeners.size).toBe(0);
     expect(t.clock.pending()).toBe(0);
   });
+
+  it('ISSUE-8: storage.lost puts a loud first line in the menu and the tooltip, and no contract read is needed', async () => {
+    const t = setup();
+    await t.presenter.start();
+    t.clock.advance(5_000);
+    const message = 'Storage unavailable: /data was deleted; restart Headroom';
+    t.emit({ type: 'storage.lost', payload: { dataDir: '/data', message } });
+    const view = t.views.at(-1);
+    expect(t.statusLine(view)).toBe('⚠ Data directory lost — nothing is saved; restart Headroom');
+    expect(view?.template[1]).toMatchObject({ label: message, enabled: false });
+    expect(view?.tooltip).toContain('Data directory lost');
+    expect(t.router.calls).toHaveLength(5);
+  });
 });
+

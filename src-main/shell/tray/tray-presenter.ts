@@ -63,6 +63,7 @@ export function createTrayPresenter(deps: TrayPresenterDeps): TrayPresenter {
   let disabledIds: ReadonlySet<string> = new Set();
   let names: ReadonlyMap<string, string> = new Map();
   let claude: readonly ClaudeConnectionStatus[] = [];
+  let storageLost: string | null = null;
   const setConnections = (list: readonly ConnectionView[]): void => {
     disabledIds = new Set(list.filter((c) => !c.enabled).map((c) => c.id));
     names = new Map(list.map((c) => [c.id, c.name]));
@@ -88,6 +89,7 @@ export function createTrayPresenter(deps: TrayPresenterDeps): TrayPresenter {
       snapshot: withoutDisabled(model.snapshot, disabledIds),
       claude: claudeConnections(claude, names, disabledIds),
       openAtLogin: openAtLogin(),
+      storageLost,
     };
     current = {
       state: trayState(shown.snapshot, shown.info, now),
@@ -149,6 +151,9 @@ export function createTrayPresenter(deps: TrayPresenterDeps): TrayPresenter {
       if (model) model = { ...model, info: { ...model.info, paused: event.payload.paused } };
     } else if (event.type === 'claude.changed') {
       claude = event.payload.status;
+    } else if (event.type === 'storage.lost') {
+      // The core refuses every read from now on: keep the last model and say why it stays frozen.
+      storageLost = event.payload.message;
     } else if (REFETCH_ON.has(event.type)) {
       if (event.type === 'connections.changed') setConnections(event.payload.connections);
       needFetch = true;

@@ -20,7 +20,12 @@ export interface TrayModel {
   claude: readonly TrayClaudeConnection[];
   /** Null where the platform has no login item Headroom can set. */
   openAtLogin: boolean | null;
+  /** Set once the core reports its data directory gone (storage.lost): nothing is saved until a restart. */
+  storageLost?: string | null;
 }
+
+/** The tray's loud line while storage is lost; first in the menu and in the tooltip. */
+export const STORAGE_LOST_LINE = '⚠ Data directory lost — nothing is saved; restart Headroom';
 
 /** A serialisable menu description; tray-menu.ts turns it into Electron's template. */
 export type TrayMenuItem =
@@ -152,6 +157,7 @@ function claudeSubmenu(model: TrayModel, now: number): TrayMenuItem[] {
 
 /** One-line summary for the icon's tooltip. */
 export function trayTooltip(model: TrayModel, now: number): string {
+  if (model.storageLost) return `Headroom — ${STORAGE_LOST_LINE}`;
   return `Headroom (${trayState(model.snapshot, model.info, now)}) — ${model.info.proxyUrl}`;
 }
 
@@ -172,6 +178,7 @@ export function buildTrayTemplate(model: TrayModel, now: number): TrayMenuItem[]
     action: { kind: 'toggle-login' },
   };
   return [
+    ...(model.storageLost ? [info(STORAGE_LOST_LINE), info(model.storageLost), SEPARATOR] : []),
     info(stateLine(state, model, now, cooling.length, terminal.length)),
     info(`Proxy: ${model.info.proxyUrl}`),
     info(requestsLine(model.summary)),

@@ -10,7 +10,9 @@ import { activity, useClientHarness } from './client-harness';
  * mode always uses the key); it sends `HEAD /` to the base URL first (a preconnect, answered by
  * Headroom itself), then one streamed `POST /v1/messages?beta=true` for the model it picks
  * (claude-opus-4-8 by default, so the connection must serve any model). It retries 401s with
- * backoff for over a minute unless CLAUDE_CODE_MAX_RETRIES=0, then prints the error body's message.
+ * backoff for over a minute unless CLAUDE_CODE_MAX_RETRIES=0 or the answer says
+ * `x-should-retry: false` (Headroom's own refusals do: claude-code-errors.test.ts), then prints the
+ * error body's message.
  */
 const harness = useClientHarness();
 const binary = findClaudeBinary();

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { useStore } from 'zustand';
 import { CopyButton } from '../../components/copy-button';
 import { useStores } from '../../stores/stores-context';
+import { StorageBanner } from './storage-banner';
 
 /** Proxy URL, version and the pause switch: the state of Headroom at a glance. */
 export function AppHeader() {
@@ -45,6 +46,7 @@ export function AppHeader() {
       ) : (
         <span className="muted">Connecting to Headroom…</span>
       )}
+      <StorageBanner />
     </header>
   );
 }

@@ -4,7 +4,7 @@ import { buildSetupSnippets, KEY_PLACEHOLDER } from './setup-snippets';
 describe('setup snippets', () => {
   it('PROD-10 PROD-13 gives Claude Code the base URL and the chosen key', () => {
     const [claude] = buildSetupSnippets('http://127.0.0.1:7431/', 'hr-abc123');
-    expect(claude?.code).toBe('export ANTHROPIC_BASE_URL=http://127.0.0.1:7431\nexport ANTHROPIC_API_KEY=hr-abc123');
+    expect(claude?.code).toBe('export ANTHROPIC_BASE_URL=http://127.0.0.1:7431\nexport ANTHROPIC_AUTH_TOKEN=hr-abc123');
   });
 
   it('PROD-11 PROD-13 gives aider both the OpenAI /v1 base and the ANTHROPIC_API_BASE variant', () => {

@@ -17,7 +17,7 @@ export function buildSetupSnippets(proxyUrl: string, key: string | null): SetupS
       id: 'claude-code',
       title: 'Claude Code',
       note: 'Run in the shell you start claude from.',
-      code: `export ANTHROPIC_BASE_URL=${base}\nexport ANTHROPIC_API_KEY=${apiKey}`,
+      code: `export ANTHROPIC_BASE_URL=${base}\nexport ANTHROPIC_AUTH_TOKEN=${apiKey}`,
     },
     {
       id: 'aider-openai',

@@ -1,0 +1,112 @@
+import { StringDecoder } from 'node:string_decoder';
+import { errors, type Dispatcher } from 'undici';
+import type { ClientFormat } from './client-errors';
+import { createEventSpotter, eventsOf, statusOfErrorEvent, streamEndOf } from './sse-scan';
+import type { Usage, UsageTap } from './usage-tap';
+
+/**
+ * A non-stream answer is held whole up to this size so a broken one can still fail over; past it
+ * the rest streams unchecked. Answers to one request are rarely near it, and it matches the usage
+ * tap's JSON cap: the bytes held are the same Buffers the tap keeps (no extra copy), and a body
+ * the tap thinks too big to parse on the event loop is not parsed here either.
+ */
+export const ANSWER_HOLD_CAP = 1024 * 1024;
+
+/** Bytes of an SSE preamble (comments, padding) held while waiting for the first event; then commit anyway. */
+const SSE_HOLD_CAP = 64 * 1024;
+
+/** The start of a 2xx answer, read before anything is committed to the client. */
+export type AnswerStart =
+  | {
+      kind: 'ready';
+      /** Bytes read so far, in order; the body is paused after them unless `ended`. */
+      chunks: Buffer[];
+      ended: boolean;
+      firstByteAt: number | null;
+      /** Set when the whole body was held: the tap's result, already computed. */
+      usage: Usage | null;
+    }
+  /** Failed before the client saw a byte: failover is still possible. */
+  | { kind: 'failed'; failure: 'reset' | 'timeout' | 'empty_response'; detail: string }
+  /**
+   * The stream's first event is an error (Anthropic's `overloaded_error` right after the 200): as
+   * good as that status, so it can fail over; else it is relayed as held, the client parses it.
+   */
+  | { kind: 'stream_error'; status: number; bodyText: string; held: Extract<AnswerStart, { kind: 'ready' }> }
+  | { kind: 'aborted' };
+
+/**
+ * Commit on first byte (ARCHITECTURE §2 step 4): reads a 2xx body until a stream's first complete
+ * event, or a JSON body whole (up to the cap) and checks it is a JSON object. A reset, a stall or a
+ * malformed answer before that point is reported as a failure, not relayed.
+ */
+export function readAnswerStart(
+  upstream: Dispatcher.ResponseData,
+  /** The stream's wire format when the answer is SSE; null for a JSON (or other) body. */
+  sse: ClientFormat | null,
+  tap: UsageTap,
+  signal: AbortSignal,
+  now: () => number,
+): Promise<AnswerStart> {
+  const body = upstream.body;
+  const chunks: Buffer[] = [];
+  let size = 0;
+  let firstByteAt: number | null = null;
+  const spotter = sse ? createEventSpotter() : null;
+  const decoder = sse ? new StringDecoder('utf8') : null;
+
+  return new Promise((resolve) => {
+    const finish = (start: AnswerStart) => {
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('error', onError);
+      resolve(start);
+    };
+    const onData = (chunk: Buffer) => {
+      firstByteAt ??= now();
+      chunks.push(chunk);
+      size += chunk.length;
+      tap.push(chunk);
+      const spotted = spotter !== null && decoder !== null && spotter.push(decoder.write(chunk));
+      if (!spotted && size <= (sse ? SSE_HOLD_CAP : ANSWER_HOLD_CAP)) return;
+      body.pause();
+      // An error while paused must not go unheard before the relay attaches its own listener.
+      body.on('error', ignore);
+      const held: Extract<AnswerStart, { kind: 'ready' }> = { kind: 'ready', chunks, ended: false, firstByteAt, usage: null };
+      const first = spotted && sse ? eventsOf(Buffer.concat(chunks, size).toString('utf8'))[0] : undefined;
+      if (first && sse && streamEndOf(sse, first) === 'error') return finish({ kind: 'stream_error', status: statusOfErrorEvent(first), bodyText: first.data, held });
+      finish(held);
+    };
+    const onEnd = () => {
+      if (sse) return finish({ kind: 'failed', failure: 'empty_response', detail: size === 0 ? 'an empty stream' : 'a stream that ended before its first event' });
+      // The tap parses a held JSON body once anyway; its answer doubles as the validity check when it found usage.
+      const usage = tap.finish();
+      const problem = malformedJson(chunks, size, usage);
+      if (problem) return finish({ kind: 'failed', failure: 'empty_response', detail: problem });
+      finish({ kind: 'ready', chunks, ended: true, firstByteAt, usage });
+    };
+    const onError = (error: Error) => {
+      if (signal.aborted) return finish({ kind: 'aborted' });
+      if (error instanceof errors.BodyTimeoutError) return finish({ kind: 'failed', failure: 'timeout', detail: 'the upstream went silent before its answer began' });
+      finish({ kind: 'failed', failure: 'reset', detail: 'the upstream reset the connection before its answer began' });
+    };
+    body.on('data', onData);
+    body.on('end', onEnd);
+    body.on('error', onError);
+  });
+}
+
+function ignore(): void {}
+
+/** Why a whole non-stream body is no answer, or null when it is a JSON object. */
+function malformedJson(chunks: Buffer[], size: number, usage: Usage): string | null {
+  if (size === 0) return 'an empty body';
+  // Usage can only have come from a body that parsed as a JSON object: no second parse needed.
+  if (usage.inputTokens !== null || usage.outputTokens !== null || usage.cacheReadTokens !== null || usage.cacheWriteTokens !== null) return null;
+  try {
+    const value: unknown = JSON.parse(Buffer.concat(chunks, size).toString('utf8'));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? null : 'a JSON body that is not an object';
+  } catch {
+    return 'a body that is not valid JSON';
+  }
+}

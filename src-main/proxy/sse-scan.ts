@@ -1,0 +1,107 @@
+import type { ClientFormat } from './client-errors';
+
+/** What a stream's last event says about how it ended. */
+export type StreamEnd = 'terminal' | 'error' | 'missing';
+
+/**
+ * Spots the first event an SSE parser would dispatch (a block with a `data` line, ended by a blank
+ * line); comments and bare `event:` blocks do not count. Scans each byte once: only the unfinished
+ * line is kept between calls.
+ */
+export interface EventSpotter {
+  /** Feeds decoded text; true once a complete event has been seen. */
+  push(text: string): boolean;
+}
+
+export function createEventSpotter(): EventSpotter {
+  let line = '';
+  let sawData = false;
+  let done = false;
+  return {
+    push(text) {
+      if (done) return true;
+      let start = 0;
+      let newline = text.indexOf('\n');
+      while (newline !== -1) {
+        const full = line + text.slice(start, newline);
+        line = '';
+        const bare = full.endsWith('\r') ? full.slice(0, -1) : full;
+        if (bare === '') {
+          if (sawData) return (done = true);
+        } else if (isDataLine(bare)) {
+          sawData = true;
+        }
+        start = newline + 1;
+        newline = text.indexOf('\n', start);
+      }
+      line += text.slice(start);
+      return false;
+    },
+  };
+}
+
+function isDataLine(line: string): boolean {
+  return line === 'data' || line.startsWith('data:');
+}
+
+export interface SseEvent {
+  event: string | null;
+  data: string;
+}
+
+/**
+ * The dispatchable events in a piece of a stream (the held start, or the tail); an unterminated
+ * last block counts too, as line-based clients would still read it. Only for small pieces.
+ */
+export function eventsOf(text: string): SseEvent[] {
+  const events: SseEvent[] = [];
+  let event: string | null = null;
+  let data: string[] = [];
+  const close = () => {
+    if (data.length > 0) events.push({ event, data: data.join('\n') });
+    event = null;
+    data = [];
+  };
+  for (const raw of text.split('\n')) {
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line === '') close();
+    else if (line.startsWith('event:')) event = line.slice(6).trim();
+    else if (isDataLine(line)) data.push(line.slice(5).trimStart());
+  }
+  close();
+  return events;
+}
+
+/** The last event in the tail of a stream. */
+export function lastEventOf(tail: string): SseEvent | null {
+  return eventsOf(tail).at(-1) ?? null;
+}
+
+/** The status an in-band error event stands for, so it is learned like the status it replaces. */
+export function statusOfErrorEvent(event: SseEvent): number {
+  if (event.data.includes('overloaded_error')) return 529;
+  if (event.data.includes('rate_limit')) return 429;
+  return 500;
+}
+
+/** Anthropic streams end with `message_stop`, OpenAI chat streams with `data: [DONE]`; an error event also ends them. */
+export function streamEndOf(format: ClientFormat, last: SseEvent | null): StreamEnd {
+  if (!last) return 'missing';
+  if (format === 'anthropic') {
+    if (last.event === 'message_stop' || (last.event === null && last.data.includes('"message_stop"'))) return 'terminal';
+    return last.event === 'error' ? 'error' : 'missing';
+  }
+  const data = last.data.trim();
+  if (data === '[DONE]') return 'terminal';
+  // Only a chunk that mentions "error" is parsed: ordinary deltas are told apart without JSON.parse.
+  return data.startsWith('{') && data.includes('"error"') && hasErrorField(data) ? 'error' : 'missing';
+}
+
+function hasErrorField(data: string): boolean {
+  try {
+    const value: unknown = JSON.parse(data);
+    return typeof value === 'object' && value !== null && 'error' in value;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,113 @@
+import { describe, expect, it } from 'vitest';
+import { anthropicStreamFrames, openaiStreamFrames } from '../testing/sse-frames';
+import { createUsageTap, SSE_LINE_CAP, type Usage } from './usage-tap';
+
+const SSE = 'text/event-stream';
+
+function tapAll(contentType: string, pieces: readonly Buffer[]): Usage {
+  const tap = createUsageTap(contentType);
+  for (const piece of pieces) tap.push(piece);
+  return tap.finish();
+}
+
+/** Cuts bytes into pieces of `size`, so lines and characters straddle chunk boundaries. */
+function cut(bytes: Buffer, size: number): Buffer[] {
+  const pieces: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += size) pieces.push(bytes.subarray(i, i + size));
+  return pieces;
+}
+
+const anthropicBytes = (deltas: string[]) =>
+  Buffer.from(
+    anthropicStreamFrames({ id: 'msg_1', model: 'claude-sonnet-4-5', deltas, inputTokens: 17, outputTokens: 42 }).join(
+      '',
+    ),
+  );
+
+const ANTHROPIC_USAGE: Usage = { inputTokens: 17, outputTokens: 42, cacheReadTokens: 0, cacheWriteTokens: 0 };
+
+describe('usage tap', () => {
+  it('PROD-16: reads Anthropic stream usage the same whatever the chunk size', () => {
+    const bytes = anthropicBytes(['Hello', ' there']);
+    for (const size of [1, 2, 3, 7, 64, bytes.length]) expect(tapAll(SSE, cut(bytes, size))).toEqual(ANTHROPIC_USAGE);
+  });
+
+  it('PROD-16: reads OpenAI stream usage, cached tokens included, split across chunks', () => {
+    const frames = openaiStreamFrames({
+      id: 'c1',
+      model: 'gpt-4o',
+      created: 1,
+      deltas: ['a', 'b'],
+      includeUsage: true,
+      promptTokens: 9,
+      completionTokens: 4,
+    });
+    expect(tapAll(SSE, cut(Buffer.from(frames.join('')), 5))).toEqual({
+      inputTokens: 9,
+      outputTokens: 4,
+      cacheReadTokens: 0,
+      cacheWriteTokens: null,
+    });
+  });
+
+  it('PROD-16: multi-byte characters split between chunks do not spoil the usage line they sit in', () => {
+    // The usage event itself carries non-ASCII text, cut at every byte so each character is split once.
+    const line = `data: ${JSON.stringify({ type: 'message_start', message: { content: 'é😀中', usage: { input_tokens: 5, output_tokens: 1 } } })}\n\n`;
+    expect(tapAll(SSE, cut(Buffer.from(line), 1))).toMatchObject({ inputTokens: 5, outputTokens: 1 });
+    const deltas = anthropicBytes(['héllo 😀', '中文']);
+    expect(tapAll(SSE, cut(deltas, 3))).toEqual(ANTHROPIC_USAGE);
+  });
+
+  it('PROD-16: reads usage from CRLF-terminated events', () => {
+    const bytes = Buffer.from(anthropicBytes(['x']).toString('utf8').replace(/\n/g, '\r\n'));
+    expect(tapAll(SSE, cut(bytes, 4))).toEqual(ANTHROPIC_USAGE);
+  });
+
+  it('PROD-16: a usage event longer than the line cap is still read when it names usage within the cap', () => {
+    const big = `data: ${JSON.stringify({ type: 'message_start', message: { usage: { input_tokens: 3 }, content: 'x'.repeat(SSE_LINE_CAP * 2) } })}\n`;
+    expect(tapAll(SSE, cut(Buffer.from(big), 16 * 1024)).inputTokens).toBe(3);
+  });
+
+  it('ISSUE-8: a 32 MB line in 16 KiB pieces is scanned fast, with bounded memory, and later usage is still read', () => {
+    const total = 32 * 1024 * 1024;
+    const huge = Buffer.alloc(total, 'a');
+    huge.write('data: {"type":"content_block_delta","delta":{"text":"');
+    huge.write('"}}\n', total - 4);
+    const tap = createUsageTap(SSE);
+    const heapBefore = process.memoryUsage().heapUsed;
+    let slowest = 0;
+    const started = performance.now();
+    for (const piece of cut(huge, 16 * 1024)) {
+      const t = performance.now();
+      tap.push(piece);
+      slowest = Math.max(slowest, performance.now() - t);
+    }
+    const elapsed = performance.now() - started;
+    const heapGrowth = process.memoryUsage().heapUsed - heapBefore;
+    tap.push(anthropicBytes(['after']));
+    expect(tap.finish()).toEqual(ANTHROPIC_USAGE);
+    expect(elapsed).toBeLessThan(500);
+    expect(slowest).toBeLessThan(20);
+    // The old tap kept the whole line as a string (32 MB and more); the cap keeps 64 KiB.
+    expect(heapGrowth).toBeLessThan(8 * 1024 * 1024);
+  });
+
+  it('PROD-16: lines that are not data lines are never kept, however long', () => {
+    const comment = Buffer.alloc(4 * 1024 * 1024, ':');
+    const bytes = Buffer.concat([comment, Buffer.from('\n'), anthropicBytes(['x'])]);
+    const started = performance.now();
+    expect(tapAll(SSE, cut(bytes, 1000))).toEqual(ANTHROPIC_USAGE);
+    expect(performance.now() - started).toBeLessThan(250);
+  });
+
+  it('PROD-16: reads usage from a JSON body split across chunks', () => {
+    const body = Buffer.from(
+      JSON.stringify({
+        id: 'm',
+        content: [{ type: 'text', text: 'hé' }],
+        usage: { input_tokens: 2, output_tokens: 3 },
+      }),
+    );
+    expect(tapAll('application/json', cut(body, 3))).toMatchObject({ inputTokens: 2, outputTokens: 3 });
+  });
+});
