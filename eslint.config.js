@@ -1,8 +1,10 @@
-// Flat config: correctness rules only (Prettier owns formatting) plus the folder boundaries of
-// ARCHITECTURE §1, enforced with no-restricted-imports per runtime folder.
+// Flat config: correctness rules only (Prettier owns formatting), type-aware promise and switch rules
+// for src-*, React hooks rules for the renderer, plus the folder boundaries of ARCHITECTURE §1 and the
+// pure engines of §3, enforced with no-restricted-imports per folder.
 import { builtinModules } from 'node:module';
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
+import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
 const nodeBuiltins = {
@@ -24,8 +26,25 @@ function restrict({ names = [], patterns = [] }) {
 }
 
 const builtinNames = (message) => nodeBuiltins.paths.map((name) => ({ name, message }));
+const sourceFiles = ['src-main/**/*.{ts,tsx}', 'src-shared/**/*.{ts,tsx}', 'src-renderer/**/*.{ts,tsx}'];
 const nodeMessage = 'Node built-ins belong in src-main.';
 const electronMessage = "Only src-main/shell may import 'electron'.";
+
+const mainImports = {
+  names: [{ name: 'electron', message: `${electronMessage} Everything else must run in plain Node.` }],
+  patterns: [
+    { regex: '^electron/', message: electronMessage },
+    { regex: importsOf('src-renderer'), message: 'src-main must not import src-renderer.' },
+  ],
+};
+
+/** Pure engine folders (ARCHITECTURE §3): plain data in, decisions out; the proxy and repos do the I/O. */
+const engineFolders = [
+  'src-main/resilience/{breaker,classify,cooldown,lockout,window-gate}',
+  'src-main/routing/{affinity,leases,routes,strategies}',
+  'src-main/providers/claude-oauth/{lane,reset}',
+];
+const engineMessage = 'Engines are pure (ARCHITECTURE §3): no I/O imports; inject it from the caller.';
 
 const nodeGlobals = Object.fromEntries(
   [
@@ -77,6 +96,36 @@ export default defineConfig(
     },
   },
   {
+    // Type-aware rules (ARCHITECTURE §8: exhaustive switches; no promise dropped by accident). The
+    // project service finds each file's tsconfig (node, preload or web) through tsconfig.json.
+    files: sourceFiles,
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': [
+        'error',
+        {
+          // A union switch without `default` must name every member; a deliberate `default` (e.g. on
+          // a `string | null` code) counts as handling the rest.
+          considerDefaultExhaustiveForUnions: true,
+          // A `default` after all members (an assertNever-style guard) is allowed.
+          allowDefaultCaseForExhaustiveSwitch: true,
+          // A switch over a plain string or number needs no `default`.
+          requireDefaultForNonUnion: false,
+        },
+      ],
+    },
+  },
+  {
+    files: ['src-renderer/**/*.{ts,tsx}'],
+    plugins: { 'react-hooks': reactHooks },
+    rules: {
+      'react-hooks/rules-of-hooks': 'error',
+      'react-hooks/exhaustive-deps': 'error',
+    },
+  },
+  {
     files: ['src-shared/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': restrict({
@@ -114,13 +163,26 @@ export default defineConfig(
   },
   {
     files: ['src-main/**/*.{ts,tsx}'],
-    ignores: ['src-main/shell/**'],
+    ignores: ['src-main/shell/**', ...engineFolders.map((folder) => `${folder}/**`)],
+    rules: { 'no-restricted-imports': restrict(mainImports) },
+  },
+  {
+    // The src-main rules plus no I/O. A helper that does I/O by design lives beside the folder, not in
+    // it (providers/claude-oauth/undici-fetch-json.ts is the FetchJson that reset/ gets injected).
+    files: engineFolders.map((folder) => `${folder}/**/*.{ts,tsx}`),
     rules: {
       'no-restricted-imports': restrict({
-        names: [{ name: 'electron', message: `${electronMessage} Everything else must run in plain Node.` }],
+        names: [
+          ...mainImports.names,
+          ...builtinNames(engineMessage),
+          { name: 'undici', message: engineMessage },
+          { name: 'better-sqlite3', message: engineMessage },
+        ],
         patterns: [
-          { regex: '^electron/', message: electronMessage },
-          { regex: importsOf('src-renderer'), message: 'src-main must not import src-renderer.' },
+          ...mainImports.patterns,
+          { regex: nodeBuiltins.regex, message: engineMessage },
+          { regex: '^undici/', message: engineMessage },
+          { regex: importsOf('db'), message: `${engineMessage} SQLite stays behind the repositories in src-main/db.` },
         ],
       }),
     },

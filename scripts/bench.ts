@@ -2,47 +2,77 @@
  * `npm run bench`: how much a request pays for going through Headroom, measured against a direct
  * call to the upstream and against the FLOOR (a minimal node:http + undici pass-through proxy).
  *
- * Four processes: this one (the load generator only), the fake upstream, the floor and Headroom,
- * each a child so its CPU and peak RSS can be read from /proc and so the upstream's work does not
- * share the load generator's event loop (which would add its handler time to every latency sample).
- * Direct / floor / Headroom are measured in INTERLEAVED rounds (the order rotating each round), so
- * machine noise and drift fall on all three alike; every number is also printed as a ratio to the
- * others measured in the same run. It is a measurement: the exit code is 0 unless something crashed.
+ * Five processes: this one (the load generator only), the fake upstream, the floor, Headroom with
+ * its default config and Headroom with EVERY ENGINE ON (a `*` route to a two-connection round-robin
+ * combo, one `x-headroom-session` per virtual client), each a child so its CPU and peak RSS can be
+ * read from /proc and so the upstream's work does not share the load generator's event loop.
+ * Targets are measured in INTERLEAVED rounds (the order rotating each round), so machine noise and
+ * drift fall on all alike; every number is also printed as a ratio to the floor of the same run.
+ * Phases: small bodies at c=1 and c=32, 50-event SSE streams at c=16, and "Claude Code-shaped"
+ * bodies (~70 KB: long system prompt, 24 tools, 20 turns) plain and streamed. It is a measurement:
+ * the exit code is 0 unless something crashed.
  *
- * Env: BENCH_SCALE (default 1; 0.2 = quick run), BENCH_PROFILE=1 (run floor and Headroom under
- * --cpu-prof and print where their time went; the numbers then include the profiler's overhead),
- * BENCH_HEADROOM_ENTRY=path (bench another headless entry, e.g. a patched copy of out/ under .bench/).
+ * Flags / env: --quick (BENCH_SCALE=0.4, under 2 minutes), BENCH_SCALE (default 1),
+ * --profile or BENCH_PROFILE=1 (run the proxies under --cpu-prof and print where their time went;
+ * the numbers then include the profiler's overhead), --phases=c1,c32,stream,cc,cc-stream (order;
+ * a subset is allowed), --pin=CPUS or BENCH_PIN (taskset the proxies, e.g. 1), --no-history,
+ * BENCH_HEADROOM_ENTRY=path (bench another headless entry, e.g. a build of another tree).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { interrupted, spawnNode, stopAll } from './bench/children';
-import { startFloor } from './bench/floor-proxy';
-import { freePort, headlessEntry, timeToAnswer, type Started } from './bench/launch';
-import { emptyTotals, historyReport, runHistory, type HistoryPlan, type Totals } from './bench/history';
+import { headlessEntry, type Started } from './bench/launch';
+import { emptyTotals, historyReport, runHistory, type HistoryPlan, type Slice, type Totals } from './bench/history';
 import { createTarget, runBatch, type BatchResult, type Kind, type Target } from './bench/load';
 import { clockTicks, cpuMs, memory, procAvailable } from './bench/proc-stats';
 import { summarizeProfile } from './bench/profile-summary';
-import { formatChecks, formatTable, mb, median, percentile, type Check, type Row } from './bench/report';
-import { LOCAL_KEY, MODEL, STREAM_DELTAS, UPSTREAM_KEY } from './bench/shared';
+import { launchEngines, launchFloor, launchHeadroom, type LaunchSetup } from './bench/proxies';
+import { formatChecks, formatTable, mb, type Check } from './bench/report';
+import { buildChecks, buildRows, type AllTotals, type Name, type PhaseId, type ProxyFacts } from './bench/results';
+import { LOCAL_KEY, STREAM_DELTAS, UPSTREAM_KEY } from './bench/shared';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const argv = process.argv.slice(2);
+const flag = (name: string) => argv.includes(`--${name}`);
+const option = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const QUICK = flag('quick');
 const SCALE = (() => {
-  const value = Number(process.env.BENCH_SCALE ?? '1');
+  const value = Number(process.env.BENCH_SCALE ?? (QUICK ? '0.4' : '1'));
   return Number.isFinite(value) && value > 0 ? value : 1;
 })();
-const PROFILE = process.env.BENCH_PROFILE === '1';
+const PROFILE = process.env.BENCH_PROFILE === '1' || flag('profile');
+const PIN = option('pin') ?? process.env.BENCH_PIN ?? null;
+const HISTORY = !flag('no-history');
 const scaled = (n: number, min: number) => Math.max(min, Math.round(n * SCALE));
 
-/** Sizes at BENCH_SCALE=1, chosen to keep the whole run near 2–3 minutes on 2 busy cores. */
+const PHASE_KIND: Record<PhaseId, Kind> = {
+  c1: 'small',
+  c32: 'small',
+  stream: 'stream',
+  cc: 'cc',
+  'cc-stream': 'cc-stream',
+};
+/** Streams before the Claude Code-shaped phases on purpose: the order of the reading issue 9 asks about. */
+const PHASE_ORDER: PhaseId[] = (() => {
+  const given = option('phases');
+  if (!given) return ['c1', 'c32', 'stream', 'cc', 'cc-stream'];
+  const ids = given.split(',').filter((id): id is PhaseId => id in PHASE_KIND);
+  if (ids.length === 0) throw new Error(`--phases: none of ${given} is one of ${Object.keys(PHASE_KIND).join(',')}`);
+  return ids;
+})();
+
+/** Sizes at BENCH_SCALE=1, chosen to keep the whole run near 3–4 minutes on 2 busy cores. */
 const PLAN = {
-  rounds: SCALE < 0.5 ? 3 : 12,
+  rounds: SCALE < 0.5 ? 3 : 10,
   c1: { concurrency: 1, requests: scaled(300, 60) },
   c32: { concurrency: 32, requests: scaled(2000, 400) },
   stream: { concurrency: 16, requests: scaled(200, 48) },
-  warmup: { small: scaled(1500, 300), stream: scaled(150, 32) },
+  cc: { concurrency: 4, requests: scaled(400, 80) },
+  'cc-stream': { concurrency: 4, requests: scaled(100, 24) },
+  warmup: { small: scaled(1500, 300), stream: scaled(150, 32), cc: scaled(200, 40) },
   history: {
     slices: 10,
     perSlice: scaled(6000, 400),
@@ -55,13 +85,18 @@ const PLAN = {
   starts: 3,
 };
 
-type Name = Target['name'];
-const NAMES: readonly Name[] = ['direct', 'floor', 'headroom'];
-
-type PhaseTotals = Totals;
+const NAMES: readonly Name[] = ['direct', 'floor', 'headroom', 'engines'];
+const PROXIES = ['floor', 'headroom', 'engines'] as const;
 
 function log(line: string): void {
   process.stderr.write(`bench: ${line}\n`);
+}
+
+/** Load average next to each reading: a run on a CPU others saturate says so. */
+function load(): string {
+  return loadavg()
+    .map((v) => v.toFixed(2))
+    .join(' ');
 }
 
 async function main(): Promise<void> {
@@ -71,10 +106,12 @@ async function main(): Promise<void> {
   const work = mkdtempSync(join(tmpdir(), 'headroom-bench-'));
   const profileDir = join(root, '.bench', `profiles-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   if (PROFILE) mkdirSync(profileDir, { recursive: true });
-  const cleanup = () => rmSync(work, { recursive: true, force: true });
-  process.on('exit', cleanup);
-
-  log(`scale ${SCALE}, ${PLAN.rounds} interleaved rounds; Headroom from ${entry.how}`);
+  process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+  const loadAtStart = load();
+  log(
+    `scale ${SCALE}, ${PLAN.rounds} interleaved rounds, phases ${PHASE_ORDER.join(' → ')}; Headroom from ${entry.how}`,
+  );
+  log(`load average at start: ${loadAtStart}${PIN ? `; proxies pinned to CPU ${PIN}` : ''}`);
 
   // --- upstream (its own process: its CPU must not run inside the load generator's event loop)
   const upstream = await spawnNode({
@@ -83,88 +120,76 @@ async function main(): Promise<void> {
     args: ['--import', 'tsx', join(root, 'scripts/bench/upstream-child.ts')],
     ready: /^READY (\S+)/,
   });
-  const upstreamUrl = upstream.readyValue;
-
-  const configFor = (dir: string) => {
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, 'config.json');
-    writeFileSync(
-      file,
-      JSON.stringify({
-        connections: [
-          { name: 'bench', kind: 'anthropic', baseUrl: upstreamUrl, apiKey: UPSTREAM_KEY, models: [MODEL] },
-        ],
-        keys: [{ name: 'bench', key: LOCAL_KEY }],
-      }),
-    );
-    return file;
-  };
-
-  let startSeq = 0;
-  const launchHeadroom = async (profile: boolean): Promise<Started> => {
-    const dir = join(work, `headroom-${startSeq++}`);
-    const config = configFor(dir);
-    const port = await freePort();
-    const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-name=headroom.cpuprofile'] : [];
-    const child = await spawnNode({
-      name: 'headroom',
-      cwd: root,
-      args: [...flags, ...entry.args, '--port', String(port), '--data-dir', join(dir, 'data'), '--config', config],
-      ready: /^Proxy:\s+(http:\/\/\S+)/,
-    });
-    return { child, answerMs: await timeToAnswer(child, child.readyValue, true) };
-  };
-  const launchFloor = async (profile: boolean): Promise<Started> => {
-    const flags = profile ? ['--cpu-prof', `--cpu-prof-dir=${profileDir}`, '--cpu-prof-name=floor.cpuprofile'] : [];
-    const child = await startFloor({ port: await freePort(), upstream: upstreamUrl, cwd: root, nodeFlags: flags });
-    return { child, answerMs: await timeToAnswer(child, child.readyValue, false) };
+  const setup: LaunchSetup = {
+    root,
+    work,
+    upstreamUrl: upstream.readyValue,
+    entryArgs: entry.args,
+    profileDir: PROFILE ? profileDir : null,
+    pin: PIN,
   };
 
   // --- start times: throw-away cold starts first (alternating), the kept instances last
-  const startSamples = {
-    floor: { ready: [] as number[], answer: [] as number[] },
-    headroom: { ready: [] as number[], answer: [] as number[] },
+  const facts: ProxyFacts = {
+    idleRss: { floor: NaN, headroom: NaN, engines: NaN },
+    peakRss: { floor: NaN, headroom: NaN, engines: NaN },
+    startReady: { floor: [], headroom: [], engines: [] },
+    startAnswer: { floor: [], headroom: [], engines: [] },
   };
-  const noteStart = (name: 'floor' | 'headroom', s: Started) => {
-    startSamples[name].ready.push(s.child.startMs);
-    startSamples[name].answer.push(s.answerMs);
+  const noteStart = (name: (typeof PROXIES)[number], s: Started) => {
+    facts.startReady[name].push(s.child.startMs);
+    facts.startAnswer[name].push(s.answerMs);
   };
   for (let i = 0; i < PLAN.starts - 1; i++) {
-    const f = await launchFloor(false);
+    const f = await launchFloor(setup, false);
     noteStart('floor', f);
     await f.child.stop();
-    const h = await launchHeadroom(false);
+    const h = await launchHeadroom(setup, false);
     noteStart('headroom', h);
     await h.child.stop();
   }
-  const floor = await launchFloor(PROFILE);
+  const floor = await launchFloor(setup, PROFILE);
   noteStart('floor', floor);
-  const headroom = await launchHeadroom(PROFILE);
+  const headroom = await launchHeadroom(setup, PROFILE);
   noteStart('headroom', headroom);
-  const idleRss = { floor: memory(floor.child.pid).rss, headroom: memory(headroom.child.pid).rss };
-  const pids: Record<Name, number | null> = { direct: null, floor: floor.child.pid, headroom: headroom.child.pid };
+  const enginesRun = await launchEngines(setup, PROFILE);
+  const engines = enginesRun.started;
+  noteStart('engines', engines);
+  for (const note of enginesRun.status.notes) log(`engines: ${note}`);
+  const children = { floor: floor.child, headroom: headroom.child, engines: engines.child };
+  for (const n of PROXIES) facts.idleRss[n] = memory(children[n].pid).rss;
+  const pids: Record<Name, number | null> = {
+    direct: null,
+    floor: floor.child.pid,
+    headroom: headroom.child.pid,
+    engines: engines.child.pid,
+  };
 
-  const maxConcurrency = Math.max(PLAN.c1.concurrency, PLAN.c32.concurrency, PLAN.stream.concurrency);
+  const maxConcurrency = Math.max(...PHASE_ORDER.map((id) => PLAN[id].concurrency), PLAN.history.concurrency);
   const targets: Record<Name, Target> = {
-    direct: createTarget('direct', upstreamUrl, UPSTREAM_KEY, maxConcurrency),
+    direct: createTarget('direct', upstream.readyValue, UPSTREAM_KEY, maxConcurrency),
     floor: createTarget('floor', floor.child.readyValue, UPSTREAM_KEY, maxConcurrency),
     headroom: createTarget('headroom', headroom.child.readyValue, LOCAL_KEY, maxConcurrency),
+    engines: createTarget('engines', engines.child.readyValue, LOCAL_KEY, maxConcurrency, {
+      model: enginesRun.status.model,
+      sessions: true,
+    }),
   };
 
   const crashed = (): string | null => {
-    const gone = [upstream, floor.child, headroom.child].find((c) => !c.running());
+    const gone = [upstream, floor.child, headroom.child, engines.child].find((c) => !c.running());
     return gone ? `${gone.name} (pid ${gone.pid}) exited during the run:\n${gone.output()}` : null;
   };
 
   /** Every request each target was sent (warm-up included), to put profiles per request. */
-  const sent: Record<Name, number> = { direct: 0, floor: 0, headroom: 0 };
+  const sent: Record<Name, number> = { direct: 0, floor: 0, headroom: 0, engines: 0 };
   /** A batch whose proxy CPU is read around it. */
   const measured = async (
     name: Name,
     kind: Kind,
     concurrency: number,
     requests: number,
-    into: PhaseTotals,
+    into: Totals,
     prewarm = true,
   ) => {
     // Unrecorded: re-opens any socket a keep-alive timeout closed while the other targets ran.
@@ -187,148 +212,87 @@ async function main(): Promise<void> {
     return result;
   };
 
-  // --- warm-up (JIT, sockets), not recorded
+  // --- warm-up (JIT, sockets), not recorded; in the measured order, so no phase sees a cold path
   log('warming up');
   for (const name of NAMES) {
     const sink = emptyTotals();
     await measured(name, 'small', 8, PLAN.warmup.small, sink);
     await measured(name, 'stream', 8, PLAN.warmup.stream, sink);
+    await measured(name, 'cc', 4, PLAN.warmup.cc, sink);
+    await measured(name, 'cc-stream', 4, Math.ceil(PLAN.warmup.cc / 4), sink);
     if (sink.errors > 0) throw new Error(`${name}: ${sink.errors} errors during warm-up, first: ${sink.firstError}`);
   }
 
   // --- interleaved rounds
-  const phases = [
-    { id: 'c1', kind: 'small' as const, ...PLAN.c1 },
-    { id: 'c32', kind: 'small' as const, ...PLAN.c32 },
-    { id: 'stream', kind: 'stream' as const, ...PLAN.stream },
-  ];
-  const totals: Record<string, Record<Name, PhaseTotals>> = {};
-  for (const phase of phases)
-    totals[phase.id] = { direct: emptyTotals(), floor: emptyTotals(), headroom: emptyTotals() };
+  const fresh = () => ({
+    direct: emptyTotals(),
+    floor: emptyTotals(),
+    headroom: emptyTotals(),
+    engines: emptyTotals(),
+  });
+  const totals: AllTotals = { c1: fresh(), c32: fresh(), stream: fresh(), cc: fresh(), 'cc-stream': fresh() };
   for (let round = 0; round < PLAN.rounds; round++) {
     const order = NAMES.map((_, i) => NAMES[(i + round) % NAMES.length] as Name);
-    log(`round ${round + 1}/${PLAN.rounds} (${order.join(' → ')})`);
-    for (const phase of phases) {
-      for (const name of order) {
-        const into = totals[phase.id]![name];
-        await measured(name, phase.kind, phase.concurrency, phase.requests, into);
-      }
+    log(`round ${round + 1}/${PLAN.rounds} (${order.join(' → ')}), load ${load()}`);
+    for (const id of PHASE_ORDER) {
+      const phase = PLAN[id];
+      for (const name of order)
+        await measured(name, PHASE_KIND[id], phase.concurrency, phase.requests, totals[id][name]);
     }
     const gone = crashed();
     if (gone) throw new Error(gone);
   }
-  const peak = { floor: memory(floor.child.pid).peakRss, headroom: memory(headroom.child.pid).peakRss };
+  for (const n of PROXIES) facts.peakRss[n] = memory(children[n].pid).peakRss;
+  const loadAfterRounds = load();
 
-  // --- history: slices through Headroom, alternating with the floor as a drift control
-  log(
-    `history: ${PLAN.history.slices} slices × ${PLAN.history.perSlice + PLAN.history.probe} requests through Headroom`,
-  );
-  const slices = await runHistory(
-    PLAN.history,
-    measured,
-    () => memory(headroom.child.pid).rss,
-    () => {
-      const gone = crashed();
-      if (gone) throw new Error(gone);
-    },
-  );
+  // --- history: slices through Headroom (default config), alternating with the floor as a drift control
+  let slices: Slice[] = [];
+  if (HISTORY) {
+    log(
+      `history: ${PLAN.history.slices} slices × ${PLAN.history.perSlice + PLAN.history.probe} requests through Headroom`,
+    );
+    slices = await runHistory(
+      PLAN.history,
+      measured,
+      () => memory(headroom.child.pid).rss,
+      () => {
+        const gone = crashed();
+        if (gone) throw new Error(gone);
+      },
+    );
+  }
   const peakAfterHistory = memory(headroom.child.pid).peakRss;
   const upstreamCpuMs = cpuMs(upstream.pid);
+  const loadAtEnd = load();
 
   // --- stop everything (profiles are written when the proxies exit)
   await Promise.all(NAMES.map((n) => targets[n].pool.close()));
-  await Promise.all([floor.child.stop(), headroom.child.stop()]);
+  await Promise.all(PROXIES.map((n) => children[n].stop()));
   await upstream.stop();
 
   // --- report
-  const t = (phase: string, name: Name) => totals[phase]![name];
-  const value = (f: (name: Name) => number, names: readonly Name[] = NAMES): Partial<Record<Name, number>> =>
-    Object.fromEntries(names.map((n) => [n, f(n)]));
-  const proxies = ['floor', 'headroom'] as const;
-  const smallCpu = (n: Name) => (t('c1', n).cpuMs + t('c32', n).cpuMs) / (t('c1', n).requests + t('c32', n).requests);
-  const rows: Row[] = [
-    { label: 'p50 latency, small, c=1', unit: 'ms', ...value((n) => median(t('c1', n).totalMs)), digits: 3 },
-    { label: 'p99 latency, small, c=1', unit: 'ms', ...value((n) => percentile(t('c1', n).totalMs, 99)), digits: 3 },
-    { label: 'p50 latency, small, c=32', unit: 'ms', ...value((n) => median(t('c32', n).totalMs)), digits: 3 },
-    { label: 'p99 latency, small, c=32', unit: 'ms', ...value((n) => percentile(t('c32', n).totalMs, 99)), digits: 3 },
-    {
-      label: 'throughput, small, c=32',
-      unit: 'req/s',
-      ...value((n) => (t('c32', n).totalMs.length * 1000) / t('c32', n).wallMs),
-      digits: 0,
-    },
-    {
-      label: `stream TTFB p50, ${STREAM_DELTAS} ev, c=16`,
-      unit: 'ms',
-      ...value((n) => median(t('stream', n).ttfbMs)),
-      digits: 3,
-    },
-    {
-      label: `stream TTFB p99, ${STREAM_DELTAS} ev, c=16`,
-      unit: 'ms',
-      ...value((n) => percentile(t('stream', n).ttfbMs, 99)),
-      digits: 3,
-    },
-    {
-      label: `stream total p50, ${STREAM_DELTAS} ev, c=16`,
-      unit: 'ms',
-      ...value((n) => median(t('stream', n).totalMs)),
-      digits: 3,
-    },
-    {
-      label: `stream total p99, ${STREAM_DELTAS} ev, c=16`,
-      unit: 'ms',
-      ...value((n) => percentile(t('stream', n).totalMs, 99)),
-      digits: 3,
-    },
-    { label: 'proxy CPU per small request', unit: 'ms', ...value(smallCpu, proxies), digits: 4 },
-    {
-      label: 'proxy CPU per stream',
-      unit: 'ms',
-      ...value((n) => t('stream', n).cpuMs / t('stream', n).requests, proxies),
-      digits: 4,
-    },
-    {
-      label: 'RSS after start (idle)',
-      unit: 'MB',
-      ...value((n) => mb(idleRss[n as 'floor' | 'headroom']), proxies),
-      digits: 1,
-    },
-    {
-      label: 'peak RSS (VmHWM), after rounds',
-      unit: 'MB',
-      ...value((n) => mb(peak[n as 'floor' | 'headroom']), proxies),
-      digits: 1,
-    },
-    {
-      label: 'start: spawn → ready line (median)',
-      unit: 'ms',
-      ...value((n) => median(startSamples[n as 'floor' | 'headroom'].ready), proxies),
-      digits: 0,
-    },
-    {
-      label: 'start: spawn → /health answered (median)',
-      unit: 'ms',
-      ...value((n) => median(startSamples[n as 'floor' | 'headroom'].answer), proxies),
-      digits: 0,
-    },
-  ];
-
+  const concurrency = Object.fromEntries(
+    (Object.keys(PHASE_KIND) as PhaseId[]).map((id) => [id, PLAN[id].concurrency]),
+  ) as Record<PhaseId, number>;
+  const rows = buildRows(totals, facts, concurrency);
   const out: string[] = [];
   const say = (line = '') => out.push(line);
   say(
-    `Headroom benchmark — scale ${SCALE}, ${PLAN.rounds} interleaved rounds, node ${process.version}, CLK_TCK ${clockTicks()}${PROFILE ? ', PROFILED (--cpu-prof overhead included)' : ''}`,
+    `Headroom benchmark — scale ${SCALE}${QUICK ? ' (--quick)' : ''}, ${PLAN.rounds} interleaved rounds, node ${process.version}, CLK_TCK ${clockTicks()}${PROFILE ? ', PROFILED (--cpu-prof overhead included)' : ''}${PIN ? `, proxies pinned to CPU ${PIN}` : ''}`,
   );
   say(`Headroom: ${entry.how}`);
+  say(`load average (1/5/15 min): start ${loadAtStart}; after the rounds ${loadAfterRounds}; end ${loadAtEnd}`);
   say(
-    `per round and target: c=1 × ${PLAN.c1.requests}, c=32 × ${PLAN.c32.requests}, ${STREAM_DELTAS}-event streams c=16 × ${PLAN.stream.requests}; ` +
-      `start times: median of ${PLAN.starts} cold starts (fresh data dir)`,
+    `per round and target, in this order: ${PHASE_ORDER.map((id) => `${id} c=${PLAN[id].concurrency} × ${PLAN[id].requests}`).join(', ')}; ` +
+      `streams are ${STREAM_DELTAS} events; CC = Claude Code-shaped body (${(targets.floor.bodies.cc.length / 1024).toFixed(1)} KB)`,
   );
+  say('engines = Headroom with every engine on:');
+  for (const note of enginesRun.status.notes) say(`  ${note}`);
   say();
   say(formatTable(rows));
-  const errorLines = phases.flatMap((p) =>
-    NAMES.filter((n) => t(p.id, n).errors > 0).map(
-      (n) => `  ${n} ${p.id}: ${t(p.id, n).errors} errors, first: ${t(p.id, n).firstError}`,
+  const errorLines = PHASE_ORDER.flatMap((id) =>
+    NAMES.filter((n) => totals[id][n].errors > 0).map(
+      (n) => `  ${n} ${id}: ${totals[id][n].errors} errors, first: ${totals[id][n].firstError}`,
     ),
   );
   if (errorLines.length > 0) {
@@ -338,63 +302,67 @@ async function main(): Promise<void> {
   }
   say();
   say(
-    `start samples (ready line / /health), ms — floor: ${startSamples.floor.ready.map((v, i) => `${v.toFixed(0)}/${startSamples.floor.answer[i]?.toFixed(0)}`).join(', ')}; ` +
-      `headroom: ${startSamples.headroom.ready.map((v, i) => `${v.toFixed(0)}/${startSamples.headroom.answer[i]?.toFixed(0)}`).join(', ')}`,
+    `start samples (ready line / /health), ms — ${PROXIES.map((n) => `${n}: ${facts.startReady[n].map((v, i) => `${v.toFixed(0)}/${facts.startAnswer[n][i]?.toFixed(0)}`).join(', ')}`).join('; ')}`,
   );
-  const perRound = (phase: string, name: Name) => {
-    const p = t(phase, name);
-    return `${name} ${((p.totalMs.length * 1000) / p.wallMs).toFixed(0)}`;
-  };
-  say(
-    `c=32 aggregate req/s: ${NAMES.map((n) => perRound('c32', n)).join(', ')}; upstream CPU over the run: ${(upstreamCpuMs / 1000).toFixed(1)} s`,
-  );
+  say(`upstream CPU over the run: ${(upstreamCpuMs / 1000).toFixed(1)} s`);
 
-  say();
-  const history = historyReport(PLAN.history, slices);
-  say(history.text);
-  say(`Headroom peak RSS after the history slices: ${mb(peakAfterHistory).toFixed(1)} MB`);
-
-  // --- targets (ratios to the floor, same run)
-  const hrOverFloor = (row: Row) => (row.headroom ?? NaN) / (row.floor ?? NaN);
-  const rowBy = (label: string) => rows.find((r) => r.label.startsWith(label))!;
-  const ratioCheck = (label: string, rowLabel: string, limit: number): Check => {
-    const r = hrOverFloor(rowBy(rowLabel));
-    return { label, measured: `${r.toFixed(3)}× floor`, target: `≤ ${limit}×`, pass: r <= limit };
-  };
-  const startMs = median(startSamples.headroom.answer);
-  const checks: Check[] = [
-    ratioCheck('p50 latency at c=1', 'p50 latency, small, c=1', 1.3),
-    ratioCheck('stream TTFB (p50)', 'stream TTFB p50', 1.3),
-    ratioCheck('CPU per request (small)', 'proxy CPU per small request', 2),
-    ratioCheck('peak RSS', 'peak RSS (VmHWM)', 1.5),
-    {
+  const checks: Check[] = [];
+  if (HISTORY) {
+    say();
+    const history = historyReport(PLAN.history, slices);
+    say(history.text);
+    say(`Headroom peak RSS after the history slices: ${mb(peakAfterHistory).toFixed(1)} MB`);
+    checks.push(...history.checks);
+  }
+  const startMs = (n: 'headroom' | 'engines') => {
+    const ms = facts.startAnswer[n].slice().sort((a, b) => a - b)[Math.floor(facts.startAnswer[n].length / 2)] ?? NaN;
+    return {
       label: 'start (spawn → /health 200, median)',
-      measured: `${startMs.toFixed(0)} ms`,
+      measured: `${ms.toFixed(0)} ms`,
       target: '< 1500 ms',
-      pass: startMs < 1500,
-    },
-    ...history.checks,
-  ];
-  if (errorLines.length > 0)
-    checks.push({
-      label: 'no request failed',
-      measured: `${errorLines.length} phase(s) with errors`,
-      target: '0',
-      pass: false,
-    });
+      pass: ms < 1500,
+    };
+  };
+  const failed: Check[] =
+    errorLines.length > 0
+      ? [
+          {
+            label: 'no request failed',
+            measured: `${errorLines.length} phase(s) with errors`,
+            target: '0',
+            pass: false,
+          },
+        ]
+      : [];
   say();
-  say('Targets (Headroom vs the floor, same run):');
-  say(formatChecks(checks));
+  say('Targets, issue 9 — Headroom with EVERY ENGINE ON vs the floor, same run:');
+  say(formatChecks([...buildChecks(rows, 'engines'), ...failed]));
+  say();
+  say('Same targets — Headroom, default config (one connection, no engines configured):');
+  say(formatChecks([...buildChecks(rows, 'headroom'), startMs('headroom'), ...checks]));
   say();
   say(`total bench time ${((performance.now() - began) / 1000).toFixed(1)} s`);
 
   console.log(out.join('\n'));
-  const json = { scale: SCALE, plan: PLAN, entry: entry.how, rows, slices, checks, startSamples, profiled: PROFILE };
+  const json = {
+    scale: SCALE,
+    plan: PLAN,
+    phases: PHASE_ORDER,
+    pin: PIN,
+    load: { start: loadAtStart, afterRounds: loadAfterRounds, end: loadAtEnd },
+    entry: entry.how,
+    engines: enginesRun.status,
+    rows,
+    slices,
+    checks: { engines: buildChecks(rows, 'engines'), headroom: buildChecks(rows, 'headroom'), history: checks },
+    facts,
+    profiled: PROFILE,
+  };
   mkdirSync(join(root, '.bench'), { recursive: true });
   writeFileSync(join(root, '.bench', 'last-run.json'), JSON.stringify(json, null, 2));
 
   if (PROFILE) {
-    for (const name of ['floor', 'headroom']) {
+    for (const name of PROXIES) {
       const file = join(profileDir, `${name}.cpuprofile`);
       console.log(`\n=== CPU profile: ${name} (${file}) ===`);
       if (!existsSync(file)) {
@@ -402,7 +370,7 @@ async function main(): Promise<void> {
         continue;
       }
       const summary = summarizeProfile(file, 30);
-      const requests = sent[name as Name];
+      const requests = sent[name];
       console.log(
         `${requests} requests sent (incl. warm-up) → ${(summary.busyMs / requests).toFixed(4)} ms sampled busy time per request`,
       );

@@ -65,6 +65,8 @@ function hasE2eTests(dir = path.join(root, 'e2e')) {
 
 // Extra arguments (`npm test -- src-main/proxy`) narrow the vitest run.
 runVitest('unit', process.argv.slice(2));
+// Latency under load is measured alone, so the other suites' workers do not share the two cores.
+if (process.argv.length <= 2) runVitest('timing', [], { ...process.env, TIMING: '1' });
 
 const chromium = findChromium();
 if (!chromium) {

@@ -1,6 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import { createServer } from 'node:net';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -20,7 +29,15 @@ function tempDir(): string {
 }
 
 function core(dataDir: string, extra: Partial<Parameters<typeof createCore>[0]> = {}): Core {
-  const c = createCore({ dataDir, host: '127.0.0.1', port: 0, allowRemote: false, mode: 'headless', log: () => {}, ...extra });
+  const c = createCore({
+    dataDir,
+    host: '127.0.0.1',
+    port: 0,
+    allowRemote: false,
+    mode: 'headless',
+    log: () => {},
+    ...extra,
+  });
   cleanups.push(() => c.stop());
   return c;
 }
@@ -34,7 +51,9 @@ describe('core start and stop', () => {
     const result = await core(tempDir(), { port }).start();
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    expect(result.error.message).toBe(`Port ${port} on 127.0.0.1 is already in use; choose another with --port <port> (0 picks a free one)`);
+    expect(result.error.message).toBe(
+      `Port ${port} on 127.0.0.1 is already in use; choose another with --port <port> (0 picks a free one)`,
+    );
     expect(result.error.message).not.toContain('\n');
   });
 
@@ -73,7 +92,13 @@ describe('core start and stop', () => {
   it('PROD-3: config is upserted by name, so restarting with the same file changes nothing', async () => {
     const dir = tempDir();
     const file = join(dir, 'config.json');
-    writeFileSync(file, JSON.stringify({ connections: [{ name: 'a', kind: 'anthropic', apiKey: 'sk-ant-1234567890' }], keys: [{ name: 'k', key: 'hr-abcdefghijklmnop' }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        connections: [{ name: 'a', kind: 'anthropic', apiKey: 'sk-ant-1234567890' }],
+        keys: [{ name: 'k', key: 'hr-abcdefghijklmnop' }],
+      }),
+    );
     const first = core(dir, { configFile: file });
     await first.start();
     const before = await first.router.call('connections.list', undefined);
@@ -81,7 +106,8 @@ describe('core start and stop', () => {
     const second = core(dir, { configFile: file });
     await second.start();
     const after = await second.router.call('connections.list', undefined);
-    const strip = (r: typeof before) => (r.ok ? (r.value as { updatedAt: number }[]).map(({ updatedAt: _u, ...rest }) => rest) : r);
+    const strip = (r: typeof before) =>
+      r.ok ? (r.value as { updatedAt: number }[]).map(({ updatedAt: _u, ...rest }) => rest) : r;
     expect(strip(after)).toEqual(strip(before));
     expect(after.ok && (after.value as unknown[]).length).toBe(1);
     const keys = await second.router.call('keys.list', undefined);
@@ -103,12 +129,22 @@ describe('core start and stop', () => {
     const s = await split.start();
     if (!s.ok) throw new Error(s.error.message);
     expect(s.value.dashboardUrl.startsWith(s.value.proxyUrl)).toBe(false);
-    const onProxy = await fetch(`${s.value.proxyUrl}/api/rpc/app.info`, { method: 'POST', headers: { authorization: 'Bearer tok-0123456789abcdef', 'content-type': 'application/json' }, body: '{}' });
+    const onProxy = await fetch(`${s.value.proxyUrl}/api/rpc/app.info`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer tok-0123456789abcdef', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(onProxy.status).toBe(404);
     const adminOrigin = new URL(s.value.dashboardUrl).origin;
-    const onAdmin = await fetch(`${adminOrigin}/api/rpc/app.info`, { method: 'POST', headers: { authorization: 'Bearer tok-0123456789abcdef', 'content-type': 'application/json' }, body: '{}' });
+    const onAdmin = await fetch(`${adminOrigin}/api/rpc/app.info`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer tok-0123456789abcdef', 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(onAdmin.status).toBe(200);
-    const noProxyThere = await fetch(`${adminOrigin}/v1/models`, { headers: { authorization: 'Bearer hr-anything-0000000' } });
+    const noProxyThere = await fetch(`${adminOrigin}/v1/models`, {
+      headers: { authorization: 'Bearer hr-anything-0000000' },
+    });
     expect(noProxyThere.status).toBe(401);
   });
 });
@@ -141,7 +177,11 @@ describe('base URLs', () => {
 
   it('PROD-5: a path prefix in an OpenAI-compatible base URL is kept in front of /chat/completions', async () => {
     upstream = await startFakeUpstream({ format: 'openai' });
-    h = await startHeadroom({ connections: [{ ...openaiConnection('glm', upstream.url), baseUrl: `${upstream.url}/api/paas/v4`, models: ['glm-4.6'] }] });
+    h = await startHeadroom({
+      connections: [
+        { ...openaiConnection('glm', upstream.url), baseUrl: `${upstream.url}/api/paas/v4`, models: ['glm-4.6'] },
+      ],
+    });
     await fetch(`${h.url}/v1/chat/completions`, {
       method: 'POST',
       headers: { authorization: `Bearer ${h.key}`, 'content-type': 'application/json' },
@@ -154,7 +194,11 @@ describe('base URLs', () => {
     upstream = await startFakeUpstream({ format: 'openai' });
     h = await startHeadroom({
       connections: [
-        { ...openaiConnection('router', upstream.url), models: ['anthropic/claude-3.5-sonnet'], modelAliases: { fast: 'openai/gpt-4o-mini' } },
+        {
+          ...openaiConnection('router', upstream.url),
+          models: ['anthropic/claude-3.5-sonnet'],
+          modelAliases: { fast: 'openai/gpt-4o-mini' },
+        },
       ],
     });
     const ask = (model: string) =>
@@ -166,7 +210,11 @@ describe('base URLs', () => {
     expect(await ask('anthropic/claude-3.5-sonnet')).toBe(200);
     expect(await ask('router/some-other-model')).toBe(200);
     expect(await ask('fast')).toBe(200);
-    expect(upstream.requests.map((r) => (r.json as { model: string }).model)).toEqual(['anthropic/claude-3.5-sonnet', 'some-other-model', 'openai/gpt-4o-mini']);
+    expect(upstream.requests.map((r) => (r.json as { model: string }).model)).toEqual([
+      'anthropic/claude-3.5-sonnet',
+      'some-other-model',
+      'openai/gpt-4o-mini',
+    ]);
   });
 });
 
@@ -181,18 +229,32 @@ function deadPid(): number {
 }
 
 describe('data directory (issue 8)', () => {
-  posixIt('ISSUE-8: the data dir is 0700 and every file in it 0600 after start, tightening a pre-existing 0755/0644 dir', async () => {
-    const dir = tempDir();
-    chmodSync(dir, 0o755);
-    writeFileSync(join(dir, 'notes.txt'), 'left by an older version', { mode: 0o644 });
-    chmodSync(join(dir, 'notes.txt'), 0o644);
-    const started = await core(dir).start();
-    expect(started.ok).toBe(true);
-    expect(statSync(dir).mode & 0o777).toBe(0o700);
-    const files = readdirSync(dir);
-    expect(files).toEqual(expect.arrayContaining(['headroom.sqlite', 'headroom.sqlite-wal', 'headroom.sqlite-shm', 'admin-token', 'secret.key', 'headroom.lock', 'notes.txt']));
-    for (const name of files) expect(`${name} ${(statSync(join(dir, name)).mode & 0o777).toString(8)}`).toBe(`${name} 600`);
-  });
+  posixIt(
+    'ISSUE-8: the data dir is 0700 and every file in it 0600 after start, tightening a pre-existing 0755/0644 dir',
+    async () => {
+      const dir = tempDir();
+      chmodSync(dir, 0o755);
+      writeFileSync(join(dir, 'notes.txt'), 'left by an older version', { mode: 0o644 });
+      chmodSync(join(dir, 'notes.txt'), 0o644);
+      const started = await core(dir).start();
+      expect(started.ok).toBe(true);
+      expect(statSync(dir).mode & 0o777).toBe(0o700);
+      const files = readdirSync(dir);
+      expect(files).toEqual(
+        expect.arrayContaining([
+          'headroom.sqlite',
+          'headroom.sqlite-wal',
+          'headroom.sqlite-shm',
+          'admin-token',
+          'secret.key',
+          'headroom.lock',
+          'notes.txt',
+        ]),
+      );
+      for (const name of files)
+        expect(`${name} ${(statSync(join(dir, name)).mode & 0o777).toString(8)}`).toBe(`${name} 600`);
+    },
+  );
 
   posixIt('ISSUE-8: a data dir Headroom creates is 0700 whatever the umask', async () => {
     const dir = join(tempDir(), 'nested', 'data');
@@ -228,7 +290,10 @@ describe('data directory (issue 8)', () => {
       body: '{}',
     });
     expect(rpc.status).toBe(200);
-    expect(JSON.parse(readFileSync(join(dir, 'headroom.lock'), 'utf8'))).toMatchObject({ pid: process.pid, port: Number(port) });
+    expect(JSON.parse(readFileSync(join(dir, 'headroom.lock'), 'utf8'))).toMatchObject({
+      pid: process.pid,
+      port: Number(port),
+    });
   });
 
   it('ISSUE-8: a lock left by a dead process (kill -9) is taken over, and removed on stop', async () => {
@@ -264,7 +329,10 @@ describe('data directory (issue 8)', () => {
   it('ISSUE-8: deleting the data dir while running is noticed within seconds (log line, event) and nothing is written afterwards', async () => {
     const upstream = await startFakeUpstream({ format: 'openai' });
     cleanups.push(() => upstream.close());
-    const h = await startHeadroom({ connections: [openaiConnection('oa', upstream.url, { models: ['gpt-4o'] })] }, { dataDir: tempDir() });
+    const h = await startHeadroom(
+      { connections: [openaiConnection('oa', upstream.url, { models: ['gpt-4o'] })] },
+      { dataDir: tempDir() },
+    );
     cleanups.push(() => h.stop());
     const lost: { dataDir: string; message: string }[] = [];
     h.core.events.subscribe((e) => {

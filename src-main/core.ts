@@ -11,7 +11,7 @@ import { createKeyVerifier } from './api/key-verifier';
 import { createHandlers } from './api/handlers/create-handlers';
 import { createRouter, type Router } from './api/router';
 import { applyConfig } from './config/apply-config';
-import { loadConfig, type ConfigProblem, type LoadedConfig } from './config/load-config';
+import { loadConfig, storedNamesOf, type ConfigProblem, type LoadedConfig } from './config/load-config';
 import { acquireDataDirLock, checkDataDirFree, type DataDirLock } from './data-dir/data-dir-lock';
 import { createDataDir, secureDataDir } from './data-dir/data-dir-modes';
 import { watchDataDir, type DataDirWatch } from './data-dir/data-dir-watch';
@@ -22,6 +22,8 @@ import { testConnection } from './providers/test-connection';
 import { createUpstreamPools } from './providers/upstream-pools';
 import { assembleClaude, lookUpMissingOrganizations } from './providers/claude-oauth/claude-assembly';
 import type { ClaudeRuntime } from './providers/claude-oauth/claude-runtime';
+import { createClaudeHooks } from './providers/claude-oauth/claude-hooks';
+import { createRoundRobinStore } from './routing/strategies/round-robin-store';
 import { toView } from './db/connections-repo';
 import { createConnectionSlots } from './proxy/connection-slots';
 import { createProxyHandler, createProxyServer } from './proxy/server';
@@ -90,12 +92,14 @@ export function createCore(options: CoreOptions): Core {
   let clientLimits: () => Settings = () => DEFAULT_SETTINGS;
   // Model requests still settling after their sockets closed; stop() waits so their log rows are written.
   const settling = new Set<Promise<void>>();
-  const track = (handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>) => (req: IncomingMessage, res: ServerResponse): void => {
-    const pending = handler(req, res);
-    if (!pending) return;
-    settling.add(pending);
-    void pending.finally(() => settling.delete(pending));
-  };
+  const track =
+    (handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>) =>
+    (req: IncomingMessage, res: ServerResponse): void => {
+      const pending = handler(req, res);
+      if (!pending) return;
+      settling.add(pending);
+      void pending.finally(() => settling.delete(pending));
+    };
   let lock: DataDirLock | null = null;
   let watch: DataDirWatch | null = null;
   /** Set once the data directory is gone: every contract call and model request is refused with it. */
@@ -114,6 +118,7 @@ export function createCore(options: CoreOptions): Core {
     catalog = buildCatalog(
       s.connections.list().map((c) => ({ view: c, secret: c.secret })),
       s.combos.list(),
+      s.routes.list(),
     );
   };
   const currentInfo = (): ProxyInfo => {
@@ -123,14 +128,39 @@ export function createCore(options: CoreOptions): Core {
 
   const inner = createRouter(
     createHandlers({
-      get db() { return need().db; },
-      get connections() { return need().connections; },
-      get keys() { return need().keys; },
-      get combos() { return need().combos; },
-      get settings() { return need().settings; },
-      get requestLog() { return need().requestLog; },
-      get resilience() { return needResilience().control; },
-      get resilienceSettings() { return needResilience().settings; },
+      get db() {
+        return need().db;
+      },
+      get connections() {
+        return need().connections;
+      },
+      get keys() {
+        return need().keys;
+      },
+      get combos() {
+        return need().combos;
+      },
+      get settings() {
+        return need().settings;
+      },
+      get requestLog() {
+        return need().requestLog;
+      },
+      get affinity() {
+        return need().affinity;
+      },
+      get leases() {
+        return need().leases;
+      },
+      get routes() {
+        return need().routes;
+      },
+      get resilience() {
+        return needResilience().control;
+      },
+      get resilienceSettings() {
+        return needResilience().settings;
+      },
       events,
       now,
       info: currentInfo,
@@ -198,7 +228,10 @@ export function createCore(options: CoreOptions): Core {
       created = createDataDir(dir);
     } catch (error) {
       await stop();
-      return fail('internal_error', `Cannot create the data directory ${dir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+      return fail(
+        'internal_error',
+        `Cannot create the data directory ${dir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
+      );
     }
     const locked = acquireDataDirLock(dir, now());
     if (!locked.ok) {
@@ -220,7 +253,7 @@ export function createCore(options: CoreOptions): Core {
     if (options.configFile) {
       const loaded = checkedConfig
         ? { ok: true as const, value: checkedConfig }
-        : loadConfig(options.configFile, new Set(s.connections.list().map((c) => c.name)));
+        : loadConfig(options.configFile, new Set(s.connections.list().map((c) => c.name)), storedNamesOf(s));
       if (!loaded.ok) return refuse(configRefusal(options.configFile, loaded.problems));
       const applied = applyConfig(s, loaded.value, now());
       if (!applied.ok) return refuse(applied);
@@ -245,6 +278,9 @@ export function createCore(options: CoreOptions): Core {
       now,
     };
     claude = assembleClaude(claudeDeps);
+    const lanes = claude;
+    // PROD-4: "Clear all" (and a connection's clear) also lifts the Claude lane's max-wait cool-offs.
+    r.control.attachTransient({ clear: (id) => lanes.clearCoolOffs(id) });
     lookUpMissingOrganizations(claudeDeps);
     events.subscribe((e) => {
       if (e.type === 'settings.changed') settingsCache.value = e.payload.settings;
@@ -256,14 +292,19 @@ export function createCore(options: CoreOptions): Core {
       pools,
       resilience: r.port,
       slots: createConnectionSlots(),
-      claude,
+      hooks: createClaudeHooks(claude),
+      affinity: s.affinity,
+      leases: s.leases,
+      roundRobin: createRoundRobinStore(),
       log,
       now,
       // After the data dir is lost nothing more is logged; the gate refuses new requests already.
       record: (entry) => {
         if (storageLost === null) events.emit('activity.request', { entry: s.requestLog.append(entry) });
       },
-      allowedHosts: new Set(options.allowRemote && options.host !== '0.0.0.0' && options.host !== '::' ? [options.host] : []),
+      allowedHosts: new Set(
+        options.allowRemote && options.host !== '0.0.0.0' && options.host !== '::' ? [options.host] : [],
+      ),
       version: HEADROOM_VERSION,
     };
     const adminToken = resolveAdminToken(dir, options.adminToken);
@@ -289,6 +330,9 @@ export function createCore(options: CoreOptions): Core {
     const flush = (): void => {
       try {
         s.requestLog.flush();
+        // Session pins ride the same timer: expired ones dropped, changes written in one transaction.
+        s.affinity.prune(now());
+        s.affinity.flush();
       } catch (error) {
         // A failed write is the moment to look: the folder may be gone.
         if (watch?.check() === null) log(`Headroom: could not write the request log (${(error as Error).message})`);
@@ -304,7 +348,15 @@ export function createCore(options: CoreOptions): Core {
 
     const proxyUrl = urlOf(options.host, port.value);
     const dashboardUrl = `${adminUrl}/?token=${encodeURIComponent(adminToken)}`;
-    info = { proxyUrl, dashboardUrl: adminUrl + '/', dataDir: dir, version: HEADROOM_VERSION, paused: false, startedAt: now(), mode: options.mode };
+    info = {
+      proxyUrl,
+      dashboardUrl: adminUrl + '/',
+      dataDir: dir,
+      version: HEADROOM_VERSION,
+      paused: false,
+      startedAt: now(),
+      mode: options.mode,
+    };
     return ok({ proxyUrl, dashboardUrl, adminToken });
   }
 

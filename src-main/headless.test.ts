@@ -44,7 +44,9 @@ describe('headless entry', () => {
     try {
       const run = await runHeadless(['--port', String(port)]);
       expect(run.code).toBe(1);
-      expect(run.stderr.trim()).toBe(`Headroom: Port ${port} on 127.0.0.1 is already in use; choose another with --port <port> (0 picks a free one)`);
+      expect(run.stderr.trim()).toBe(
+        `Headroom: Port ${port} on 127.0.0.1 is already in use; choose another with --port <port> (0 picks a free one)`,
+      );
     } finally {
       await new Promise<void>((r) => blocker.close(() => r()));
     }
@@ -68,7 +70,15 @@ describe('headless entry', () => {
     const dir = mkdtempSync(join(tmpdir(), 'headroom-cfg-'));
     dirs.push(dir);
     const file = join(dir, 'c.json');
-    writeFileSync(file, JSON.stringify({ connections: [{ name: 'x', kind: 'bogus' }, { name: 'y', kind: 'anthropic', priority: -4 }] }));
+    writeFileSync(
+      file,
+      JSON.stringify({
+        connections: [
+          { name: 'x', kind: 'bogus' },
+          { name: 'y', kind: 'anthropic', priority: -4 },
+        ],
+      }),
+    );
     const run = await runHeadless(['--port', '0', '--config', file]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain('connections.0.kind');
@@ -80,12 +90,17 @@ describe('headless entry', () => {
     dirs.push(dataDir);
     let second: Promise<{ code: number | null; stderr: string }> | null = null;
     let firstPort = '';
-    const first = runHeadless(['--port', '0'], undefined, (stdout) => {
-      const port = /Proxy: +http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)?.[1];
-      if (port === undefined || second !== null) return;
-      firstPort = port;
-      second = runHeadless(['--port', '0'], undefined, undefined, dataDir);
-    }, dataDir);
+    const first = runHeadless(
+      ['--port', '0'],
+      undefined,
+      (stdout) => {
+        const port = /Proxy: +http:\/\/127\.0\.0\.1:(\d+)/.exec(stdout)?.[1];
+        if (port === undefined || second !== null) return;
+        firstPort = port;
+        second = runHeadless(['--port', '0'], undefined, undefined, dataDir);
+      },
+      dataDir,
+    );
     const until = Date.now() + 15_000;
     while (second === null && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     if (second === null) throw new Error('the first instance never started');

@@ -72,9 +72,10 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   console.log(`Headroom ${core.info().version} running headless (data: ${options.dataDir})`);
-  console.log(`Proxy:     ${started.value.proxyUrl}   (ANTHROPIC_BASE_URL; OpenAI clients use ${started.value.proxyUrl}/v1)`);
+  console.log(
+    `Proxy:     ${started.value.proxyUrl}   (ANTHROPIC_BASE_URL; OpenAI clients use ${started.value.proxyUrl}/v1)`,
+  );
   console.log(`Dashboard: ${started.value.dashboardUrl}`);
-
 }
 
 void main();

@@ -8,7 +8,12 @@ export function listen(server: Server, host: string, port: number, flag: string)
     const onError = (error: NodeJS.ErrnoException) => {
       server.off('listening', onListening);
       if (error.code === 'EADDRINUSE') {
-        resolve(fail('conflict', `Port ${port} on ${host} is already in use; choose another with ${flag} <port> (0 picks a free one)`));
+        resolve(
+          fail(
+            'conflict',
+            `Port ${port} on ${host} is already in use; choose another with ${flag} <port> (0 picks a free one)`,
+          ),
+        );
       } else if (error.code === 'EACCES') {
         resolve(fail('conflict', `No permission to listen on port ${port}; choose another with ${flag} <port>`));
       } else if (error.code === 'EADDRNOTAVAIL') {

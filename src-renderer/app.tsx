@@ -6,6 +6,8 @@ import { CooldownsBadge } from './features/cooldowns/cooldowns-badge';
 import { CooldownsTab } from './features/cooldowns/cooldowns-tab';
 import { AppHeader } from './features/header/app-header';
 import { KeysTab } from './features/keys/keys-tab';
+import { RoutesTab } from './features/routes/routes-tab';
+import { SessionsTab } from './features/sessions/sessions-tab';
 import { SettingsTab } from './features/settings/settings-tab';
 import { SetupTab } from './features/setup/setup-tab';
 
@@ -22,6 +24,8 @@ const TABS = [
   { id: 'cooldowns', label: 'Cooldowns', view: CooldownsTab, badge: CooldownsBadge },
   { id: 'keys', label: 'Keys', view: KeysTab },
   { id: 'combos', label: 'Combos', view: CombosTab },
+  { id: 'routes', label: 'Routes', view: RoutesTab },
+  { id: 'sessions', label: 'Sessions', view: SessionsTab },
   { id: 'activity', label: 'Activity', view: ActivityTab },
   { id: 'setup', label: 'Setup', view: SetupTab },
   { id: 'settings', label: 'Settings', view: SettingsTab },

@@ -25,12 +25,16 @@ export interface Child {
 
 export interface SpawnOptions {
   name: string;
+  /** The program; node (this process's executable) unless given, e.g. taskset to pin a core. */
+  command?: string;
   args: string[];
   cwd: string;
   /** Matched against each stdout line; group 1 (or the whole match) becomes readyValue. */
   ready: RegExp;
   timeoutMs?: number;
   env?: NodeJS.ProcessEnv;
+  /** Sees every stdout line (e.g. to count --trace-gc lines); the ready line too. */
+  onLine?: (line: string) => void;
 }
 
 const live = new Set<ChildProcess>();
@@ -86,7 +90,7 @@ export function spawnNode(options: SpawnOptions): Promise<Child> {
   const timeoutMs = options.timeoutMs ?? 20_000;
   const startedAt = performance.now();
   // stdin stays a pipe: the bench's own children exit when it closes (the bench died).
-  const proc = spawn(process.execPath, options.args, {
+  const proc = spawn(options.command ?? process.execPath, options.args, {
     cwd: options.cwd,
     env: options.env ?? process.env,
     stdio: ['pipe', 'pipe', 'pipe'],
@@ -136,6 +140,7 @@ export function spawnNode(options: SpawnOptions): Promise<Child> {
       tail = parts.pop() ?? '';
       for (const line of parts) {
         remember(line);
+        options.onLine?.(line);
         if (ready) continue;
         const match = options.ready.exec(line);
         if (!match) continue;

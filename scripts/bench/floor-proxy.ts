@@ -64,11 +64,15 @@ export function startFloor(options: {
   upstream: string;
   cwd: string;
   nodeFlags?: string[];
+  /** CPU list for `taskset -c`, to pin the floor like Headroom. */
+  pin?: string | null;
 }): Promise<Child> {
   return spawnNode({
     name: 'floor',
     cwd: options.cwd,
+    ...(options.pin ? { command: 'taskset' } : {}),
     args: [
+      ...(options.pin ? ['-c', options.pin, process.execPath] : []),
       ...(options.nodeFlags ?? []),
       '--input-type=module',
       '-e',

@@ -4,20 +4,40 @@
  */
 import { performance } from 'node:perf_hooks';
 import { Pool } from 'undici';
+import { claudeCodeBody } from './claude-body';
 import { MODEL, STREAM_DELTAS } from './shared';
 
 const DELTA_EVENT = 'event: content_block_delta';
 const STOP_EVENT = 'event: message_stop';
 
+export type Kind = 'small' | 'stream' | 'cc' | 'cc-stream';
+
 export interface Target {
-  name: 'direct' | 'floor' | 'headroom';
+  /** direct, floor, headroom (default config) or engines (Headroom with every engine on). */
+  name: 'direct' | 'floor' | 'headroom' | 'engines';
   origin: string;
   /** x-api-key to send: the upstream's key, or Headroom's local key. */
   key: string;
   pool: Pool;
+  /** The request bodies for this target's model, serialised once. */
+  bodies: Record<Kind, Buffer>;
+  /** When set, every virtual client (worker) sends its own `x-headroom-session`. */
+  sessions: boolean;
 }
 
-export function createTarget(name: Target['name'], origin: string, key: string, connections: number): Target {
+export interface TargetOptions {
+  /** The model the bodies name (a combo name when no route can map the real one). */
+  model?: string;
+  sessions?: boolean;
+}
+
+export function createTarget(
+  name: Target['name'],
+  origin: string,
+  key: string,
+  connections: number,
+  options: TargetOptions = {},
+): Target {
   const pool = new Pool(origin, {
     connections,
     pipelining: 1,
@@ -26,22 +46,27 @@ export function createTarget(name: Target['name'], origin: string, key: string, 
     headersTimeout: 30_000,
     bodyTimeout: 30_000,
   });
-  return { name, origin, key, pool };
+  const model = options.model ?? MODEL;
+  const hello = [{ role: 'user', content: 'Say hello.' }];
+  const bodies: Record<Kind, Buffer> = {
+    small: Buffer.from(JSON.stringify({ model, max_tokens: 64, messages: hello })),
+    stream: Buffer.from(JSON.stringify({ model, max_tokens: 256, stream: true, messages: hello })),
+    cc: Buffer.from(JSON.stringify(claudeCodeBody(model, false))),
+    'cc-stream': Buffer.from(JSON.stringify(claudeCodeBody(model, true))),
+  };
+  return { name, origin, key, pool, bodies, sessions: options.sessions ?? false };
 }
 
-const SMALL_BODY = Buffer.from(
-  JSON.stringify({ model: MODEL, max_tokens: 64, messages: [{ role: 'user', content: 'Say hello.' }] }),
-);
-const STREAM_BODY = Buffer.from(
-  JSON.stringify({ model: MODEL, max_tokens: 256, stream: true, messages: [{ role: 'user', content: 'Say hello.' }] }),
-);
-
-function headersFor(target: Target): Record<string, string> {
-  return {
+/** Built once per worker, not per request: the load generator's own cost stays out of the numbers. */
+function headersFor(target: Target, worker = 0, stream = false): Record<string, string> {
+  const headers: Record<string, string> = {
     'content-type': 'application/json',
     'anthropic-version': '2023-06-01',
     'x-api-key': target.key,
   };
+  if (stream) headers.accept = 'text/event-stream';
+  if (target.sessions) headers['x-headroom-session'] = `bench-${target.name}-client-${worker}`;
+  return headers;
 }
 
 export interface BatchResult {
@@ -54,15 +79,14 @@ export interface BatchResult {
   firstError: string | null;
 }
 
-/** One small non-streaming POST /v1/messages; throws on anything but a complete 200. */
-async function smallRequest(target: Target): Promise<{ total: number; ttfb: number }> {
+/** One non-streaming POST /v1/messages; throws on anything but a complete 200. */
+async function plainRequest(
+  target: Target,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<{ total: number; ttfb: number }> {
   const t0 = performance.now();
-  const res = await target.pool.request({
-    method: 'POST',
-    path: '/v1/messages',
-    headers: headersFor(target),
-    body: SMALL_BODY,
-  });
+  const res = await target.pool.request({ method: 'POST', path: '/v1/messages', headers, body });
   const text = await res.body.text();
   const total = performance.now() - t0;
   if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}: ${text.slice(0, 200)}`);
@@ -71,14 +95,13 @@ async function smallRequest(target: Target): Promise<{ total: number; ttfb: numb
 }
 
 /** One streamed POST /v1/messages; TTFB is the first body chunk (the first SSE event). */
-async function streamRequest(target: Target): Promise<{ total: number; ttfb: number }> {
+async function streamRequest(
+  target: Target,
+  headers: Record<string, string>,
+  body: Buffer,
+): Promise<{ total: number; ttfb: number }> {
   const t0 = performance.now();
-  const res = await target.pool.request({
-    method: 'POST',
-    path: '/v1/messages',
-    headers: { ...headersFor(target), accept: 'text/event-stream' },
-    body: STREAM_BODY,
-  });
+  const res = await target.pool.request({ method: 'POST', path: '/v1/messages', headers, body });
   let ttfb = -1;
   let tail = '';
   let deltas = 0;
@@ -100,24 +123,25 @@ async function streamRequest(target: Target): Promise<{ total: number; ttfb: num
   return { total, ttfb };
 }
 
-export type Kind = 'small' | 'stream';
-
 /**
  * Sends `total` requests of `kind` with `concurrency` workers. Failures are counted, not thrown, so
  * one bad response does not abort a whole run; the caller decides what an error count means.
  */
 export async function runBatch(target: Target, kind: Kind, concurrency: number, total: number): Promise<BatchResult> {
-  const send = kind === 'small' ? smallRequest : streamRequest;
+  const streamed = kind === 'stream' || kind === 'cc-stream';
+  const send = streamed ? streamRequest : plainRequest;
+  const body = target.bodies[kind];
   const totalMs: number[] = [];
   const ttfbMs: number[] = [];
   let next = 0;
   let errors = 0;
   let firstError: string | null = null;
-  const worker = async (): Promise<void> => {
+  const worker = async (index: number): Promise<void> => {
+    const headers = headersFor(target, index, streamed);
     while (next < total) {
       next += 1;
       try {
-        const { total: t, ttfb } = await send(target);
+        const { total: t, ttfb } = await send(target, headers, body);
         totalMs.push(t);
         ttfbMs.push(ttfb);
       } catch (error) {
@@ -127,7 +151,7 @@ export async function runBatch(target: Target, kind: Kind, concurrency: number, 
     }
   };
   const t0 = performance.now();
-  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, worker));
+  await Promise.all(Array.from({ length: Math.min(concurrency, total) }, (_, i) => worker(i)));
   return { totalMs, ttfbMs, wallMs: performance.now() - t0, errors, firstError };
 }
 

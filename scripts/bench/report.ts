@@ -12,7 +12,7 @@ export function median(values: readonly number[]): number {
   return percentile(values, 50);
 }
 
-export type Column = 'direct' | 'floor' | 'headroom';
+export type Column = 'direct' | 'floor' | 'headroom' | 'engines';
 
 export interface Row {
   label: string;
@@ -20,6 +20,8 @@ export interface Row {
   direct?: number;
   floor?: number;
   headroom?: number;
+  /** Headroom with every engine on. */
+  engines?: number;
   /** Digits after the point for the values. */
   digits?: number;
 }
@@ -38,9 +40,9 @@ function pad(text: string, width: number, left = false): string {
   return left ? text.padEnd(width) : text.padStart(width);
 }
 
-/** The main comparison: values for direct / floor / Headroom and their ratios. */
+/** The main comparison: values for direct / floor / Headroom / Headroom with every engine on, and ratios. */
 export function formatTable(rows: readonly Row[]): string {
-  const header = ['metric', 'unit', 'direct', 'floor', 'headroom', 'floor/direct', 'hr/direct', 'hr/floor'];
+  const header = ['metric', 'unit', 'direct', 'floor', 'headroom', 'engines', 'floor/direct', 'hr/floor', 'eng/floor'];
   const body = rows.map((row) => {
     const d = row.digits ?? 2;
     return [
@@ -49,9 +51,10 @@ export function formatTable(rows: readonly Row[]): string {
       num(row.direct, d),
       num(row.floor, d),
       num(row.headroom, d),
+      num(row.engines, d),
       ratio(row.floor, row.direct),
-      ratio(row.headroom, row.direct),
       ratio(row.headroom, row.floor),
+      ratio(row.engines, row.floor),
     ];
   });
   return formatGrid(header, body, 2);

@@ -49,7 +49,11 @@ describe('admin HTTP door: auth and rpc', () => {
     expect(viaHeader.status).toBe(200);
     expect(await viaHeader.json()).toMatchObject({ ok: true, value: { mode: 'headless' } });
     // A cookie-authenticated POST also needs the door's own Origin (the CSRF guard), as the browser sends it.
-    const viaCookie = await rpc('app.info', '{}', { ...json, origin: h.base, cookie: `other=1; headroom_token=${TEST_TOKEN}` });
+    const viaCookie = await rpc('app.info', '{}', {
+      ...json,
+      origin: h.base,
+      cookie: `other=1; headroom_token=${TEST_TOKEN}`,
+    });
     expect(viaCookie.status).toBe(200);
   });
 

@@ -12,7 +12,9 @@ import { MAX_RPC_BODY_BYTES, readJsonBody } from './read-json-body';
 type RestHandler = (router: Router, body: unknown) => Promise<{ status: number; body: unknown }>;
 
 const answer = (result: Result<unknown>, shape: (value: unknown) => unknown = (v) => v) =>
-  result.ok ? { status: 200, body: shape(result.value) } : { status: statusOf(result.error), body: { ok: false, error: result.error } };
+  result.ok
+    ? { status: 200, body: shape(result.value) }
+    : { status: statusOf(result.error), body: { ok: false, error: result.error } };
 
 const snapshot = async (router: Router): Promise<Result<CooldownSnapshot>> =>
   (await router.call('cooldowns.list', undefined)) as Result<CooldownSnapshot>;
@@ -25,7 +27,10 @@ const ROUTES: Record<string, RestHandler> = {
   'DELETE /api/resilience/cooldowns': async (router, body) => {
     const connection = isRecord(body) ? str(body.connection) : null;
     if (isRecord(body) && body.connection !== undefined && connection === null) {
-      return { status: 400, body: { ok: false, error: { code: 'invalid_input', message: 'connection: must be a connection name or id' } } };
+      return {
+        status: 400,
+        body: { ok: false, error: { code: 'invalid_input', message: 'connection: must be a connection name or id' } },
+      };
     }
     const input = connection === null ? { target: 'all' } : { target: 'connection', connection };
     return answer(await router.call('cooldowns.clear', input), (v) => ({ ok: true, ...(v as object) }));
@@ -45,12 +50,18 @@ const ROUTES: Record<string, RestHandler> = {
     const model = isRecord(body) ? str(body.model) : null;
     const connection = isRecord(body) ? str(body.connection) : null;
     if (!provider || !model) {
-      return { status: 400, body: { ok: false, error: { code: 'invalid_input', message: 'provider and model are required' } } };
+      return {
+        status: 400,
+        body: { ok: false, error: { code: 'invalid_input', message: 'provider and model are required' } },
+      };
     }
     const s = await snapshot(router);
     if (!s.ok) return answer(s);
     const matches = s.value.models.filter(
-      (m) => m.provider === provider && m.model === model && (connection === null || m.connection === connection || m.connectionId === connection),
+      (m) =>
+        m.provider === provider &&
+        m.model === model &&
+        (connection === null || m.connection === connection || m.connectionId === connection),
     );
     for (const m of matches) await router.call('cooldowns.clear', { target: 'model', key: m.key });
     return { status: 200, body: { ok: true, removed: matches.length } };
@@ -66,7 +77,12 @@ const ROUTES: Record<string, RestHandler> = {
       const snap = v as CooldownSnapshot;
       return {
         status: snap.providers.some((p) => p.state === 'OPEN') ? 'degraded' : 'ok',
-        providers: snap.providers.map((p) => ({ provider: p.provider, state: p.state, failureCount: p.failureCount, retryAfterMs: p.retryAfterMs })),
+        providers: snap.providers.map((p) => ({
+          provider: p.provider,
+          state: p.state,
+          failureCount: p.failureCount,
+          retryAfterMs: p.retryAfterMs,
+        })),
         coolingConnections: snap.connections.filter((c) => c.retryAfterMs !== null || c.terminal).length,
         modelLockouts: snap.models.length,
       };
@@ -74,7 +90,12 @@ const ROUTES: Record<string, RestHandler> = {
   },
 };
 
-export async function handleRest(req: IncomingMessage, res: ServerResponse, pathname: string, router: Router): Promise<void> {
+export async function handleRest(
+  req: IncomingMessage,
+  res: ServerResponse,
+  pathname: string,
+  router: Router,
+): Promise<void> {
   const route = ROUTES[`${req.method ?? 'GET'} ${pathname}`];
   if (!route) {
     req.resume();

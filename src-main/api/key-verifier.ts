@@ -11,7 +11,11 @@ const CACHE_LIMIT = 1_000;
  * Unknown keys are not cached, so random guesses cannot grow the map. Last-used is written at most
  * once a minute per key, and only then is the UI told.
  */
-export function createKeyVerifier(keys: KeysRepo, events: EventBus, now: () => number): (plainKey: string) => LocalKeyView | null {
+export function createKeyVerifier(
+  keys: KeysRepo,
+  events: EventBus,
+  now: () => number,
+): (plainKey: string) => LocalKeyView | null {
   const cache = new Map<string, LocalKeyView>();
   const lastTouch = new Map<string, number>();
   events.subscribe((event) => {

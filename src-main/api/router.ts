@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { fail, type Result } from '../../src-shared/contract/errors';
-import { isMethodName, methods, type MethodName, type MethodOutput, type MethodParsedInput } from '../../src-shared/contract/methods';
+import {
+  isMethodName,
+  methods,
+  type MethodName,
+  type MethodOutput,
+  type MethodParsedInput,
+} from '../../src-shared/contract/methods';
 
 /** One handler per contract method; expected refusals are returned, never thrown. */
 export type Handlers = {

@@ -5,6 +5,7 @@ import type { ConnectionDraft, ConnectionSecret } from '../../src-shared/domain/
 import type { ConnectionsRepo, StoredConnection } from '../db/connections-repo';
 import type { KeysRepo } from '../db/keys-repo';
 import type { Database } from '../db/open';
+import type { RoutesRepo } from '../db/routes-repo';
 import type { LoadedConfig } from './load-config';
 
 export interface ConfigRepos {
@@ -12,6 +13,7 @@ export interface ConfigRepos {
   connections: ConnectionsRepo;
   keys: KeysRepo;
   combos: CombosRepo;
+  routes: RoutesRepo;
 }
 
 class ConfigApplyError extends Error {}
@@ -32,7 +34,9 @@ function fingerprint(secret: ConnectionSecret): string {
  */
 function keepRotatedOAuth(draft: ConnectionDraft, existing: StoredConnection | null): ConnectionDraft {
   const psd: Record<string, unknown> = { ...draft.providerSpecificData };
-  for (const key of LEARNED_KEYS) if (psd[key] === undefined && existing?.providerSpecificData[key] !== undefined) psd[key] = existing.providerSpecificData[key];
+  for (const key of LEARNED_KEYS)
+    if (psd[key] === undefined && existing?.providerSpecificData[key] !== undefined)
+      psd[key] = existing.providerSpecificData[key];
   if (!draft.secret) return { ...draft, providerSpecificData: psd };
   const fp = fingerprint(draft.secret);
   psd.configSecretFingerprint = fp;
@@ -45,27 +49,41 @@ function keepRotatedOAuth(draft: ConnectionDraft, existing: StoredConnection | n
 }
 
 /** Upserts a validated config by name in one transaction: all of it is written, or none. */
-export function applyConfig(repos: ConfigRepos, config: LoadedConfig, now: number): Result<{ connections: number; keys: number; combos: number }> {
+export function applyConfig(
+  repos: ConfigRepos,
+  config: LoadedConfig,
+  now: number,
+): Result<{ connections: number; keys: number; combos: number; routes: number | null }> {
   const run = repos.db.transaction(() => {
     for (const given of config.connections) {
       const existing = repos.connections.getByName(given.name);
       if (!given.secret && !existing && given.kind !== 'openai-compatible') {
-        throw new ConfigApplyError(`connections: "${given.name}" needs ${given.kind === 'claude-oauth' ? 'accessToken' : 'apiKey'}`);
+        throw new ConfigApplyError(
+          `connections: "${given.name}" needs ${given.kind === 'claude-oauth' ? 'accessToken' : 'apiKey'}`,
+        );
       }
       repos.connections.upsert(given.kind === 'claude-oauth' ? keepRotatedOAuth(given, existing) : given, now);
     }
     for (const key of config.keys) {
-      const result = repos.keys.upsertByName(key.name, key.key, now);
+      const access = { scopes: key.scopes, allowedConnections: key.allowedConnections };
+      const result = repos.keys.upsertByName(key.name, key.key, now, access);
       if (!result.ok) throw new ConfigApplyError(`keys: "${key.name}": ${result.error.message}`);
     }
     for (const combo of config.combos) {
-      if (repos.connections.getByName(combo.name)) throw new ConfigApplyError(`combos: "${combo.name}" is already a connection name`);
+      if (repos.connections.getByName(combo.name))
+        throw new ConfigApplyError(`combos: "${combo.name}" is already a connection name`);
       repos.combos.upsert(combo, now);
     }
+    if (config.routes) repos.routes.replace(config.routes);
   });
   try {
     run();
-    return ok({ connections: config.connections.length, keys: config.keys.length, combos: config.combos.length });
+    return ok({
+      connections: config.connections.length,
+      keys: config.keys.length,
+      combos: config.combos.length,
+      routes: config.routes?.length ?? null,
+    });
   } catch (error) {
     if (error instanceof ConfigApplyError) return fail('invalid_input', error.message);
     throw error;

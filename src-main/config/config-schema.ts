@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { comboInputSchema } from '../../src-shared/domain/combo';
 import { CONNECTION_KINDS, connectionInputSchema, type ConnectionDraft } from '../../src-shared/domain/connection';
+import { localKeyInputSchema } from '../../src-shared/domain/local-key';
+import { routeSchema } from '../../src-shared/domain/route';
 
 /**
  * A connection as a person writes it in the config file: secrets as flat fields, the Claude
@@ -28,7 +30,15 @@ const configConnectionSchema = z
   })
   .strict();
 
-const configKeySchema = z.object({ name: z.string().trim().min(1).max(64), key: z.string().min(12, 'is at least 12 characters') }).strict();
+/** A key as the file gives it: the plain key is required (the file is how it reaches the clients). */
+const configKeySchema = z
+  .object({
+    name: localKeyInputSchema.shape.name,
+    key: z.string().min(12, 'is at least 12 characters').max(256),
+    scopes: localKeyInputSchema.shape.scopes,
+    allowedConnections: localKeyInputSchema.shape.allowedConnections,
+  })
+  .strict();
 
 /** The file's outline; each entry is then checked on its own so every problem is reported at once. */
 export const configFileSchema = z
@@ -37,13 +47,16 @@ export const configFileSchema = z
     connections: z.array(z.unknown()).default([]),
     keys: z.array(z.unknown()).default([]),
     combos: z.array(z.unknown()).default([]),
+    /** Absent keeps the stored routes (edited in the dashboard); present replaces them, in order. */
+    routes: z.array(z.unknown()).max(200).optional(),
   })
   .loose();
 
-export const CONFIG_ROOT_KEYS = new Set(['$schema', 'connections', 'keys', 'combos']);
+export const CONFIG_ROOT_KEYS = new Set(['$schema', 'connections', 'keys', 'combos', 'routes']);
 
 export { configConnectionSchema, configKeySchema };
 export const configComboSchema = comboInputSchema;
+export const configRouteSchema = routeSchema;
 
 export type ConfigConnection = z.infer<typeof configConnectionSchema>;
 

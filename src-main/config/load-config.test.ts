@@ -7,9 +7,24 @@ import { loadConfig, parseConfig } from './load-config';
 /** The shape the issue promises works as written. */
 const ISSUE_EXAMPLE = {
   connections: [
-    { name: 'max-1', kind: 'claude-oauth', accessToken: 'sk-ant-oat01-aaaa', refreshToken: 'sk-ant-ort01-bbbb', expiresAt: 1767225600000, lowPriorityMode: false, autoLimitReset: false },
+    {
+      name: 'max-1',
+      kind: 'claude-oauth',
+      accessToken: 'sk-ant-oat01-aaaa',
+      refreshToken: 'sk-ant-ort01-bbbb',
+      expiresAt: 1767225600000,
+      lowPriorityMode: false,
+      autoLimitReset: false,
+    },
     { name: 'team-key', kind: 'anthropic', apiKey: 'sk-ant-api03-cccc', priority: 2 },
-    { name: 'glm', kind: 'openai-compatible', baseUrl: 'https://open.bigmodel.cn/api/paas/v4', apiKey: 'glm-dddd', models: ['glm-4.6'], maxConcurrent: 1 },
+    {
+      name: 'glm',
+      kind: 'openai-compatible',
+      baseUrl: 'https://open.bigmodel.cn/api/paas/v4',
+      apiKey: 'glm-dddd',
+      models: ['glm-4.6'],
+      maxConcurrent: 1,
+    },
   ],
   keys: [{ name: 'claude-code', key: 'hr-0123456789abcdef' }],
   combos: [{ name: 'main', targets: ['max-1', { connection: 'team-key', model: 'claude-sonnet-4-5' }] }],
@@ -23,12 +38,25 @@ describe('declarative config', () => {
     const [max, team, glm] = result.value.connections;
     expect(max).toMatchObject({
       kind: 'claude-oauth',
-      secret: { type: 'oauth', accessToken: 'sk-ant-oat01-aaaa', refreshToken: 'sk-ant-ort01-bbbb', expiresAt: 1767225600000 },
+      secret: {
+        type: 'oauth',
+        accessToken: 'sk-ant-oat01-aaaa',
+        refreshToken: 'sk-ant-ort01-bbbb',
+        expiresAt: 1767225600000,
+      },
       providerSpecificData: { lowPriorityMode: false, autoLimitReset: false },
       baseUrl: null,
     });
-    expect(team).toMatchObject({ kind: 'anthropic', priority: 2, secret: { type: 'api-key', apiKey: 'sk-ant-api03-cccc' } });
-    expect(glm).toMatchObject({ models: ['glm-4.6'], maxConcurrent: 1, baseUrl: 'https://open.bigmodel.cn/api/paas/v4' });
+    expect(team).toMatchObject({
+      kind: 'anthropic',
+      priority: 2,
+      secret: { type: 'api-key', apiKey: 'sk-ant-api03-cccc' },
+    });
+    expect(glm).toMatchObject({
+      models: ['glm-4.6'],
+      maxConcurrent: 1,
+      baseUrl: 'https://open.bigmodel.cn/api/paas/v4',
+    });
     expect(result.value.combos[0]?.targets).toEqual([
       { connection: 'max-1', model: null },
       { connection: 'team-key', model: 'claude-sonnet-4-5' },
@@ -51,7 +79,15 @@ describe('declarative config', () => {
     expect(result.ok).toBe(false);
     if (result.ok) return;
     const paths = result.problems.map((p) => p.path);
-    expect(paths).toEqual(expect.arrayContaining(['connections.0.priority', 'connections.3.kind', 'keys.0.key', 'extra', 'combos.0.targets.0']));
+    expect(paths).toEqual(
+      expect.arrayContaining([
+        'connections.0.priority',
+        'connections.3.kind',
+        'keys.0.key',
+        'extra',
+        'combos.0.targets.0',
+      ]),
+    );
     expect(JSON.stringify(result.problems)).not.toContain('VERYSECRET');
   });
 
@@ -93,7 +129,10 @@ describe('declarative config', () => {
     try {
       const file = join(dir, 'config.json');
       // The key is missing its opening quote: JSON.parse's own message would quote it back.
-      writeFileSync(file, '{\n  "connections": [\n    { "name": "a", "kind": "anthropic", "apiKey": sk-ant-api03-TOPSECRET" }\n  ]\n}\n');
+      writeFileSync(
+        file,
+        '{\n  "connections": [\n    { "name": "a", "kind": "anthropic", "apiKey": sk-ant-api03-TOPSECRET" }\n  ]\n}\n',
+      );
       const result = loadConfig(file, new Set());
       expect(result.ok).toBe(false);
       if (result.ok) return;

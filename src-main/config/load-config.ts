@@ -1,35 +1,60 @@
 import { readFileSync } from 'node:fs';
-import type { z } from 'zod';
-import type { ComboTarget } from '../../src-shared/domain/combo';
+import type { ComboStrategy, ComboTarget } from '../../src-shared/domain/combo';
 import type { ConnectionDraft } from '../../src-shared/domain/connection';
+import type { Route } from '../../src-shared/domain/route';
 import { findJsonSyntaxError } from './json-syntax-error';
-import { CONFIG_ROOT_KEYS, configComboSchema, configConnectionSchema, configFileSchema, configKeySchema, parseConnectionInput, toConnectionInput } from './config-schema';
+import { checkKeys, checkRoutes, issuesAt, type ConfigKey, type ConfigProblem } from './config-access';
+import {
+  CONFIG_ROOT_KEYS,
+  configComboSchema,
+  configConnectionSchema,
+  configFileSchema,
+  parseConnectionInput,
+  toConnectionInput,
+} from './config-schema';
 
-export interface ConfigProblem {
-  path: string;
-  message: string;
-}
+export type { ConfigProblem } from './config-access';
 
 /** A config file fully validated and converted, ready to be applied in one transaction. */
 export interface LoadedConfig {
   connections: ConnectionDraft[];
-  keys: { name: string; key: string }[];
-  combos: { name: string; targets: ComboTarget[] }[];
+  keys: ConfigKey[];
+  combos: { name: string; targets: ComboTarget[]; strategy: ComboStrategy }[];
+  /** `null` when the file has no `routes`: the stored ones stay. */
+  routes: Route[] | null;
+}
+
+/** What the database already holds besides connection names, for judging a route's `to`. */
+export interface StoredNames {
+  combos: ReadonlySet<string>;
+  /** Models and aliases the stored connections list. */
+  models: ReadonlySet<string>;
+}
+
+const NOTHING_STORED: StoredNames = { combos: new Set(), models: new Set() };
+
+/** The stored combos and listed models, so a file's route may name what the dashboard created. */
+export function storedNamesOf(repos: {
+  connections: { list(): readonly { models: readonly string[]; modelAliases: Readonly<Record<string, string>> }[] };
+  combos: { list(): readonly { name: string }[] };
+}): StoredNames {
+  const models = new Set<string>();
+  for (const c of repos.connections.list())
+    for (const m of [...c.models, ...Object.keys(c.modelAliases)]) models.add(m);
+  return { combos: new Set(repos.combos.list().map((c) => c.name)), models };
 }
 
 export type LoadConfigResult = { ok: true; value: LoadedConfig } | { ok: false; problems: ConfigProblem[] };
-
-const joinPath = (parts: readonly PropertyKey[]) => parts.map(String).join('.');
-
-function issuesAt(prefix: string, error: z.ZodError): ConfigProblem[] {
-  return error.issues.map((i) => ({ path: [prefix, joinPath(i.path)].filter((p) => p.length > 0).join('.') || '(root)', message: i.message }));
-}
 
 /**
  * Reads and checks a config file, collecting every problem (path + reason) rather than stopping at
  * the first. Secrets never appear in a problem message: zod messages name rules, not values.
  */
-export function loadConfig(file: string, knownConnections: ReadonlySet<string>): LoadConfigResult {
+export function loadConfig(
+  file: string,
+  knownConnections: ReadonlySet<string>,
+  stored: StoredNames = NOTHING_STORED,
+): LoadConfigResult {
   let text: string;
   try {
     text = readFileSync(file, 'utf8');
@@ -37,10 +62,14 @@ export function loadConfig(file: string, knownConnections: ReadonlySet<string>):
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
     return { ok: false, problems: [{ path: '(file)', message: `cannot read ${file} (${code})` }] };
   }
-  return parseConfig(text, knownConnections);
+  return parseConfig(text, knownConnections, stored);
 }
 
-export function parseConfig(text: string, knownConnections: ReadonlySet<string>): LoadConfigResult {
+export function parseConfig(
+  text: string,
+  knownConnections: ReadonlySet<string>,
+  stored: StoredNames = NOTHING_STORED,
+): LoadConfigResult {
   let raw: unknown;
   try {
     raw = JSON.parse(text);
@@ -54,44 +83,59 @@ export function parseConfig(text: string, knownConnections: ReadonlySet<string>)
   if (!outline.success) return { ok: false, problems: issuesAt('', outline.error) };
   const problems: ConfigProblem[] = Object.keys(outline.data)
     .filter((key) => !CONFIG_ROOT_KEYS.has(key))
-    .map((key) => ({ path: key, message: 'unknown field (expected connections, keys, combos)' }));
+    .map((key) => ({ path: key, message: 'unknown field (expected connections, keys, combos, routes)' }));
 
   const connections: ConnectionDraft[] = [];
-  const names = new Set<string>();
+  const names = new Set<string>(knownConnections);
+  const fileNames = new Set<string>();
   outline.data.connections.forEach((entry, index) => {
     const at = `connections.${index}`;
     const c = configConnectionSchema.safeParse(entry);
     if (!c.success) return void problems.push(...issuesAt(at, c.error));
-    if (names.has(c.data.name)) problems.push({ path: `${at}.name`, message: `duplicate connection name "${c.data.name}"` });
+    if (fileNames.has(c.data.name))
+      problems.push({ path: `${at}.name`, message: `duplicate connection name "${c.data.name}"` });
+    fileNames.add(c.data.name);
     names.add(c.data.name);
     const oauth = c.data.kind === 'claude-oauth';
-    if (oauth && c.data.apiKey !== undefined) problems.push({ path: `${at}.apiKey`, message: 'claude-oauth connections take accessToken (and refreshToken), not apiKey' });
-    if (!oauth && c.data.accessToken !== undefined) problems.push({ path: `${at}.accessToken`, message: `${c.data.kind} connections take apiKey, not accessToken` });
+    if (oauth && c.data.apiKey !== undefined)
+      problems.push({
+        path: `${at}.apiKey`,
+        message: 'claude-oauth connections take accessToken (and refreshToken), not apiKey',
+      });
+    if (!oauth && c.data.accessToken !== undefined)
+      problems.push({ path: `${at}.accessToken`, message: `${c.data.kind} connections take apiKey, not accessToken` });
     const draft = parseConnectionInput(toConnectionInput(c.data));
     if (draft.success) connections.push(draft.data);
     else problems.push(...issuesAt(at, draft.error));
   });
 
-  const keys: LoadedConfig['keys'] = [];
-  outline.data.keys.forEach((entry, index) => {
-    const k = configKeySchema.safeParse(entry);
-    if (!k.success) return void problems.push(...issuesAt(`keys.${index}`, k.error));
-    if (keys.some((other) => other.name === k.data.name)) problems.push({ path: `keys.${index}.name`, message: `duplicate key name "${k.data.name}"` });
-    keys.push(k.data);
-  });
+  const keys = checkKeys(outline.data.keys, names, problems);
 
   const combos: LoadedConfig['combos'] = [];
   outline.data.combos.forEach((entry, index) => {
     const combo = configComboSchema.safeParse(entry);
     if (!combo.success) return void problems.push(...issuesAt(`combos.${index}`, combo.error));
     combo.data.targets.forEach((t, ti) => {
-      if (!names.has(t.connection) && !knownConnections.has(t.connection)) {
+      if (!names.has(t.connection)) {
         problems.push({ path: `combos.${index}.targets.${ti}`, message: `unknown connection "${t.connection}"` });
       }
     });
-    combos.push({ name: combo.data.name, targets: combo.data.targets.map((t) => ({ connection: t.connection, model: t.model })) });
+    combos.push({
+      name: combo.data.name,
+      targets: combo.data.targets.map((t) => ({ connection: t.connection, model: t.model })),
+      strategy: combo.data.strategy,
+    });
   });
 
+  const listed = new Set(stored.models);
+  for (const c of connections) for (const m of [...c.models, ...Object.keys(c.modelAliases)]) listed.add(m);
+  const known = {
+    combos: new Set([...stored.combos, ...combos.map((c) => c.name)]),
+    connections: names,
+    models: listed,
+  };
+  const routes = outline.data.routes === undefined ? null : checkRoutes(outline.data.routes, known, problems);
+
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, value: { connections, keys, combos } };
+  return { ok: true, value: { connections, keys, combos, routes } };
 }

@@ -9,7 +9,9 @@ export interface BreakerRepo {
 }
 
 export function createBreakerRepo(db: Database): BreakerRepo {
-  const selectAll = db.prepare<[], { provider: string; state_json: string }>('SELECT provider, state_json FROM provider_breakers');
+  const selectAll = db.prepare<[], { provider: string; state_json: string }>(
+    'SELECT provider, state_json FROM provider_breakers',
+  );
   const upsert = db.prepare(`INSERT INTO provider_breakers (provider, state_json, updated_at) VALUES (?, ?, ?)
     ON CONFLICT(provider) DO UPDATE SET state_json = excluded.state_json, updated_at = excluded.updated_at`);
   const del = db.prepare('DELETE FROM provider_breakers WHERE provider = ?');

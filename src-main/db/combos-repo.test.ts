@@ -30,6 +30,7 @@ describe('combos repo', () => {
         { connection: 'work', model: null },
         { connection: 'home', model: 'claude-opus-4-1' },
       ],
+      strategy: 'priority',
       createdAt: 5,
       updatedAt: 5,
     });
@@ -48,9 +49,11 @@ describe('combos repo', () => {
       targets: [{ connection: 'b', model: 'm' }],
     });
     expect(combos.list()).toHaveLength(1);
-    expect(() => db.prepare("INSERT INTO combos VALUES ('x', 'c', '[]', 0, 0)").run()).toThrow(
-      /UNIQUE constraint failed: combos.name/,
-    );
+    expect(() =>
+      db
+        .prepare("INSERT INTO combos (id, name, targets_json, created_at, updated_at) VALUES ('x', 'c', '[]', 0, 0)")
+        .run(),
+    ).toThrow(/UNIQUE constraint failed: combos.name/);
   });
 
   it('ROUTE: lists by name and removes by name', () => {
@@ -61,5 +64,17 @@ describe('combos repo', () => {
     expect(combos.remove('zeta')).toBe(true);
     expect(combos.remove('zeta')).toBe(false);
     expect(combos.list().map((c) => c.name)).toEqual(['alpha']);
+  });
+
+  it('ISSUE9-STRATEGY: the strategy round-trips, a missing one keeps the stored value, and the column refuses others', () => {
+    const { db, combos } = repo();
+    const input = comboInputSchema.parse({ name: 'rr', targets: ['a', 'b'], strategy: 'round-robin' });
+    expect(combos.upsert(input, 1).strategy).toBe('round-robin');
+    expect(combos.upsert({ name: 'rr', targets: [{ connection: 'a', model: null }] }, 2).strategy).toBe('round-robin');
+    expect(
+      combos.upsert({ name: 'rr', targets: [{ connection: 'a', model: null }], strategy: 'priority' }, 3).strategy,
+    ).toBe('priority');
+    expect(combos.getByName('rr')?.strategy).toBe('priority');
+    expect(() => db.prepare("UPDATE combos SET strategy = 'random'").run()).toThrow(/CHECK/);
   });
 });

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import type { ComboTarget, ComboView } from '../../src-shared/domain/combo';
+import {
+  comboStrategySchema,
+  type ComboStrategy,
+  type ComboTarget,
+  type ComboView,
+} from '../../src-shared/domain/combo';
 import { isRecord, parseJsonArray } from './json-columns';
 import type { Database } from './open';
 
@@ -9,14 +14,22 @@ export interface CombosRepo {
   list(): ComboView[];
   getByName(name: string): ComboView | null;
   /** Inserts or replaces by name, keeping the id and creation time of an existing combo. */
-  upsert(input: { name: string; targets: ComboTarget[] }, now: number): ComboView;
+  /** A missing `strategy` keeps an existing combo's (a new one gets `priority`). */
+  upsert(input: ComboUpsert, now: number): ComboView;
   remove(name: string): boolean;
+}
+
+export interface ComboUpsert {
+  name: string;
+  targets: ComboTarget[];
+  strategy?: ComboStrategy;
 }
 
 interface ComboRow {
   id: string;
   name: string;
   targets_json: string;
+  strategy: string;
   created_at: number;
   updated_at: number;
 }
@@ -36,6 +49,8 @@ function toView(row: ComboRow): ComboView {
     id: row.id,
     name: row.name,
     targets: parseTargets(row.targets_json),
+    // The column's CHECK allows only known values; a newer Headroom's value reads as the default.
+    strategy: comboStrategySchema.catch('priority').parse(row.strategy),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -47,11 +62,12 @@ export function createCombosRepo(db: Database, newId: () => string = randomUUID)
   const selectByName = db.prepare<[string], ComboRow>('SELECT * FROM combos WHERE name = ?');
   const deleteByName = db.prepare<[string]>('DELETE FROM combos WHERE name = ?');
   const upsertRow = db.prepare<[ComboRow]>(`
-    INSERT INTO combos (id, name, targets_json, created_at, updated_at)
-    VALUES (@id, @name, @targets_json, @created_at, @updated_at)
-    ON CONFLICT (name) DO UPDATE SET targets_json = excluded.targets_json, updated_at = excluded.updated_at`);
+    INSERT INTO combos (id, name, targets_json, strategy, created_at, updated_at)
+    VALUES (@id, @name, @targets_json, @strategy, @created_at, @updated_at)
+    ON CONFLICT (name) DO UPDATE SET targets_json = excluded.targets_json, strategy = excluded.strategy,
+      updated_at = excluded.updated_at`);
 
-  const upsert = db.transaction((input: { name: string; targets: ComboTarget[] }, now: number): ComboView => {
+  const upsert = db.transaction((input: ComboUpsert, now: number): ComboView => {
     const existing = selectByName.get(input.name);
     // Normalise to exactly { connection, model } so stray fields never reach the column.
     const targets = input.targets.map(({ connection, model }) => ({ connection, model }));
@@ -59,6 +75,7 @@ export function createCombosRepo(db: Database, newId: () => string = randomUUID)
       id: existing?.id ?? newId(),
       name: input.name,
       targets_json: JSON.stringify(targets),
+      strategy: input.strategy ?? existing?.strategy ?? 'priority',
       created_at: existing?.created_at ?? now,
       updated_at: now,
     });

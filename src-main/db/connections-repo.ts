@@ -93,7 +93,9 @@ export function createConnectionsRepo(db: Database, box: SecretBox, newId: () =>
   const updateSecret = db.prepare<[string, string, number, string]>(
     'UPDATE connections SET secret_sealed = ?, secret_hint = ?, updated_at = ? WHERE id = ?',
   );
-  const updateProviderData = db.prepare<[string, number, string]>('UPDATE connections SET provider_specific_json = ?, updated_at = ? WHERE id = ?');
+  const updateProviderData = db.prepare<[string, number, string]>(
+    'UPDATE connections SET provider_specific_json = ?, updated_at = ? WHERE id = ?',
+  );
 
   const fromRow = (row: ConnectionRow): StoredConnection => {
     const kind = row.kind as ConnectionKind; // guarded by the CHECK constraint on the column
@@ -156,7 +158,8 @@ export function createConnectionsRepo(db: Database, box: SecretBox, newId: () =>
     },
     upsert: (draft, now) => upsert(draft, now),
     remove: (name) => deleteByName.run(name).changes > 0,
-    setSecret: (id, secret, now) => updateSecret.run(box.seal(JSON.stringify(secret)), hintOf(secret), now, id).changes > 0,
+    setSecret: (id, secret, now) =>
+      updateSecret.run(box.seal(JSON.stringify(secret)), hintOf(secret), now, id).changes > 0,
     mergeProviderData(id, patch, now) {
       const row = selectById.get(id);
       if (!row) return false;

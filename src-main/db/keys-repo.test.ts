@@ -44,6 +44,8 @@ describe('keys repo', () => {
       createdAt: 100,
       lastUsedAt: null,
       revokedAt: null,
+      scopes: [],
+      allowedConnections: [],
     });
     expect(repo.verify(plainKey)).toEqual(key);
     expect(repo.verify(plainKey + 'x')).toBeNull();
@@ -123,5 +125,52 @@ describe('keys repo', () => {
     expect(repo.list()[0]?.lastUsedAt).toBe(1_000);
     repo.touch(id, 61_000);
     expect(repo.list()[0]?.lastUsedAt).toBe(61_000);
+  });
+
+  it('LEASE-3: scopes and allowed connections round-trip through create, list, verify and a reopened database', () => {
+    const temp = createTempDb();
+    closers.push(temp.close);
+    const created = createKeysRepo(temp.db).create(
+      {
+        name: 'bot',
+        key: CONFIG_KEY,
+        scopes: ['lease:exclusive', 'lease:exclusive'],
+        allowedConnections: ['max-1', 'max-2'],
+      },
+      1,
+    );
+    expect(created.ok).toBe(true);
+    const again = createKeysRepo(temp.db);
+    expect(again.verify(CONFIG_KEY)).toMatchObject({
+      scopes: ['lease:exclusive'],
+      allowedConnections: ['max-1', 'max-2'],
+    });
+    expect(again.list()[0]).toMatchObject({ scopes: ['lease:exclusive'], allowedConnections: ['max-1', 'max-2'] });
+  });
+
+  it('LEASE-3: upsertByName replaces the access only when given, and setAccess changes it in place', () => {
+    const { repo } = memoryRepo();
+    repo.upsertByName('bot', CONFIG_KEY, 1, { scopes: ['lease:exclusive'], allowedConnections: ['a'] });
+    expect(repo.upsertByName('bot', CONFIG_KEY, 2).ok && repo.list()[0]?.allowedConnections).toEqual(['a']);
+    const cleared = repo.upsertByName('bot', CONFIG_KEY, 3, { scopes: [], allowedConnections: [] });
+    expect(cleared).toMatchObject({ ok: true, value: { scopes: [], allowedConnections: [] } });
+    const id = repo.list()[0]?.id ?? '';
+    expect(repo.setAccess(id, { scopes: ['lease:exclusive'], allowedConnections: ['b'] })).toMatchObject({
+      ok: true,
+      value: { scopes: ['lease:exclusive'], allowedConnections: ['b'] },
+    });
+    expect(repo.setAccess('ghost', { scopes: [], allowedConnections: [] })).toMatchObject({
+      ok: false,
+      error: { code: 'not_found' },
+    });
+  });
+
+  it('LEASE-3: a scope this version does not know reads as no scope, never as a grant', () => {
+    const { db, repo } = memoryRepo();
+    repo.create({ name: 'bot', key: CONFIG_KEY }, 1);
+    db.prepare(
+      `UPDATE local_keys SET scopes_json = '["admin:all","lease:exclusive"]', allowed_connections_json = 'oops'`,
+    ).run();
+    expect(repo.list()[0]).toMatchObject({ scopes: ['lease:exclusive'], allowedConnections: [] });
   });
 });

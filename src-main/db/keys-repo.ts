@@ -1,15 +1,30 @@
 import { randomUUID } from 'node:crypto';
 import { fail, ok, type Result } from '../../src-shared/contract/errors';
+import { keyScopeSchema, type KeyScope } from '../../src-shared/domain/lease';
 import type { CreatedLocalKey, LocalKeyView } from '../../src-shared/domain/local-key';
+import { parseJsonArray } from './json-columns';
 import { generateLocalKey, hashLocalKey, KEY_PREFIX_LENGTH } from './local-key-material';
 import type { Database } from './open';
+
+/** What a key may do (LEASE-3) and which connections it may use (names; empty = all). */
+export interface KeyAccess {
+  scopes: KeyScope[];
+  allowedConnections: string[];
+}
+
+const NO_ACCESS_LIMITS: KeyAccess = { scopes: [], allowedConnections: [] };
 
 /** Local API keys, stored only as SHA-256 hex (PROD-12): the plain key is shown once and forgotten. */
 export interface KeysRepo {
   /** Creates a key (generated unless given); `conflict` if the name or the key is already taken. */
-  create(input: { name: string; key?: string }, now: number): Result<CreatedLocalKey>;
-  /** Makes the named key equal `plainKey` (config files): idempotent, un-revokes on a new key. */
-  upsertByName(name: string, plainKey: string, now: number): Result<LocalKeyView>;
+  create(input: { name: string; key?: string } & Partial<KeyAccess>, now: number): Result<CreatedLocalKey>;
+  /**
+   * Makes the named key equal `plainKey` (config files): idempotent, un-revokes on a new key.
+   * `access`, when given, replaces the key's scopes and allowed connections.
+   */
+  upsertByName(name: string, plainKey: string, now: number, access?: KeyAccess): Result<LocalKeyView>;
+  /** Replaces a key's scopes and allowed connections; `not_found` for an unknown id. */
+  setAccess(id: string, access: KeyAccess): Result<LocalKeyView>;
   list(): LocalKeyView[];
   /** The active key matching `plainKey`, or null (unknown or revoked). */
   verify(plainKey: string): LocalKeyView | null;
@@ -29,7 +44,29 @@ interface KeyRow {
   created_at: number;
   last_used_at: number | null;
   revoked_at: number | null;
+  scopes_json: string;
+  allowed_connections_json: string;
 }
+
+/** Known scopes only: a scope this version does not know grants nothing. */
+function parseScopes(text: string): KeyScope[] {
+  const scopes: KeyScope[] = [];
+  for (const entry of parseJsonArray(text)) {
+    const scope = keyScopeSchema.safeParse(entry);
+    if (scope.success && !scopes.includes(scope.data)) scopes.push(scope.data);
+  }
+  return scopes;
+}
+
+function parseNames(text: string): string[] {
+  return parseJsonArray(text).filter((entry): entry is string => typeof entry === 'string');
+}
+
+/** Deduplicated, in the given order, so the columns hold exactly what a view shows. */
+const accessColumns = (access: KeyAccess): { scopes_json: string; allowed_connections_json: string } => ({
+  scopes_json: JSON.stringify([...new Set(access.scopes)]),
+  allowed_connections_json: JSON.stringify([...new Set(access.allowedConnections)]),
+});
 
 function toView(row: KeyRow): LocalKeyView {
   return {
@@ -39,6 +76,8 @@ function toView(row: KeyRow): LocalKeyView {
     createdAt: row.created_at,
     lastUsedAt: row.last_used_at,
     revokedAt: row.revoked_at,
+    scopes: parseScopes(row.scopes_json),
+    allowedConnections: parseNames(row.allowed_connections_json),
   };
 }
 
@@ -49,7 +88,11 @@ export function createKeysRepo(db: Database, newId: () => string = randomUUID): 
   const selectByHash = db.prepare<[string], KeyRow>('SELECT * FROM local_keys WHERE key_hash = ?');
   const selectById = db.prepare<[string], KeyRow>('SELECT * FROM local_keys WHERE id = ?');
   const insert = db.prepare<[KeyRow]>(
-    'INSERT INTO local_keys (id, name, key_hash, prefix, created_at, last_used_at, revoked_at) VALUES (@id, @name, @key_hash, @prefix, @created_at, @last_used_at, @revoked_at)',
+    `INSERT INTO local_keys (id, name, key_hash, prefix, created_at, last_used_at, revoked_at, scopes_json, allowed_connections_json)
+     VALUES (@id, @name, @key_hash, @prefix, @created_at, @last_used_at, @revoked_at, @scopes_json, @allowed_connections_json)`,
+  );
+  const updateAccess = db.prepare<[{ id: string; scopes_json: string; allowed_connections_json: string }]>(
+    'UPDATE local_keys SET scopes_json = @scopes_json, allowed_connections_json = @allowed_connections_json WHERE id = @id',
   );
   const replaceHash = db.prepare<[string, string, string]>(
     'UPDATE local_keys SET key_hash = ?, prefix = ?, revoked_at = NULL WHERE id = ?',
@@ -68,43 +111,60 @@ export function createKeysRepo(db: Database, newId: () => string = randomUUID): 
       : null;
   };
 
-  const create = db.transaction((input: { name: string; key?: string }, now: number): Result<CreatedLocalKey> => {
-    if (selectByName.get(input.name)) return fail('conflict', `a local key named "${input.name}" already exists`);
-    const plainKey = input.key ?? generateLocalKey();
-    const hash = hashLocalKey(plainKey);
-    const taken = hashTakenBy(hash, input.name);
-    if (taken) return taken;
-    const row: KeyRow = {
-      id: newId(),
-      name: input.name,
-      key_hash: hash,
-      prefix: plainKey.slice(0, KEY_PREFIX_LENGTH),
-      created_at: now,
-      last_used_at: null,
-      revoked_at: null,
-    };
-    insert.run(row);
-    return ok({ key: toView(row), plainKey });
-  });
+  const setAccess = (id: string, access: KeyAccess): Result<LocalKeyView> => {
+    updateAccess.run({ id, ...accessColumns(access) });
+    const row = selectById.get(id);
+    return row ? ok(toView(row)) : fail('not_found', 'no such local key');
+  };
 
-  const upsertByName = db.transaction((name: string, plainKey: string, now: number): Result<LocalKeyView> => {
-    const hash = hashLocalKey(plainKey);
-    const existing = selectByName.get(name);
-    if (!existing) {
-      const created = create({ name, key: plainKey }, now);
-      return created.ok ? ok(created.value.key) : created;
-    }
-    if (existing.key_hash === hash) return ok(toView(existing));
-    const taken = hashTakenBy(hash, name);
-    if (taken) return taken;
-    replaceHash.run(hash, plainKey.slice(0, KEY_PREFIX_LENGTH), existing.id);
-    const updated = selectById.get(existing.id);
-    return updated ? ok(toView(updated)) : fail('not_found', `local key "${name}" vanished`);
-  });
+  const create = db.transaction(
+    (input: { name: string; key?: string } & Partial<KeyAccess>, now: number): Result<CreatedLocalKey> => {
+      if (selectByName.get(input.name)) return fail('conflict', `a local key named "${input.name}" already exists`);
+      const plainKey = input.key ?? generateLocalKey();
+      const hash = hashLocalKey(plainKey);
+      const taken = hashTakenBy(hash, input.name);
+      if (taken) return taken;
+      const row: KeyRow = {
+        id: newId(),
+        name: input.name,
+        key_hash: hash,
+        prefix: plainKey.slice(0, KEY_PREFIX_LENGTH),
+        created_at: now,
+        last_used_at: null,
+        revoked_at: null,
+        ...accessColumns({
+          scopes: input.scopes ?? NO_ACCESS_LIMITS.scopes,
+          allowedConnections: input.allowedConnections ?? NO_ACCESS_LIMITS.allowedConnections,
+        }),
+      };
+      insert.run(row);
+      return ok({ key: toView(row), plainKey });
+    },
+  );
+
+  const upsertByName = db.transaction(
+    (name: string, plainKey: string, now: number, access?: KeyAccess): Result<LocalKeyView> => {
+      const hash = hashLocalKey(plainKey);
+      const existing = selectByName.get(name);
+      if (!existing) {
+        const created = create({ name, key: plainKey, ...access }, now);
+        return created.ok ? ok(created.value.key) : created;
+      }
+      if (existing.key_hash !== hash) {
+        const taken = hashTakenBy(hash, name);
+        if (taken) return taken;
+        replaceHash.run(hash, plainKey.slice(0, KEY_PREFIX_LENGTH), existing.id);
+      }
+      if (access) return setAccess(existing.id, access);
+      const updated = selectById.get(existing.id);
+      return updated ? ok(toView(updated)) : fail('not_found', `local key "${name}" vanished`);
+    },
+  );
 
   return {
     create: (input, now) => create(input, now),
-    upsertByName: (name, plainKey, now) => upsertByName(name, plainKey, now),
+    upsertByName: (name, plainKey, now, access) => upsertByName(name, plainKey, now, access),
+    setAccess,
     list: () => selectAll.all().map(toView),
     verify: (plainKey) => {
       const row = selectByHash.get(hashLocalKey(plainKey));

@@ -38,9 +38,37 @@ describe('migrate', () => {
     expect(dir).not.toBeNull();
     const db = memoryDb();
     const result = migrate(db, dir ?? '');
-    expect(result).toMatchObject({ ok: true, value: { from: 0, to: 6, applied: ['0001_init.sql', '0002_resilience.sql', '0003_needs_reauth.sql', '0004_served_via.sql', '0005_request_log_seq.sql', '0006_affinity_leases.sql'] } });
-    expect(readUserVersion(db)).toBe(6);
-    expect(tables(db)).toEqual(['combos', 'connection_health', 'connections', 'local_keys', 'provider_breakers', 'request_log', 'request_log_seq', 'session_account_affinity', 'session_leases', 'settings']);
+    expect(result).toMatchObject({
+      ok: true,
+      value: {
+        from: 0,
+        to: 8,
+        applied: [
+          '0001_init.sql',
+          '0002_resilience.sql',
+          '0003_needs_reauth.sql',
+          '0004_served_via.sql',
+          '0005_request_log_seq.sql',
+          '0006_affinity_leases.sql',
+          '0007_keys_combos_routes.sql',
+          '0008_request_log_session_pin.sql',
+        ],
+      },
+    });
+    expect(readUserVersion(db)).toBe(8);
+    expect(tables(db)).toEqual([
+      'combos',
+      'connection_health',
+      'connections',
+      'local_keys',
+      'provider_breakers',
+      'request_log',
+      'request_log_seq',
+      'routes',
+      'session_account_affinity',
+      'session_leases',
+      'settings',
+    ]);
   });
 
   it('PROD-3: creates STRICT tables with CHECK constraints', () => {

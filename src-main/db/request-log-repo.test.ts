@@ -40,6 +40,7 @@ function entry(over: Partial<NewRequestLogEntry> = {}): NewRequestLogEntry {
     failover: [],
     errorCode: null,
     servedVia: null,
+    sessionPin: null,
     ...over,
   };
 }

@@ -1,4 +1,4 @@
-import type { FailoverHop, RequestLogEntry } from '../../src-shared/domain/request-log';
+import type { FailoverHop, RequestLogEntry, SessionPinMark } from '../../src-shared/domain/request-log';
 import { isRecord, parseJsonArray } from './json-columns';
 
 /** A `request_log` row exactly as SQLite returns it (and as the insert binds it). */
@@ -21,6 +21,7 @@ export interface RequestLogRow {
   failover_json: string;
   error_code: string | null;
   served_via: string | null;
+  session_pin: SessionPinMark | null;
 }
 
 /** STRICT INTEGER columns refuse fractions; timings from performance.now() have them. */
@@ -63,6 +64,7 @@ export function toRow(entry: RequestLogEntry): RequestLogRow {
     failover_json: JSON.stringify(entry.failover),
     error_code: entry.errorCode,
     served_via: entry.servedVia,
+    session_pin: entry.sessionPin,
   };
 }
 
@@ -99,5 +101,6 @@ export function fromRow(row: RequestLogRow): RequestLogEntry {
     failover: parseFailover(row.failover_json),
     errorCode: row.error_code,
     servedVia: row.served_via ?? null,
+    sessionPin: row.session_pin ?? null,
   };
 }

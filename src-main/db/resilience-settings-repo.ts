@@ -11,14 +11,18 @@ export interface ResilienceSettingsRepo {
 
 export function createResilienceSettingsRepo(db: Database): ResilienceSettingsRepo {
   const select = db.prepare<[string], { value_json: string }>('SELECT value_json FROM settings WHERE key = ?');
-  const upsert = db.prepare('INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json');
+  const upsert = db.prepare(
+    'INSERT INTO settings (key, value_json) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value_json = excluded.value_json',
+  );
   return {
     get() {
       const row = select.get(KEY);
       if (!row) return {};
       try {
         const value: unknown = JSON.parse(row.value_json);
-        return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as StoredResiliencePatch) : {};
+        return typeof value === 'object' && value !== null && !Array.isArray(value)
+          ? (value as StoredResiliencePatch)
+          : {};
       } catch {
         return {};
       }

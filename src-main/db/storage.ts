@@ -3,12 +3,15 @@ import { fileURLToPath } from 'node:url';
 import { fail, ok, type Result } from '../../src-shared/contract/errors';
 import { createKeyFileSecretBox } from '../secrets/key-file-box';
 import type { SecretBox } from '../secrets/secret-box';
+import { createAffinityRepo, type AffinityRepo } from './affinity-repo';
 import { createCombosRepo, type CombosRepo } from './combos-repo';
 import { createConnectionsRepo, type ConnectionsRepo } from './connections-repo';
 import { createKeysRepo, type KeysRepo } from './keys-repo';
+import { createLeasesRepo, type LeasesRepo } from './leases-repo';
 import { findMigrationsDir, migrate } from './migrate';
 import { openDatabase, type Database } from './open';
 import { createRequestLog, type RequestLog } from './request-log-repo';
+import { createRoutesRepo, type RoutesRepo } from './routes-repo';
 import { createSettingsRepo, type SettingsRepo } from './settings-repo';
 
 /** The opened database with every repository over it. */
@@ -19,7 +22,13 @@ export interface Storage {
   combos: CombosRepo;
   settings: SettingsRepo;
   requestLog: RequestLog;
-  /** Flushes the request log and closes the database. */
+  /** Session pins, written behind (flushed on the core's timer and in `close`). */
+  affinity: AffinityRepo;
+  /** Exclusive leases, written at once on each lifecycle change. */
+  leases: LeasesRepo;
+  /** Model routes in order. */
+  routes: RoutesRepo;
+  /** Flushes the request log and the pins, then closes the database. */
   close(): void;
   /** Closes without writing what is buffered: the data directory is gone, so a write would go nowhere. */
   abandon(): void;
@@ -33,7 +42,13 @@ export function locateMigrations(): string | null {
 }
 
 /** Opens and migrates the database; a refused migration is an answer, and leaves the file untouched. */
-export function openStorage(file: string, dataDir: string, box?: SecretBox, migrationsDir = locateMigrations()): Result<Storage> {
+export function openStorage(
+  file: string,
+  dataDir: string,
+  box?: SecretBox,
+  migrationsDir = locateMigrations(),
+  now = Date.now(),
+): Result<Storage> {
   if (!migrationsDir) return fail('internal_error', 'The migrations folder was not found next to Headroom');
   let db: Database;
   try {
@@ -44,10 +59,14 @@ export function openStorage(file: string, dataDir: string, box?: SecretBox, migr
   const migrated = migrate(db, migrationsDir);
   if (!migrated.ok) {
     db.close();
-    return fail('internal_error', `Database ${file}: ${migrated.error.message}`, { details: { code: migrated.error.code } });
+    return fail('internal_error', `Database ${file}: ${migrated.error.message}`, {
+      details: { code: migrated.error.code },
+    });
   }
   // The core's 1 s timer does the writing; the size trigger is only a guard against a stalled timer.
   const requestLog = createRequestLog(db, { flushEvery: 5_000 });
+  // `now` drops the pins that expired while Headroom was not running.
+  const affinity = createAffinityRepo(db, now);
   return ok({
     db,
     connections: createConnectionsRepo(db, box ?? createKeyFileSecretBox(dataDir)),
@@ -55,9 +74,16 @@ export function openStorage(file: string, dataDir: string, box?: SecretBox, migr
     combos: createCombosRepo(db),
     settings: createSettingsRepo(db),
     requestLog,
+    affinity,
+    leases: createLeasesRepo(db),
+    routes: createRoutesRepo(db),
     close() {
-      requestLog.flush();
-      db.close();
+      try {
+        requestLog.flush();
+        affinity.flush();
+      } finally {
+        db.close();
+      }
     },
     abandon() {
       try {

@@ -20,7 +20,9 @@ export const anthropicAdapter: ProviderAdapter = {
   format: 'anthropic',
   pathFor: anthropicPath,
   authHeaders(secret: ConnectionSecret): Record<string, string> {
-    return secret.type === 'api-key' ? { 'x-api-key': secret.apiKey } : { authorization: `Bearer ${secret.accessToken}` };
+    return secret.type === 'api-key'
+      ? { 'x-api-key': secret.apiKey }
+      : { authorization: `Bearer ${secret.accessToken}` };
   },
 };
 

@@ -72,13 +72,25 @@ export function readAnswerStart(
       body.pause();
       // An error while paused must not go unheard before the relay attaches its own listener.
       body.on('error', ignore);
-      const held: Extract<AnswerStart, { kind: 'ready' }> = { kind: 'ready', chunks, ended: false, firstByteAt, usage: null };
+      const held: Extract<AnswerStart, { kind: 'ready' }> = {
+        kind: 'ready',
+        chunks,
+        ended: false,
+        firstByteAt,
+        usage: null,
+      };
       const first = spotted && sse ? eventsOf(Buffer.concat(chunks, size).toString('utf8'))[0] : undefined;
-      if (first && sse && streamEndOf(sse, first) === 'error') return finish({ kind: 'stream_error', status: statusOfErrorEvent(first), bodyText: first.data, held });
+      if (first && sse && streamEndOf(sse, first) === 'error')
+        return finish({ kind: 'stream_error', status: statusOfErrorEvent(first), bodyText: first.data, held });
       finish(held);
     };
     const onEnd = () => {
-      if (sse) return finish({ kind: 'failed', failure: 'empty_response', detail: size === 0 ? 'an empty stream' : 'a stream that ended before its first event' });
+      if (sse)
+        return finish({
+          kind: 'failed',
+          failure: 'empty_response',
+          detail: size === 0 ? 'an empty stream' : 'a stream that ended before its first event',
+        });
       // The tap parses a held JSON body once anyway; its answer doubles as the validity check when it found usage.
       const usage = tap.finish();
       const problem = malformedJson(chunks, size, usage);
@@ -87,7 +99,12 @@ export function readAnswerStart(
     };
     const onError = (error: Error) => {
       if (signal.aborted) return finish({ kind: 'aborted' });
-      if (error instanceof errors.BodyTimeoutError) return finish({ kind: 'failed', failure: 'timeout', detail: 'the upstream went silent before its answer began' });
+      if (error instanceof errors.BodyTimeoutError)
+        return finish({
+          kind: 'failed',
+          failure: 'timeout',
+          detail: 'the upstream went silent before its answer began',
+        });
       finish({ kind: 'failed', failure: 'reset', detail: 'the upstream reset the connection before its answer began' });
     };
     body.on('data', onData);
@@ -102,10 +119,18 @@ function ignore(): void {}
 function malformedJson(chunks: Buffer[], size: number, usage: Usage): string | null {
   if (size === 0) return 'an empty body';
   // Usage can only have come from a body that parsed as a JSON object: no second parse needed.
-  if (usage.inputTokens !== null || usage.outputTokens !== null || usage.cacheReadTokens !== null || usage.cacheWriteTokens !== null) return null;
+  if (
+    usage.inputTokens !== null ||
+    usage.outputTokens !== null ||
+    usage.cacheReadTokens !== null ||
+    usage.cacheWriteTokens !== null
+  )
+    return null;
   try {
     const value: unknown = JSON.parse(Buffer.concat(chunks, size).toString('utf8'));
-    return typeof value === 'object' && value !== null && !Array.isArray(value) ? null : 'a JSON body that is not an object';
+    return typeof value === 'object' && value !== null && !Array.isArray(value)
+      ? null
+      : 'a JSON body that is not an object';
   } catch {
     return 'a body that is not valid JSON';
   }

@@ -11,7 +11,10 @@ beforeAll(async () => {
   upstream = await startFakeUpstream({ format: 'anthropic' });
   openai = await startFakeUpstream({ format: 'openai' });
   h = await startHeadroom({
-    connections: [anthropicConnection('a1', upstream.url, { models: ['claude-sonnet-4-5'] }), openaiConnection('o1', openai.url, { models: ['gpt-4o'] })],
+    connections: [
+      anthropicConnection('a1', upstream.url, { models: ['claude-sonnet-4-5'] }),
+      openaiConnection('o1', openai.url, { models: ['gpt-4o'] }),
+    ],
   });
   await h.core.router.call('settings.update', { maxBodyBytes: 4096 });
 });
@@ -24,21 +27,41 @@ afterAll(async () => {
 
 /** Raw request so Host and Origin can be anything, as a hostile page or a stray client would send. */
 function raw(path: string, init: { method?: string; headers?: Record<string, string>; body?: string }) {
-  return new Promise<{ status: number; headers: Record<string, unknown>; json: Record<string, unknown> }>((resolve, reject) => {
-    const url = new URL(h.url);
-    const req = request({ host: url.hostname, port: url.port, path, method: init.method ?? 'POST', headers: init.headers }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (text += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, json: JSON.parse(text) as Record<string, unknown> }));
-    });
-    req.on('error', reject);
-    req.end(init.body);
-  });
+  return new Promise<{ status: number; headers: Record<string, unknown>; json: Record<string, unknown> }>(
+    (resolve, reject) => {
+      const url = new URL(h.url);
+      const req = request(
+        { host: url.hostname, port: url.port, path, method: init.method ?? 'POST', headers: init.headers },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (c: string) => (text += c));
+          res.on('end', () =>
+            resolve({
+              status: res.statusCode ?? 0,
+              headers: res.headers,
+              json: JSON.parse(text) as Record<string, unknown>,
+            }),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(init.body);
+    },
+  );
 }
 
-const anthropic = (extra: Record<string, string> = {}) => ({ 'content-type': 'application/json', 'x-api-key': h.key, 'anthropic-version': '2023-06-01', ...extra });
-const openaiHeaders = (extra: Record<string, string> = {}) => ({ 'content-type': 'application/json', authorization: `Bearer ${h.key}`, ...extra });
+const anthropic = (extra: Record<string, string> = {}) => ({
+  'content-type': 'application/json',
+  'x-api-key': h.key,
+  'anthropic-version': '2023-06-01',
+  ...extra,
+});
+const openaiHeaders = (extra: Record<string, string> = {}) => ({
+  'content-type': 'application/json',
+  authorization: `Bearer ${h.key}`,
+  ...extra,
+});
 const errorType = (json: Record<string, unknown>) => (json.error as { type: string }).type;
 const message = JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 8, messages: [] });
 
@@ -47,18 +70,25 @@ async function logRows(): Promise<number> {
   return list.ok ? (list.value as unknown[]).length : -1;
 }
 
-describe('bad input gets a clear error in the client\'s own format, and nothing is written', () => {
+describe("bad input gets a clear error in the client's own format, and nothing is written", () => {
   it('PROD-18: invalid JSON → 400 Anthropic invalid_request_error', async () => {
     const before = await logRows();
     const res = await raw('/v1/messages', { headers: anthropic(), body: '{"model":' });
     expect(res.status).toBe(400);
-    expect(res.json).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' }, headroom: { code: 'invalid_json' } });
+    expect(res.json).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error' },
+      headroom: { code: 'invalid_json' },
+    });
     expect(await logRows()).toBe(before);
     expect(upstream.requests).toHaveLength(0);
   });
 
   it('PROD-18: a body over the size limit → 413 in OpenAI format', async () => {
-    const res = await raw('/v1/chat/completions', { headers: openaiHeaders(), body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x'.repeat(10_000) }] }) });
+    const res = await raw('/v1/chat/completions', {
+      headers: openaiHeaders(),
+      body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x'.repeat(10_000) }] }),
+    });
     expect(res.status).toBe(413);
     expect(res.json).toMatchObject({ error: { code: 'body_too_large', type: 'invalid_request_error' } });
     expect(openai.requests).toHaveLength(0);
@@ -68,20 +98,32 @@ describe('bad input gets a clear error in the client\'s own format, and nothing 
     const missing = await raw('/v1/messages', { headers: anthropic(), body: JSON.stringify({ messages: [] }) });
     expect(missing.status).toBe(400);
     expect((missing.json.error as { message: string }).message).toContain('model');
-    const unknown = await raw('/v1/messages', { headers: anthropic(), body: JSON.stringify({ model: 'nope', messages: [] }) });
+    const unknown = await raw('/v1/messages', {
+      headers: anthropic(),
+      body: JSON.stringify({ model: 'nope', messages: [] }),
+    });
     expect(unknown.status).toBe(404);
     expect(errorType(unknown.json)).toBe('not_found_error');
     expect((unknown.json.error as { message: string }).message).toContain('claude-sonnet-4-5');
     // An OpenAI model asked for on the Anthropic endpoint is not served (no translation yet).
-    const wrongFormat = await raw('/v1/messages', { headers: anthropic(), body: JSON.stringify({ model: 'gpt-4o', messages: [] }) });
+    const wrongFormat = await raw('/v1/messages', {
+      headers: anthropic(),
+      body: JSON.stringify({ model: 'gpt-4o', messages: [] }),
+    });
     expect(wrongFormat.status).toBe(404);
   });
 
   it('PROD-18: missing and wrong keys → 401 in each format', async () => {
-    const none = await raw('/v1/messages', { headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' }, body: message });
+    const none = await raw('/v1/messages', {
+      headers: { 'content-type': 'application/json', 'anthropic-version': '2023-06-01' },
+      body: message,
+    });
     expect(none.status).toBe(401);
     expect(errorType(none.json)).toBe('authentication_error');
-    const wrong = await raw('/v1/chat/completions', { headers: { 'content-type': 'application/json', authorization: 'Bearer hr-wrong-key-000000000' }, body: '{}' });
+    const wrong = await raw('/v1/chat/completions', {
+      headers: { 'content-type': 'application/json', authorization: 'Bearer hr-wrong-key-000000000' },
+      body: '{}',
+    });
     expect(wrong.status).toBe(401);
     expect(wrong.json).toMatchObject({ error: { type: 'authentication_error', code: 'unauthorized' } });
     expect(JSON.stringify(wrong.json)).not.toContain('hr-wrong-key');
@@ -117,14 +159,17 @@ describe('bad input gets a clear error in the client\'s own format, and nothing 
     expect(asAnthropic.json).toMatchObject({ data: [{ id: 'claude-sonnet-4-5', type: 'model' }], has_more: false });
   });
 
-  it('PROD-18: Headroom\'s own permanent refusals say x-should-retry: false, so SDKs (and Claude Code) stop at once', async () => {
+  it("PROD-18: Headroom's own permanent refusals say x-should-retry: false, so SDKs (and Claude Code) stop at once", async () => {
     const cases = [
       await raw('/v1/messages', { headers: anthropic(), body: '{"model":' }),
       await raw('/v1/messages', { headers: anthropic({ 'x-api-key': 'hr-wrong-key-000000000' }), body: message }),
       await raw('/v1/messages', { headers: anthropic({ host: 'evil.example' }), body: message }),
       await raw('/v1/messages', { headers: anthropic(), body: JSON.stringify({ model: 'nope', messages: [] }) }),
       await raw('/v1/messages', { method: 'GET', headers: anthropic() }),
-      await raw('/v1/chat/completions', { headers: openaiHeaders(), body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x'.repeat(10_000) }] }) }),
+      await raw('/v1/chat/completions', {
+        headers: openaiHeaders(),
+        body: JSON.stringify({ model: 'gpt-4o', messages: [{ role: 'user', content: 'x'.repeat(10_000) }] }),
+      }),
     ];
     expect(cases.map((c) => [c.status, c.headers['x-should-retry']])).toEqual([
       [400, 'false'],

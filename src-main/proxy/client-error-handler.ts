@@ -3,7 +3,15 @@ import type { Socket } from 'node:net';
 import type { AppError } from '../../src-shared/contract/errors';
 import { rawClientError, sendClientError } from './client-errors';
 import { guessFormat, guessRawFormat, pathnameOf } from './client-format';
-import { CLOSE_GRACE_MS, HTTP_PHASE, closeWithRaw, endWithRaw, socketStateOf, trackRequest, type ClientLimits } from './client-sockets';
+import {
+  CLOSE_GRACE_MS,
+  HTTP_PHASE,
+  closeWithRaw,
+  endWithRaw,
+  socketStateOf,
+  trackRequest,
+  type ClientLimits,
+} from './client-sockets';
 
 /** What Node's HTTP parser attaches to the errors it emits as 'clientError'. */
 interface ParserError extends Error {
@@ -66,7 +74,10 @@ function onClientError(err: ParserError, socket: Socket): void {
 export function installProtocolErrorAnswers(server: Server, limits: () => ClientLimits): void {
   server.on('clientError', onClientError);
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
-    const error: AppError = { code: 'method_not_allowed', message: 'CONNECT is not supported: Headroom is no forward proxy' };
+    const error: AppError = {
+      code: 'method_not_allowed',
+      message: 'CONNECT is not supported: Headroom is no forward proxy',
+    };
     // Node handed the socket over and dropped its own error listener: without one a reset would crash.
     socket.on('error', () => socket.destroy());
     const raw = rawClientError(guessFormat(req, pathnameOf(req.url ?? '')), error);

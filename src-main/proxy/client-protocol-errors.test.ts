@@ -9,7 +9,9 @@ let port: number;
 
 beforeAll(async () => {
   upstream = await startFakeUpstream({ format: 'anthropic' });
-  h = await startHeadroom({ connections: [anthropicConnection('a1', upstream.url, { models: ['claude-sonnet-4-5'] })] });
+  h = await startHeadroom({
+    connections: [anthropicConnection('a1', upstream.url, { models: ['claude-sonnet-4-5'] })],
+  });
   port = portOf(h.url);
 });
 
@@ -22,36 +24,60 @@ const WAIT_MS = 3_000;
 const body = JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] });
 
 /** The one answer of an exchange, which must be JSON and end with the server closing the socket. */
-function onlyJsonAnswer(result: RawExchange): { status: number; headers: Record<string, string>; json: Record<string, unknown> } {
+function onlyJsonAnswer(result: RawExchange): {
+  status: number;
+  headers: Record<string, string>;
+  json: Record<string, unknown>;
+} {
   expect(result.responses).toHaveLength(1);
   expect(result.rest).toBe('');
   expect(result.closedByServer).toBe(true);
   const [response] = result.responses;
   if (!response) throw new Error('no response');
   expect(response.headers['content-type']).toBe('application/json');
-  return { status: response.status, headers: response.headers, json: JSON.parse(response.body) as Record<string, unknown> };
+  return {
+    status: response.status,
+    headers: response.headers,
+    json: JSON.parse(response.body) as Record<string, unknown>,
+  };
 }
 
 describe('malformed HTTP gets a short JSON error instead of a bare status line', () => {
   it('a header line without a colon → 400 JSON, connection closed', async () => {
-    const result = await exchangeRaw(port, 'POST /v1/messages HTTP/1.1\r\nhost: 127.0.0.1\r\nthis is not a header\r\n\r\n', WAIT_MS);
+    const result = await exchangeRaw(
+      port,
+      'POST /v1/messages HTTP/1.1\r\nhost: 127.0.0.1\r\nthis is not a header\r\n\r\n',
+      WAIT_MS,
+    );
     const answer = onlyJsonAnswer(result);
     expect(answer.status).toBe(400);
-    expect(answer.json).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' }, headroom: { code: 'invalid_input' } });
+    expect(answer.json).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error' },
+      headroom: { code: 'invalid_input' },
+    });
     expect(answer.headers['x-should-retry']).toBe('false');
   });
 
   it('oversized headers → 431 JSON', async () => {
-    const result = await exchangeRaw(port, head('GET /v1/models HTTP/1.1', ['host: 127.0.0.1', `x-big: ${'a'.repeat(20_000)}`]), WAIT_MS);
+    const result = await exchangeRaw(
+      port,
+      head('GET /v1/models HTTP/1.1', ['host: 127.0.0.1', `x-big: ${'a'.repeat(20_000)}`]),
+      WAIT_MS,
+    );
     const answer = onlyJsonAnswer(result);
     expect(answer.status).toBe(431);
     expect(answer.json).toMatchObject({ error: { type: 'invalid_request_error', code: 'invalid_input' } });
   });
 
-  it('bad chunked framing in a request body → 400 JSON in the endpoint\'s format', async () => {
+  it("bad chunked framing in a request body → 400 JSON in the endpoint's format", async () => {
     const request =
-      head('POST /v1/messages HTTP/1.1', ['host: 127.0.0.1', 'content-type: application/json', `x-api-key: ${h.key}`, 'transfer-encoding: chunked']) +
-      'zz\r\n{"model":\r\n0\r\n\r\n';
+      head('POST /v1/messages HTTP/1.1', [
+        'host: 127.0.0.1',
+        'content-type: application/json',
+        `x-api-key: ${h.key}`,
+        'transfer-encoding: chunked',
+      ]) + 'zz\r\n{"model":\r\n0\r\n\r\n';
     const answer = onlyJsonAnswer(await exchangeRaw(port, request, WAIT_MS));
     expect(answer.status).toBe(400);
     expect(answer.json).toMatchObject({ type: 'error', headroom: { code: 'invalid_input' } });
@@ -59,22 +85,38 @@ describe('malformed HTTP gets a short JSON error instead of a bare status line',
   });
 
   it('both Content-Length and Transfer-Encoding → 400 JSON (request smuggling shape)', async () => {
-    const request = head('POST /v1/chat/completions HTTP/1.1', ['host: 127.0.0.1', 'content-length: 5', 'transfer-encoding: chunked']) + '0\r\n\r\n';
+    const request =
+      head('POST /v1/chat/completions HTTP/1.1', [
+        'host: 127.0.0.1',
+        'content-length: 5',
+        'transfer-encoding: chunked',
+      ]) + '0\r\n\r\n';
     const answer = onlyJsonAnswer(await exchangeRaw(port, request, WAIT_MS));
     expect(answer.status).toBe(400);
     expect(answer.json).toMatchObject({ error: { code: 'invalid_input' } });
   });
 
   it('CONNECT → 405 JSON rather than a silent close', async () => {
-    const answer = onlyJsonAnswer(await exchangeRaw(port, head('CONNECT example.com:443 HTTP/1.1', ['host: example.com:443']), WAIT_MS));
+    const answer = onlyJsonAnswer(
+      await exchangeRaw(port, head('CONNECT example.com:443 HTTP/1.1', ['host: example.com:443']), WAIT_MS),
+    );
     expect(answer.status).toBe(405);
   });
 
   it('an Expect other than 100-continue → 417 JSON', async () => {
-    const request = head('POST /v1/messages HTTP/1.1', ['host: 127.0.0.1', 'expect: teapot', `x-api-key: ${h.key}`, `content-length: ${body.length}`]) + body;
+    const request =
+      head('POST /v1/messages HTTP/1.1', [
+        'host: 127.0.0.1',
+        'expect: teapot',
+        `x-api-key: ${h.key}`,
+        `content-length: ${body.length}`,
+      ]) + body;
     const result = await exchangeRaw(port, request, WAIT_MS);
     expect(result.responses[0]?.status).toBe(417);
-    expect(JSON.parse(result.responses[0]?.body ?? '')).toMatchObject({ type: 'error', error: { type: 'invalid_request_error' } });
+    expect(JSON.parse(result.responses[0]?.body ?? '')).toMatchObject({
+      type: 'error',
+      error: { type: 'invalid_request_error' },
+    });
   });
 
   it('a good request pipelined before a malformed one is answered first, then the 400, then close', async () => {
@@ -87,7 +129,13 @@ describe('malformed HTTP gets a short JSON error instead of a bare status line',
 
 describe('the Host guard reads the Host header strictly', () => {
   const withHost = (hosts: string[]) =>
-    head('POST /v1/messages HTTP/1.1', [...hosts.map((value) => `host: ${value}`), 'content-type: application/json', `x-api-key: ${h.key}`, `content-length: ${body.length}`, 'connection: close']) + body;
+    head('POST /v1/messages HTTP/1.1', [
+      ...hosts.map((value) => `host: ${value}`),
+      'content-type: application/json',
+      `x-api-key: ${h.key}`,
+      `content-length: ${body.length}`,
+      'connection: close',
+    ]) + body;
 
   it('userinfo smuggled into Host (localhost:7431@evil.example.com) is refused', async () => {
     const answer = onlyJsonAnswer(await exchangeRaw(port, withHost(['localhost:7431@evil.example.com']), WAIT_MS));
@@ -102,7 +150,12 @@ describe('the Host guard reads the Host header strictly', () => {
   });
 
   it('a missing Host, a non-numeric port and a path in Host are refused; loopback names with ports pass', async () => {
-    const noHost = head('POST /v1/messages HTTP/1.1', [`x-api-key: ${h.key}`, `content-length: ${body.length}`, 'connection: close']) + body;
+    const noHost =
+      head('POST /v1/messages HTTP/1.1', [
+        `x-api-key: ${h.key}`,
+        `content-length: ${body.length}`,
+        'connection: close',
+      ]) + body;
     expect(onlyJsonAnswer(await exchangeRaw(port, noHost, WAIT_MS)).status).toBe(400);
     for (const bad of ['localhost:abc', 'localhost/evil', 'localhost:99999', 'evil.example.com']) {
       const answer = onlyJsonAnswer(await exchangeRaw(port, withHost([bad]), WAIT_MS));
@@ -125,7 +178,11 @@ describe('the socket cap closes connections past maxClientSockets', () => {
       expect(closed).toBeGreaterThanOrEqual(8);
       await Promise.all(sockets.map((s) => s.finish(0)));
       await new Promise((resolve) => setTimeout(resolve, 100));
-      const after = await exchangeRaw(port, head('GET /health HTTP/1.1', ['host: 127.0.0.1', 'connection: close']), WAIT_MS);
+      const after = await exchangeRaw(
+        port,
+        head('GET /health HTTP/1.1', ['host: 127.0.0.1', 'connection: close']),
+        WAIT_MS,
+      );
       expect(after.responses[0]?.status).toBe(200);
     } finally {
       await h.core.router.call('settings.update', { maxClientSockets: 1_024 });

@@ -115,11 +115,26 @@ function onResponseFinish(this: ServerResponse): void {
 export const HTTP_PHASE = { phase: 'http' } as const;
 
 function headStalled(limits: ClientLimits): AppError {
-  return { code: 'request_timeout', message: `The request headers stopped arriving for ${limits.clientIdleTimeoutMs} ms`, details: HTTP_PHASE };
+  return {
+    code: 'request_timeout',
+    message: `The request headers stopped arriving for ${limits.clientIdleTimeoutMs} ms`,
+    details: HTTP_PHASE,
+  };
 }
 
 function createState(socket: Socket): SocketState {
-  const state: SocketState = { socket, reading: null, readingRes: null, inFlight: 0, closing: false, pendingRaw: null, deadline: null, deadlineMs: 0, idleMs: 0, readMark: 0 };
+  const state: SocketState = {
+    socket,
+    reading: null,
+    readingRes: null,
+    inFlight: 0,
+    closing: false,
+    pendingRaw: null,
+    deadline: null,
+    deadlineMs: 0,
+    idleMs: 0,
+    readMark: 0,
+  };
   socket.once('close', () => {
     if (state.deadline) clearTimeout(state.deadline);
     // Node only aborts requests still awaiting their response; one already answered would wait
@@ -185,7 +200,9 @@ export function installClientLimits(server: Server, limits: () => ClientLimits, 
       const now = Date.now();
       if (now - loggedCapAt > CAP_LOG_EVERY_MS) {
         loggedCapAt = now;
-        log(`Headroom: ${open - 1} client sockets are open (maxClientSockets ${current.maxClientSockets}); closing new ones`);
+        log(
+          `Headroom: ${open - 1} client sockets are open (maxClientSockets ${current.maxClientSockets}); closing new ones`,
+        );
       }
       socket.destroy();
       return;
@@ -199,7 +216,8 @@ export function installClientLimits(server: Server, limits: () => ClientLimits, 
   server.on('timeout', (socket: Socket) => {
     const state = states.get(socket);
     if (!state) return void socket.destroy();
-    if (state.reading && !state.reading.complete && !state.closing) return expire(state, `No request bytes arrived for ${state.idleMs} ms; the request was abandoned`);
+    if (state.reading && !state.reading.complete && !state.closing)
+      return expire(state, `No request bytes arrived for ${state.idleMs} ms; the request was abandoned`);
     // A response is on its way (perhaps an upstream thinking for minutes): its own limits apply.
     if (state.inFlight > 0) return socket.setTimeout(0);
     if (state.closing) return void socket.destroy();

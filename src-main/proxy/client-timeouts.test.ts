@@ -12,8 +12,13 @@ const REQUEST_MS = 5_000;
 
 beforeAll(async () => {
   upstream = await startFakeUpstream({ format: 'anthropic' });
-  h = await startHeadroom({ connections: [anthropicConnection('a1', upstream.url, { models: ['claude-sonnet-4-5'] })] });
-  const updated = await h.core.router.call('settings.update', { clientIdleTimeoutMs: IDLE_MS, clientRequestTimeoutMs: REQUEST_MS });
+  h = await startHeadroom({
+    connections: [anthropicConnection('a1', upstream.url, { models: ['claude-sonnet-4-5'] })],
+  });
+  const updated = await h.core.router.call('settings.update', {
+    clientIdleTimeoutMs: IDLE_MS,
+    clientRequestTimeoutMs: REQUEST_MS,
+  });
   expect(updated.ok).toBe(true);
   port = portOf(h.url);
 });
@@ -25,7 +30,13 @@ afterAll(async () => {
 
 const body = JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] });
 const messagesHead = (key: string, length: number) =>
-  head('POST /v1/messages HTTP/1.1', ['host: 127.0.0.1', 'content-type: application/json', 'anthropic-version: 2023-06-01', `x-api-key: ${key}`, `content-length: ${length}`]);
+  head('POST /v1/messages HTTP/1.1', [
+    'host: 127.0.0.1',
+    'content-type: application/json',
+    'anthropic-version: 2023-06-01',
+    `x-api-key: ${key}`,
+    `content-length: ${length}`,
+  ]);
 
 describe('client sockets are bounded in time while their request is read', () => {
   it('a body that stops half way gets 408 in Anthropic format and the socket is closed after the idle limit', async () => {
@@ -38,7 +49,11 @@ describe('client sockets are bounded in time while their request is read', () =>
     const [response] = result.responses;
     expect(response?.status).toBe(408);
     expect(response?.headers.connection).toBe('close');
-    expect(JSON.parse(response?.body ?? '')).toMatchObject({ type: 'error', error: { type: 'timeout_error' }, headroom: { code: 'request_timeout' } });
+    expect(JSON.parse(response?.body ?? '')).toMatchObject({
+      type: 'error',
+      error: { type: 'timeout_error' },
+      headroom: { code: 'request_timeout' },
+    });
     expect(upstream.requests).toHaveLength(0);
   });
 
@@ -87,10 +102,23 @@ describe('client sockets are bounded in time while their request is read', () =>
 
   it('a streamed answer that outlasts both client limits is relayed whole: the limits cover reading the request only', async () => {
     // Silence before the headers and between frames is longer than the idle limit; the whole answer outlasts the deadline.
-    upstream.enqueue({ kind: 'delay', ms: IDLE_MS + 500, then: { kind: 'slow-stream', intervalMs: IDLE_MS + 100, deltas: 1 } });
-    const streamBody = JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 8, stream: true, messages: [{ role: 'user', content: 'hi' }] });
+    upstream.enqueue({
+      kind: 'delay',
+      ms: IDLE_MS + 500,
+      then: { kind: 'slow-stream', intervalMs: IDLE_MS + 100, deltas: 1 },
+    });
+    const streamBody = JSON.stringify({
+      model: 'claude-sonnet-4-5',
+      max_tokens: 8,
+      stream: true,
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     const startedAt = Date.now();
-    const result = await exchangeRaw(port, messagesHead(h.key, streamBody.length).replace('\r\n\r\n', '\r\nconnection: close\r\n\r\n') + streamBody, 15_000);
+    const result = await exchangeRaw(
+      port,
+      messagesHead(h.key, streamBody.length).replace('\r\n\r\n', '\r\nconnection: close\r\n\r\n') + streamBody,
+      15_000,
+    );
     expect(Date.now() - startedAt).toBeGreaterThan(REQUEST_MS);
     expect(result.responses[0]?.status).toBe(200);
     expect(result.responses[0]?.body).toContain('message_stop');

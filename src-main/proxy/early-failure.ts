@@ -5,8 +5,20 @@ import type { FailoverHop } from '../../src-shared/domain/request-log';
 export type EarlyFailure = 'timeout' | 'unreachable' | 'reset' | 'empty_response';
 
 /** What the client is told when an early failure ends the request (no target left, or no failover). */
-export function earlyFailureError(name: string, failure: EarlyFailure, detail: string | null, hops: FailoverHop[]): AppError {
-  const code = failure === 'timeout' ? 'upstream_timeout' : failure === 'unreachable' ? 'upstream_unreachable' : failure === 'reset' ? 'upstream_error' : 'upstream_invalid_response';
+export function earlyFailureError(
+  name: string,
+  failure: EarlyFailure,
+  detail: string | null,
+  hops: FailoverHop[],
+): AppError {
+  const code =
+    failure === 'timeout'
+      ? 'upstream_timeout'
+      : failure === 'unreachable'
+        ? 'upstream_unreachable'
+        : failure === 'reset'
+          ? 'upstream_error'
+          : 'upstream_invalid_response';
   const what = failure === 'empty_response' ? `answered 200 with ${detail ?? 'no usable answer'}` : (detail ?? failure);
   return { code, message: `Every target failed; last: ${name} (${what})`, details: { failover: hops } };
 }

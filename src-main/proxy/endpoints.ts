@@ -9,16 +9,19 @@ export interface ModelEndpoint {
   operation: UpstreamOperation;
 }
 
-export type ProxyEndpoint = ModelEndpoint | { kind: 'models' } | { kind: 'health' };
+export type ProxyEndpoint = ModelEndpoint | { kind: 'models' } | { kind: 'health' } | { kind: 'session-leases' };
 
 export type EndpointMatch =
-  | { kind: 'matched'; endpoint: ProxyEndpoint }
-  | { kind: 'wrong_method'; allowed: string }
-  | { kind: 'not_proxy' };
+  { kind: 'matched'; endpoint: ProxyEndpoint } | { kind: 'wrong_method'; allowed: string } | { kind: 'not_proxy' };
 
 const MESSAGES: ModelEndpoint = { kind: 'model', name: 'messages', format: 'anthropic', operation: 'messages' };
 const COUNT: ModelEndpoint = { kind: 'model', name: 'count_tokens', format: 'anthropic', operation: 'count_tokens' };
-const CHAT: ModelEndpoint = { kind: 'model', name: 'chat_completions', format: 'openai', operation: 'chat_completions' };
+const CHAT: ModelEndpoint = {
+  kind: 'model',
+  name: 'chat_completions',
+  format: 'openai',
+  operation: 'chat_completions',
+};
 
 const ROUTES: ReadonlyMap<string, { method: string; endpoint: ProxyEndpoint }> = new Map([
   ['/v1/messages', { method: 'POST', endpoint: MESSAGES }],

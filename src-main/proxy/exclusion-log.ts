@@ -25,7 +25,9 @@ export function createExclusionLog(log: (line: string) => void, windowMs = WINDO
       if (seen.size >= MAX_MODELS) seen.clear();
       seen.set(model, { at: now, suppressed: 0 });
       const name = JSON.stringify(model);
-      const head = viaCombo ? `[COMBO] Weighted selection: every target excluded before dispatch — combo ${name}: ` : `[ROUTE] every target for ${name} is excluded: `;
+      const head = viaCombo
+        ? `[COMBO] Weighted selection: every target excluded before dispatch — combo ${name}: `
+        : `[ROUTE] every target for ${name} is excluded: `;
       const more = last && last.suppressed > 0 ? ` (${last.suppressed} more like this since the last line)` : '';
       log(`${head}${parts.join(', ')}${more}`);
     },

@@ -15,6 +15,8 @@ export function isUnsupported(status: number, operation: UpstreamOperation): boo
 }
 
 /** `name=429, other=timeout` — the value of `x-headroom-failover`. */
-export function formatFailoverHeader(hops: readonly { connection: string; status: number | null; reason: string }[]): string {
+export function formatFailoverHeader(
+  hops: readonly { connection: string; status: number | null; reason: string }[],
+): string {
   return hops.map((h) => `${h.connection}=${h.status ?? h.reason}`).join(', ');
 }

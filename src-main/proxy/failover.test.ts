@@ -17,7 +17,10 @@ async function twoUpstreams(firstUrl?: string) {
   const second = await startFakeUpstream({ format: 'anthropic', name: 'second' });
   upstreams.push(first, second);
   headroom = await startHeadroom({
-    connections: [anthropicConnection('primary', firstUrl ?? first.url, { priority: 1 }), anthropicConnection('backup', second.url, { priority: 2 })],
+    connections: [
+      anthropicConnection('primary', firstUrl ?? first.url, { priority: 1 }),
+      anthropicConnection('backup', second.url, { priority: 2 }),
+    ],
     combos: [{ name: 'main', targets: ['primary', { connection: 'backup', model: 'claude-haiku-4-5' }] }],
   });
   await headroom.core.router.call('settings.update', { streamHeadersTimeoutMs: 1_000, responseTimeoutMs: 1_000 });
@@ -81,7 +84,7 @@ describe('failover before the first byte', () => {
     expect(res.headers.get('x-headroom-failover')).toBe('primary=500');
   });
 
-  it('PROD-16: a 400 is the request\'s fault and is relayed without trying the next target', async () => {
+  it("PROD-16: a 400 is the request's fault and is relayed without trying the next target", async () => {
     const { first, second, h } = await twoUpstreams();
     first.enqueue({ kind: 'status', status: 400 });
     const res = await ask(h, { model: 'main' });

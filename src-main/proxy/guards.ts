@@ -29,7 +29,11 @@ export function checkHost(rawHeaders: readonly string[], extraHosts: ReadonlySet
     case 'duplicate':
       return { code: 'forbidden_host', status: 400, message: 'Exactly one Host header is allowed' };
     case 'malformed':
-      return { code: 'forbidden_host', status: 400, message: 'The Host header must be a hostname with an optional port' };
+      return {
+        code: 'forbidden_host',
+        status: 400,
+        message: 'The Host header must be a hostname with an optional port',
+      };
   }
 }
 

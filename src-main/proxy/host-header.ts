@@ -1,9 +1,6 @@
 /** The Host header, read strictly: exactly one, and nothing but a hostname and an optional port. */
 export type HostHeader =
-  | { kind: 'one'; hostname: string }
-  | { kind: 'missing' }
-  | { kind: 'duplicate' }
-  | { kind: 'malformed' };
+  { kind: 'one'; hostname: string } | { kind: 'missing' } | { kind: 'duplicate' } | { kind: 'malformed' };
 
 /** reg-name or IPv4 (letters, digits, dots, hyphens), or a bracketed IPv6 literal; then `:digits`. */
 const HOST_PATTERN = /^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(?::(\d{1,5}))?$/i;

@@ -9,7 +9,11 @@ import { anthropicConnection, openaiConnection, startHeadroom, type RunningHeadr
  */
 export interface IntegrityScene {
   /** One connection `a1` (or `o1`), or two (`primary`, then `backup`) when `targets` is 2. */
-  start(format: WireFormat, targets: 1 | 2, settings?: Record<string, number>): Promise<{ ups: FakeUpstream[]; h: RunningHeadroom }>;
+  start(
+    format: WireFormat,
+    targets: 1 | 2,
+    settings?: Record<string, number>,
+  ): Promise<{ ups: FakeUpstream[]; h: RunningHeadroom }>;
   cleanup(): Promise<void>;
 }
 
@@ -23,9 +27,15 @@ export function createIntegrityScene(): IntegrityScene {
       const connection = format === 'anthropic' ? anthropicConnection : openaiConnection;
       const model = format === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4o';
       headroom = await startHeadroom({
-        connections: upstreams.map((u, i) => connection(names[i] ?? u.name, u.url, { priority: i + 1, models: [model] })),
+        connections: upstreams.map((u, i) =>
+          connection(names[i] ?? u.name, u.url, { priority: i + 1, models: [model] }),
+        ),
       });
-      await headroom.core.router.call('settings.update', { streamHeadersTimeoutMs: 2_000, responseTimeoutMs: 2_000, ...settings });
+      await headroom.core.router.call('settings.update', {
+        streamHeadersTimeoutMs: 2_000,
+        responseTimeoutMs: 2_000,
+        ...settings,
+      });
       return { ups: upstreams, h: headroom };
     },
     async cleanup() {

@@ -30,7 +30,15 @@ describe('maxConcurrent', () => {
         { ...openaiConnection('glm', glm.url), models: ['glm-4.6'], maxConcurrent: 1 },
         { ...openaiConnection('backup', backup.url), models: ['glm-4.6'] },
       ],
-      combos: [{ name: 'main', targets: [{ connection: 'glm', model: 'glm-4.6' }, { connection: 'backup', model: 'glm-4.6' }] }],
+      combos: [
+        {
+          name: 'main',
+          targets: [
+            { connection: 'glm', model: 'glm-4.6' },
+            { connection: 'backup', model: 'glm-4.6' },
+          ],
+        },
+      ],
     });
     const first = await chat(h, 'main');
     const second = await chat(h, 'main');
@@ -48,14 +56,18 @@ describe('maxConcurrent', () => {
     const glm = await startFakeUpstream({ format: 'openai', name: 'glm' });
     fakes.push(glm);
     glm.setDefault({ kind: 'slow-stream', intervalMs: 10, deltas: 15 });
-    h = await startHeadroom({ connections: [{ ...openaiConnection('glm', glm.url), models: ['glm-4.6'], maxConcurrent: 1 }] });
+    h = await startHeadroom({
+      connections: [{ ...openaiConnection('glm', glm.url), models: ['glm-4.6'], maxConcurrent: 1 }],
+    });
     const running = h;
     let maxOpen = 0;
     const timer = setInterval(() => {
       const open = glm.requests.filter((r) => r.response && !r.response.complete).length;
       maxOpen = Math.max(maxOpen, open);
     }, 2);
-    const results = await Promise.all([0, 1, 2].map(() => chat(running, 'glm-4.6').then(async (r) => ({ status: r.status, text: await r.text() }))));
+    const results = await Promise.all(
+      [0, 1, 2].map(() => chat(running, 'glm-4.6').then(async (r) => ({ status: r.status, text: await r.text() }))),
+    );
     clearInterval(timer);
     expect(results.map((r) => r.status)).toEqual([200, 200, 200]);
     expect(glm.requests).toHaveLength(3);

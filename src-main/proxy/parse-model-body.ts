@@ -1,5 +1,6 @@
 import { fail, ok, type Result } from '../../src-shared/contract/errors';
 import { stripControlChars } from './quote-user-text';
+import { replaceModel } from './replace-model';
 
 export interface ModelBody {
   json: Record<string, unknown>;
@@ -39,8 +40,11 @@ function missingModel(): Result<never> {
   return fail('invalid_input', 'model: is required (a model id, a combo name or connection/model)', { status: 400 });
 }
 
-/** The body to send a target: the original bytes unless the model id must change. */
+/**
+ * The body to send a target: the original bytes unless the model id must change; then only the
+ * model's bytes are replaced (everything else, thinking signatures included, stays byte-exact).
+ */
 export function bodyForModel(raw: Buffer, parsed: ModelBody, upstreamModel: string): Buffer {
   if (upstreamModel === parsed.model && parsed.json.model === parsed.model) return raw;
-  return Buffer.from(JSON.stringify({ ...parsed.json, model: upstreamModel }));
+  return replaceModel(raw, upstreamModel) ?? Buffer.from(JSON.stringify({ ...parsed.json, model: upstreamModel }));
 }

@@ -1,9 +1,12 @@
 import type { NewRequestLogEntry } from '../../src-shared/domain/request-log';
 import type { LocalKeyView } from '../../src-shared/domain/local-key';
 import type { Settings } from '../../src-shared/domain/settings';
+import type { AffinityRepo } from '../db/affinity-repo';
+import type { LeasesRepo } from '../db/leases-repo';
+import type { ProviderHooks } from '../providers/provider-hooks';
 import type { UpstreamPools } from '../providers/upstream-pools';
 import type { Catalog } from '../routing/catalog';
-import type { ClaudeRuntime } from '../providers/claude-oauth/claude-runtime';
+import type { RoundRobinStore } from '../routing/strategies/round-robin-store';
 import type { ConnectionSlots } from './connection-slots';
 import type { ResiliencePort } from './resilience-port';
 
@@ -16,8 +19,14 @@ export interface ProxyContext {
   resilience: ResiliencePort;
   /** maxConcurrent semaphores, one per connection. */
   slots: ConnectionSlots;
-  /** Claude subscription hooks (tokens, usage windows, lane, reset); null in tests that do not need them. */
-  claude: ClaudeRuntime | null;
+  /** Provider behaviour around each attempt (Claude tokens, lane, limit reset). */
+  hooks: ProviderHooks;
+  /** Session pins (memory first, flushed by the core's timer). */
+  affinity: AffinityRepo;
+  /** Exclusive leases (memory book, written at once on each change). */
+  leases: LeasesRepo;
+  /** Combos' round-robin memory. */
+  roundRobin: RoundRobinStore;
   /** Operator-facing warnings (never secrets). */
   log(line: string): void;
   now(): number;

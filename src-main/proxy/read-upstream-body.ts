@@ -8,7 +8,11 @@ export const ERROR_BODY_CAP = 256 * 1024;
  * relayed or dropped. `timeoutMs` (setting errorBodyTimeoutMs) keeps a stalled body from holding
  * failover for the idle limit.
  */
-export async function readUpstreamBody(body: Dispatcher.ResponseData['body'], cap: number, timeoutMs: number): Promise<Buffer | null> {
+export async function readUpstreamBody(
+  body: Dispatcher.ResponseData['body'],
+  cap: number,
+  timeoutMs: number,
+): Promise<Buffer | null> {
   const chunks: Buffer[] = [];
   let size = 0;
   // Destroying the body ends the loop below with an error, and undici closes the stalled socket.

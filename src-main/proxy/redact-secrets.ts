@@ -9,7 +9,8 @@ export function secretStrings(...secrets: (ConnectionSecret | null | undefined)[
   for (const secret of secrets) {
     if (!secret) continue;
     const values = secret.type === 'api-key' ? [secret.apiKey] : [secret.accessToken, secret.refreshToken];
-    for (const value of values) if (value !== undefined && value.length >= MIN_SECRET_LENGTH && !out.includes(value)) out.push(value);
+    for (const value of values)
+      if (value !== undefined && value.length >= MIN_SECRET_LENGTH && !out.includes(value)) out.push(value);
   }
   return out;
 }

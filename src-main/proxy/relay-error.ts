@@ -23,7 +23,12 @@ export interface ErrorRelay {
  * plain text, another dialect) is wrapped with its text inside the message. The upstream's status
  * (or the restated one) and headers such as request-id stay; Retry-After is added when we know it.
  */
-export function relayErrorResponse(res: ServerResponse, upstream: Dispatcher.ResponseData, body: Buffer, relay: ErrorRelay): void {
+export function relayErrorResponse(
+  res: ServerResponse,
+  upstream: Dispatcher.ResponseData,
+  body: Buffer,
+  relay: ErrorRelay,
+): void {
   const headers = buildClientHeaders(upstream.headers, relay.extraHeaders);
   const text = body.toString('utf8');
   const redacted = redactSecrets(text, relay.secrets);
@@ -33,7 +38,10 @@ export function relayErrorResponse(res: ServerResponse, upstream: Dispatcher.Res
   } else {
     const summary = summarizeUpstreamText(redacted, headerValue(upstream.headers['content-type']));
     const message = `${relay.connection} answered ${upstream.statusCode}: ${summary}`;
-    out = Buffer.from(JSON.stringify(errorBody(relay.format, { code: 'upstream_error', status: relay.status, message })), 'utf8');
+    out = Buffer.from(
+      JSON.stringify(errorBody(relay.format, { code: 'upstream_error', status: relay.status, message })),
+      'utf8',
+    );
     // The body is Headroom's now: the upstream's encoding and validators no longer describe it.
     for (const name of ['content-encoding', 'etag', 'last-modified']) delete headers[name];
   }

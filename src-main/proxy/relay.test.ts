@@ -15,7 +15,8 @@ afterEach(async () => {
 async function setup(format: 'anthropic' | 'openai') {
   const upstream = await startFakeUpstream({ format, name: 'up' });
   upstreams.push(upstream);
-  const connection = format === 'anthropic' ? anthropicConnection('a1', upstream.url) : openaiConnection('o1', upstream.url);
+  const connection =
+    format === 'anthropic' ? anthropicConnection('a1', upstream.url) : openaiConnection('o1', upstream.url);
   headroom = await startHeadroom({ connections: [connection] });
   return { upstream, headroom };
 }
@@ -52,7 +53,12 @@ describe('relay through the real proxy', () => {
     const res = await fetch(`${h.url}/v1/messages?beta=true`, {
       method: 'POST',
       headers: anthropicHeaders(h.key),
-      body: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 32, stream: true, messages: [{ role: 'user', content: 'hi' }] }),
+      body: JSON.stringify({
+        model: 'claude-sonnet-4-5',
+        max_tokens: 32,
+        stream: true,
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
     });
     const text = await res.text();
     expect(res.headers.get('content-type')).toContain('text/event-stream');
@@ -73,7 +79,12 @@ describe('relay through the real proxy', () => {
     const sse = await fetch(`${h.url}/v1/chat/completions`, {
       method: 'POST',
       headers,
-      body: JSON.stringify({ model: 'gpt-4o', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] }),
+      body: JSON.stringify({
+        model: 'gpt-4o',
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
     });
     const text = await sse.text();
     expect(text).toContain('data: [DONE]');
@@ -101,7 +112,17 @@ describe('relay through the real proxy', () => {
     }).then((r) => r.text());
     const sent = upstream.requests[0]?.headers ?? {};
     expect(JSON.stringify(sent)).not.toContain(h.key);
-    for (const name of ['cookie', 'x-headroom-session', 'x-claude-code-session-id', 'x-headroom-lease-owner', 'x-headroom-lease-generation', 'x-omniroute-session', 'x-omniroute-lease-owner', 'x-omniroute-lease-generation', 'authorization']) {
+    for (const name of [
+      'cookie',
+      'x-headroom-session',
+      'x-claude-code-session-id',
+      'x-headroom-lease-owner',
+      'x-headroom-lease-generation',
+      'x-omniroute-session',
+      'x-omniroute-lease-owner',
+      'x-omniroute-lease-generation',
+      'authorization',
+    ]) {
       expect(sent[name]).toBeUndefined();
     }
   });
@@ -111,11 +132,25 @@ describe('relay through the real proxy', () => {
     await fetch(`${h.url}/v1/messages`, {
       method: 'POST',
       headers: anthropicHeaders(h.key),
-      body: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 8, stream: true, messages: [{ role: 'user', content: 'hello there' }] }),
+      body: JSON.stringify({
+        model: 'claude-sonnet-4-5',
+        max_tokens: 8,
+        stream: true,
+        messages: [{ role: 'user', content: 'hello there' }],
+      }),
     }).then((r) => r.text());
     const list = await h.core.router.call('activity.list', {});
     expect(list.ok).toBe(true);
-    const entries = list.ok ? (list.value as { connection: string; status: number; inputTokens: number; outputTokens: number; stream: boolean; keyName: string }[]) : [];
+    const entries = list.ok
+      ? (list.value as {
+          connection: string;
+          status: number;
+          inputTokens: number;
+          outputTokens: number;
+          stream: boolean;
+          keyName: string;
+        }[])
+      : [];
     expect(entries[0]).toMatchObject({ connection: 'a1', status: 200, stream: true, keyName: 'test' });
     expect(entries[0]?.inputTokens).toBeGreaterThan(0);
     expect(entries[0]?.outputTokens).toBeGreaterThan(0);

@@ -23,7 +23,12 @@ type ReadyStart = Extract<AnswerStart, { kind: 'ready' }>;
 const TAIL_BYTES = 8 * 1024;
 
 /** Ends an already-started SSE response with an error event the client can parse. */
-export function endStreamWithError(res: ServerResponse, format: ClientFormat, message: string, code = 'upstream_error'): void {
+export function endStreamWithError(
+  res: ServerResponse,
+  format: ClientFormat,
+  message: string,
+  code = 'upstream_error',
+): void {
   if (res.destroyed || res.writableEnded) return;
   res.end(streamErrorFrame(format, message, code));
 }
@@ -60,7 +65,13 @@ export function relayResponse(
   if (res.destroyed) {
     // The client left while the answer's start was read: its 'close' has fired already, so stop here.
     upstream.body.destroy();
-    return Promise.resolve({ complete: false, clientGone: true, ttfbMs, usage: start.usage ?? tap.finish(), errorCode: 'client_closed' });
+    return Promise.resolve({
+      complete: false,
+      clientGone: true,
+      ttfbMs,
+      usage: start.usage ?? tap.finish(),
+      errorCode: 'client_closed',
+    });
   }
   // Headers may already be out: a keep-alive stream opened while the request waited in the lane.
   if (!res.headersSent) res.writeHead(upstream.statusCode, buildClientHeaders(upstream.headers, extraHeaders));
@@ -70,7 +81,14 @@ export function relayResponse(
     return new Promise((resolve) => {
       for (const chunk of start.chunks.slice(0, -1)) res.write(chunk);
       const last = start.chunks[start.chunks.length - 1];
-      const done = (complete: boolean) => resolve({ complete, clientGone: !complete, ttfbMs, usage: start.usage ?? tap.finish(), errorCode: complete ? null : 'client_closed' });
+      const done = (complete: boolean) =>
+        resolve({
+          complete,
+          clientGone: !complete,
+          ttfbMs,
+          usage: start.usage ?? tap.finish(),
+          errorCode: complete ? null : 'client_closed',
+        });
       res.once('close', () => done(res.writableFinished));
       res.end(last, () => done(true));
     });
@@ -117,7 +135,10 @@ export function relayResponse(
     });
     const onEnd = () => {
       const end = isSse ? streamEndOf(format, lastEventOf(Buffer.concat(tail, tailSize).toString('utf8'))) : 'terminal';
-      if (end === 'missing') return res.end(streamErrorFrame(format, UNTERMINATED[format], 'upstream_invalid_response'), () => settle(false, 'upstream_invalid_response'));
+      if (end === 'missing')
+        return res.end(streamErrorFrame(format, UNTERMINATED[format], 'upstream_invalid_response'), () =>
+          settle(false, 'upstream_invalid_response'),
+        );
       res.end(() => settle(true, end === 'error' ? 'upstream_stream_error' : null));
     };
     const onError = () => {

@@ -39,6 +39,12 @@ export interface Admission {
 export interface ResiliencePort {
   screen(targets: readonly Target[], now: number): { runnable: Target[]; excluded: TargetExclusion[] };
   admit(target: Target, now: number): { ok: true; admission: Admission } | { ok: false; exclusion: TargetExclusion };
-  learnFailure(target: Target, admission: Admission, operation: UpstreamOperation, outcome: AttemptOutcome, now: number): AttemptVerdict;
+  learnFailure(
+    target: Target,
+    admission: Admission,
+    operation: UpstreamOperation,
+    outcome: AttemptOutcome,
+    now: number,
+  ): AttemptVerdict;
   learnSuccess(target: Target, admission: Admission, now: number): void;
 }

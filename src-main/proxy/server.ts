@@ -6,12 +6,17 @@ import { sendClientError } from './client-errors';
 import { installProtocolErrorAnswers } from './client-error-handler';
 import { guessFormat } from './client-format';
 import { boundRefusedBody, installClientLimits, type ClientLimits } from './client-sockets';
-import { isProxyNamespace, matchEndpoint } from './endpoints';
+import { isProxyNamespace, matchEndpoint, type EndpointMatch } from './endpoints';
 import { checkHost, isAllowedOrigin, localKeyOf } from './guards';
 import { handleModelRequest } from './handle-model-request';
 import { modelsBody } from './models-response';
 import type { ProxyContext } from './proxy-context';
 import { readBody } from './read-body';
+import { answerLeaseRequest, SESSION_LEASES_PATH } from './session-leases';
+
+/** The lease lifecycle is small JSON; anything bigger is not a lease request. */
+const LEASE_BODY_LIMIT = 16 * 1024;
+const LEASE_DOOR: EndpointMatch = { kind: 'matched', endpoint: { kind: 'session-leases' } };
 
 /** The part of the admin door the proxy server delegates non-proxy paths to. */
 export interface SecondaryHandler {
@@ -44,43 +49,70 @@ export function createProxyHandler(ctx: ProxyContext, secondary: SecondaryHandle
     if (!isAllowedOrigin(headerString(req.headers.origin))) {
       return refuse({ code: 'forbidden_origin', message: 'Requests from web pages on other origins are refused' });
     }
-    if (!isProxyNamespace(pathname)) {
+    const leases = pathname === SESSION_LEASES_PATH;
+    if (!leases && !isProxyNamespace(pathname)) {
       if (secondary?.handle(req, res)) return;
       return refuse({ code: 'not_found', message: `No route for ${req.method ?? 'GET'} ${pathname}` });
     }
-    const match = matchEndpoint(req.method ?? 'GET', pathname);
-    if (match.kind === 'not_proxy') return refuse({ code: 'not_found', message: `No route for ${req.method ?? 'GET'} ${pathname}` });
+    if (leases && req.method !== 'POST') {
+      res.setHeader('allow', 'POST');
+      return refuse({
+        code: 'method_not_allowed',
+        message: `${req.method ?? ''} is not allowed on ${pathname}; use POST`,
+      });
+    }
+    const match = leases ? LEASE_DOOR : matchEndpoint(req.method ?? 'GET', pathname);
+    if (match.kind === 'not_proxy')
+      return refuse({ code: 'not_found', message: `No route for ${req.method ?? 'GET'} ${pathname}` });
     if (match.kind === 'wrong_method') {
       res.setHeader('allow', match.allowed);
-      return refuse({ code: 'method_not_allowed', message: `${req.method ?? ''} is not allowed on ${pathname}; use ${match.allowed}` });
+      return refuse({
+        code: 'method_not_allowed',
+        message: `${req.method ?? ''} is not allowed on ${pathname}; use ${match.allowed}`,
+      });
     }
     const endpoint = match.endpoint;
     const head = req.method === 'HEAD';
     if (endpoint.kind === 'health') {
-      return sendJson(res, 200, JSON.stringify({ status: 'ok', version: ctx.version, paused: ctx.settings().paused }), head);
+      return sendJson(
+        res,
+        200,
+        JSON.stringify({ status: 'ok', version: ctx.version, paused: ctx.settings().paused }),
+        head,
+      );
     }
     const plainKey = localKeyOf(req.headers);
     const key = plainKey ? ctx.verifyKey(plainKey) : null;
     if (!key) {
       return refuse({
         code: 'unauthorized',
-        message: plainKey ? 'Invalid local API key' : 'Missing local API key: send it as x-api-key or Authorization: Bearer',
+        message: plainKey
+          ? 'Invalid local API key'
+          : 'Missing local API key: send it as x-api-key or Authorization: Bearer',
+      });
+    }
+    if (endpoint.kind === 'session-leases') {
+      return readBody(req, LEASE_BODY_LIMIT).then((body) => {
+        if (!body.ok) return sendClientError(res, format, body.error);
+        answerLeaseRequest(ctx, res, format, key, req.headers, body.value);
       });
     }
     if (endpoint.kind === 'models') {
       const modelFormat = req.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai';
       return sendJson(res, 200, modelsBody(modelFormat, listModels(ctx.catalog(), modelFormat)), head);
     }
-    return readBody(req, ctx.settings().maxBodyBytes).then((body) => {
-      if (!body.ok) {
-        if (body.error.code === 'body_too_large') res.setHeader('connection', 'close');
-        return sendClientError(res, endpoint.format, body.error);
-      }
-      return handleModelRequest(ctx, { req, res, endpoint, search, body: body.value, keyName: key.name, startedAt });
-    }).catch(() => {
-      // Only a bug lands here; the client still gets an answer in its own format.
-      sendClientError(res, endpoint.format, { code: 'internal_error', message: 'Internal error in Headroom' });
-    });
+    return readBody(req, ctx.settings().maxBodyBytes)
+      .then((body) => {
+        if (!body.ok) {
+          if (body.error.code === 'body_too_large') res.setHeader('connection', 'close');
+          return sendClientError(res, endpoint.format, body.error);
+        }
+        return handleModelRequest(ctx, { req, res, endpoint, search, body: body.value, key, startedAt });
+      })
+      .catch(() => {
+        // Only a bug lands here; the client still gets an answer in its own format.
+        sendClientError(res, endpoint.format, { code: 'internal_error', message: 'Internal error in Headroom' });
+      });
   };
 }
 
@@ -104,7 +136,13 @@ export function createProxyServer(
 ): Server {
   // requestTimeout 0: Headroom's own deadline answers 408 in the client's format. requireHostHeader
   // off: the Host guard refuses a missing Host itself, in JSON. The check interval drives headersTimeout.
-  const server = createServer({ keepAliveTimeout: 65_000, requestTimeout: 0, headersTimeout: 60_000, requireHostHeader: false, connectionsCheckingInterval: 1_000 });
+  const server = createServer({
+    keepAliveTimeout: 65_000,
+    requestTimeout: 0,
+    headersTimeout: 60_000,
+    requireHostHeader: false,
+    connectionsCheckingInterval: 1_000,
+  });
   installClientLimits(server, options.limits, options.log);
   installProtocolErrorAnswers(server, options.limits);
   // After the limits: their 'request' listener must see each request before the handler answers it.

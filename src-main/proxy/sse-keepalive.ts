@@ -21,7 +21,11 @@ export function createKeepAlive(res: ServerResponse): KeepAlive {
     start(extraHeaders) {
       if (!committed) {
         committed = true;
-        res.writeHead(200, { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...extraHeaders });
+        res.writeHead(200, {
+          'content-type': 'text/event-stream; charset=utf-8',
+          'cache-control': 'no-cache',
+          ...extraHeaders,
+        });
       }
       // SSE comments are ignored by every client parser, so they keep the socket busy and nothing else.
       res.write(': headroom keep-alive (waiting for the Claude low-priority lane)\n\n');

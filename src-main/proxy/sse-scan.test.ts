@@ -19,23 +19,38 @@ describe('spotting the first SSE event', () => {
 
 describe('how a stream ended', () => {
   it('PROD-17: message_stop and [DONE] are terminal; an in-band error ends a stream too', () => {
-    expect(streamEndOf('anthropic', lastEventOf('event: message_stop\ndata: {"type":"message_stop"}\n\n'))).toBe('terminal');
+    expect(streamEndOf('anthropic', lastEventOf('event: message_stop\ndata: {"type":"message_stop"}\n\n'))).toBe(
+      'terminal',
+    );
     expect(streamEndOf('openai', lastEventOf('data: {"choices":[]}\n\ndata: [DONE]\n\n'))).toBe('terminal');
-    expect(streamEndOf('anthropic', lastEventOf('event: error\ndata: {"type":"error","error":{"type":"overloaded_error"}}\n\n'))).toBe('error');
+    expect(
+      streamEndOf(
+        'anthropic',
+        lastEventOf('event: error\ndata: {"type":"error","error":{"type":"overloaded_error"}}\n\n'),
+      ),
+    ).toBe('error');
     expect(streamEndOf('openai', lastEventOf('data: {"error":{"message":"boom"}}\n\n'))).toBe('error');
   });
 
   it('PROD-17: a stream whose last event is a delta, or that is empty, is missing its end', () => {
-    expect(streamEndOf('anthropic', lastEventOf('event: content_block_delta\ndata: {"type":"content_block_delta"}\n\n'))).toBe('missing');
-    expect(streamEndOf('openai', lastEventOf('data: {"choices":[{"delta":{"content":"[DONE]"}}]}\n\n'))).toBe('missing');
+    expect(
+      streamEndOf('anthropic', lastEventOf('event: content_block_delta\ndata: {"type":"content_block_delta"}\n\n')),
+    ).toBe('missing');
+    expect(streamEndOf('openai', lastEventOf('data: {"choices":[{"delta":{"content":"[DONE]"}}]}\n\n'))).toBe(
+      'missing',
+    );
     expect(streamEndOf('openai', lastEventOf(''))).toBe('missing');
   });
 });
 
 describe('an in-band error as the first event', () => {
   it('PROD-16: overloaded reads as 529, a rate limit as 429, anything else as 500', () => {
-    const [overloaded] = eventsOf('event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n');
-    const [limited] = eventsOf('data: {"error":{"message":"slow down","type":"requests","code":"rate_limit_exceeded"}}\n\n');
+    const [overloaded] = eventsOf(
+      'event: error\ndata: {"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}\n\n',
+    );
+    const [limited] = eventsOf(
+      'data: {"error":{"message":"slow down","type":"requests","code":"rate_limit_exceeded"}}\n\n',
+    );
     const [other] = eventsOf('data: {"error":{"message":"boom","type":"server_error"}}\n\n');
     expect([overloaded, limited, other].map((e) => (e ? statusOfErrorEvent(e) : null))).toEqual([529, 429, 500]);
   });
@@ -43,7 +58,8 @@ describe('an in-band error as the first event', () => {
 
 describe('upstream error text', () => {
   it('PROD-17: an HTML page is reduced to its words, scripts and styles dropped, and cut short', () => {
-    const page = '<!DOCTYPE html><html><head><style>body{color:red}</style><script>var a = "<b>";</script><title>502 Bad Gateway</title></head><body>Bad &amp; sad</body></html>';
+    const page =
+      '<!DOCTYPE html><html><head><style>body{color:red}</style><script>var a = "<b>";</script><title>502 Bad Gateway</title></head><body>Bad &amp; sad</body></html>';
     expect(summarizeUpstreamText(page, 'text/html')).toBe('502 Bad Gateway Bad & sad');
     expect(summarizeUpstreamText('x'.repeat(2_000), 'text/plain')).toHaveLength(501);
     expect(summarizeUpstreamText('  ', undefined)).toBe('(empty body)');

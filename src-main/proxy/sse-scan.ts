@@ -88,7 +88,8 @@ export function statusOfErrorEvent(event: SseEvent): number {
 export function streamEndOf(format: ClientFormat, last: SseEvent | null): StreamEnd {
   if (!last) return 'missing';
   if (format === 'anthropic') {
-    if (last.event === 'message_stop' || (last.event === null && last.data.includes('"message_stop"'))) return 'terminal';
+    if (last.event === 'message_stop' || (last.event === null && last.data.includes('"message_stop"')))
+      return 'terminal';
     return last.event === 'error' ? 'error' : 'missing';
   }
   const data = last.data.trim();

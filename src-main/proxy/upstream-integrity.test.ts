@@ -56,7 +56,11 @@ describe('commit on the first byte', () => {
   });
 
   it('PROD-16: an error status whose body stalls is given up at errorBodyTimeoutMs, not the headers timeout', async () => {
-    const { ups, h } = await scene.start('anthropic', 2, { streamHeadersTimeoutMs: 60_000, responseTimeoutMs: 60_000, errorBodyTimeoutMs: 1_000 });
+    const { ups, h } = await scene.start('anthropic', 2, {
+      streamHeadersTimeoutMs: 60_000,
+      responseTimeoutMs: 60_000,
+      errorBodyTimeoutMs: 1_000,
+    });
     ups[0]?.enqueue({ kind: 'stall-after-headers', status: 500 });
     const started = Date.now();
     const answer = await ask(h, 'anthropic', false);
@@ -69,8 +73,14 @@ describe('commit on the first byte', () => {
 describe('malformed upstream answers', () => {
   it('PROD-17: an HTML error page from the last target reaches an Anthropic client as its own JSON error, with the upstream text, status and headers', async () => {
     const { ups, h } = await scene.start('anthropic', 1);
-    const page = '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
-    ups[0]?.enqueue({ kind: 'status', status: 502, body: page, headers: { 'content-type': 'text/html', 'retry-after': '9' } });
+    const page =
+      '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center><hr><center>nginx</center></body></html>';
+    ups[0]?.enqueue({
+      kind: 'status',
+      status: 502,
+      body: page,
+      headers: { 'content-type': 'text/html', 'retry-after': '9' },
+    });
     const answer = await ask(h, 'anthropic', false);
     expect(answer.status).toBe(502);
     expect(answer.headers.get('content-type')).toContain('application/json');
@@ -86,7 +96,12 @@ describe('malformed upstream answers', () => {
 
   it('PROD-17: an HTML error page reaches an OpenAI client as {error:{message,type,code}}', async () => {
     const { ups, h } = await scene.start('openai', 1);
-    ups[0]?.enqueue({ kind: 'status', status: 503, body: '<html><body>Service Unavailable</body></html>', headers: { 'content-type': 'text/html' } });
+    ups[0]?.enqueue({
+      kind: 'status',
+      status: 503,
+      body: '<html><body>Service Unavailable</body></html>',
+      headers: { 'content-type': 'text/html' },
+    });
     const answer = await ask(h, 'openai', true);
     expect(answer.status).toBe(503);
     const body = JSON.parse(answer.text) as OpenaiError;
@@ -170,7 +185,7 @@ describe('malformed upstream answers', () => {
     expect(answer.text).toBe(ups[1]?.requests[0]?.response?.body);
   });
 
-  it('PROD-17: the last target\'s in-band error stream is relayed as sent, and the row calls it an error', async () => {
+  it("PROD-17: the last target's in-band error stream is relayed as sent, and the row calls it an error", async () => {
     const { ups, h } = await scene.start('openai', 1);
     ups[0]?.enqueue({ kind: 'stream-error', after: 0 });
     const answer = await ask(h, 'openai', true);
@@ -193,7 +208,12 @@ describe('secrets in relayed errors', () => {
     const { ups, h } = await scene.start('anthropic', 1);
     // The 400 first: it is the request's fault and leaves the connection usable; the 401 then cools it.
     ups[0]?.enqueue(
-      { kind: 'status', status: 400, body: 'bad key sk-ant-secret-a1-0000 sent', headers: { 'content-type': 'text/plain' } },
+      {
+        kind: 'status',
+        status: 400,
+        body: 'bad key sk-ant-secret-a1-0000 sent',
+        headers: { 'content-type': 'text/plain' },
+      },
       { kind: 'status', status: 401, echoKey: true },
     );
     const wrapped = await ask(h, 'anthropic', false);
@@ -205,7 +225,10 @@ describe('secrets in relayed errors', () => {
     expect(ups[0]?.requests[1]?.response?.body).toContain('sk-ant-secret-a1-0000');
     expect(inFormat.text).not.toContain('sk-ant-secret-a1-0000');
     expect((JSON.parse(inFormat.text) as AnthropicError).error.message).toBe('Invalid credential: [redacted]');
-    const list = [await h.core.router.call('connections.list', undefined), await h.core.router.call('cooldowns.list', undefined)];
+    const list = [
+      await h.core.router.call('connections.list', undefined),
+      await h.core.router.call('cooldowns.list', undefined),
+    ];
     expect(JSON.stringify(list)).not.toContain('sk-ant-secret-a1-0000');
   });
 });

@@ -41,5 +41,7 @@ function htmlText(html: string): string {
     if (!end) break;
     at = html.indexOf('>', end.index) + 1 || html.length;
   }
-  return parts.join('').replace(/&(#39|[a-z]+);/gi, (entity: string, name: string) => ENTITIES[name.toLowerCase()] ?? entity);
+  return parts
+    .join('')
+    .replace(/&(#39|[a-z]+);/gi, (entity: string, name: string) => ENTITIES[name.toLowerCase()] ?? entity);
 }

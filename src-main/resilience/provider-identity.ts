@@ -1,7 +1,8 @@
 import type { ConnectionKind } from '../../src-shared/domain/connection';
+import type { ProviderProfile } from '../../src-shared/domain/resilience-ranges';
 
-/** Which defaults (breaker thresholds, cooldown base, hint use) a provider gets. */
-export type ProviderProfile = 'oauth' | 'apikey' | 'local';
+/** Which defaults (breaker thresholds, cooldown base, hint use) a provider gets; shared with the settings schemas. */
+export type { ProviderProfile } from '../../src-shared/domain/resilience-ranges';
 
 /**
  * A provider is the connection kind plus the upstream origin: ten keys on one host are one

@@ -19,7 +19,9 @@ async function twoGateways(disableCooling: boolean) {
   });
   // Declaring the rule is the opt-in to full-text matching and to honouring its scope (RESTATE-17).
   await call(h, 'resilience.updateSettings', {
-    providerErrorRules: { '127.0.0.1': [{ status: 403, match: '额度不足', scope: 'connection', reason: 'quota_exhausted' }] },
+    providerErrorRules: {
+      '127.0.0.1': [{ status: 403, match: '额度不足', scope: 'connection', reason: 'quota_exhausted' }],
+    },
   });
   return { first, second, h };
 }

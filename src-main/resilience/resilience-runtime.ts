@@ -8,7 +8,14 @@ import type { Catalog } from '../routing/catalog';
 import type { EnvSource } from './breaker/setting-overrides';
 import { createResilienceControl, type ResilienceControl } from './resilience-control';
 import { createResilienceService } from './resilience-service';
-import { deepMerge, resiliencePatchSchema, resolveResilienceSettings, type ResilienceSettings, type ResolveResult, type StoredResiliencePatch } from './resilience-settings';
+import {
+  deepMerge,
+  resiliencePatchSchema,
+  resolveResilienceSettings,
+  type ResilienceSettings,
+  type ResolveResult,
+  type StoredResiliencePatch,
+} from './resilience-settings';
 import { loadResilienceState } from './resilience-state';
 
 /** The resilience engine as the core holds it: the proxy's port, the operator's control, the settings. */
@@ -31,13 +38,22 @@ function createChangeNotifier(emit: () => void): () => void {
   };
 }
 
-export function createResilienceRuntime(db: Database, env: EnvSource, catalog: () => Catalog, events: EventBus, now: () => number): ResilienceRuntime {
+export function createResilienceRuntime(
+  db: Database,
+  env: EnvSource,
+  catalog: () => Catalog,
+  events: EventBus,
+  now: () => number,
+): ResilienceRuntime {
   const settingsRepo = createResilienceSettingsRepo(db);
   const repos = { health: createConnectionHealthRepo(db), breakers: createBreakerRepo(db) };
   let stored = settingsRepo.get();
   const initial = resolveResilienceSettings(stored, env);
   // A stored row that no longer validates (hand edit, older version) must not keep Headroom down: defaults apply.
-  const state = loadResilienceState(initial.ok ? initial.value : (resolveResilienceSettings({}, env) as { ok: true; value: ResilienceSettings }).value, repos);
+  const state = loadResilienceState(
+    initial.ok ? initial.value : (resolveResilienceSettings({}, env) as { ok: true; value: ResilienceSettings }).value,
+    repos,
+  );
   let notifier: () => void = () => undefined;
   const onChange = () => notifier();
   const control = createResilienceControl(state, repos, catalog, onChange);
@@ -50,7 +66,13 @@ export function createResilienceRuntime(db: Database, env: EnvSource, catalog: (
       update(patch) {
         const shape = resiliencePatchSchema.safeParse(patch);
         if (!shape.success) {
-          return { ok: false, issues: shape.error.issues.map((i) => ({ path: i.path.map(String).join('.') || '(input)', message: i.message })) };
+          return {
+            ok: false,
+            issues: shape.error.issues.map((i) => ({
+              path: i.path.map(String).join('.') || '(input)',
+              message: i.message,
+            })),
+          };
         }
         const merged: StoredResiliencePatch = {};
         for (const key of new Set([...Object.keys(stored), ...Object.keys(patch)])) {

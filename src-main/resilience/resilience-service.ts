@@ -16,7 +16,13 @@ import { recordModelFailure } from './lockout/record-model-failure';
 import { cooldownSettingsFor } from './connection-overrides';
 import type { ProviderIdentity } from './provider-identity';
 import type { ResiliencePersistence, ResilienceState } from './resilience-state';
-import { checkConnectionGate, checkProviderGate, recordConnectionFailure as gateConnectionFailure, recordGateSuccess, recordProviderFailure } from './window-gate/window-gate';
+import {
+  checkConnectionGate,
+  checkProviderGate,
+  recordConnectionFailure as gateConnectionFailure,
+  recordGateSuccess,
+  recordProviderFailure,
+} from './window-gate/window-gate';
 
 /** Emptiness without allocating a key array on every successful request. */
 function hasAny(record: object): boolean {
@@ -35,7 +41,11 @@ function identityOf(target: Target): ProviderIdentity {
  * The resilience engine behind the proxy's port: screens targets, admits attempts through the
  * breaker, and feeds every outcome to each engine exactly once. `onChange` persists and tells the UI.
  */
-export function createResilienceService(state: ResilienceState, repos: ResiliencePersistence, onChange: () => void): ResiliencePort {
+export function createResilienceService(
+  state: ResilienceState,
+  repos: ResiliencePersistence,
+  onChange: () => void,
+): ResiliencePort {
   const settled = new WeakSet<Admission>();
   const breakerOf = (provider: ProviderIdentity) => state.breakers.get(provider.id) ?? CLOSED;
   const breakerSettings = (provider: ProviderIdentity) => state.settings.breaker[provider.profile];
@@ -53,16 +63,19 @@ export function createResilienceService(state: ResilienceState, repos: Resilienc
     const selectable = isSelectable(state.health.get(c.view.id) ?? HEALTHY, now);
     if (!selectable.ok) {
       // ROUTE-6 names a cooling connection `unavailable` (its testStatus); terminal states keep their own names.
-      if (selectable.reason === 'cooldown') return { ...base, reason: 'unavailable', retryAfterSeconds: seconds(selectable.retryAfterMs) };
+      if (selectable.reason === 'cooldown')
+        return { ...base, reason: 'unavailable', retryAfterSeconds: seconds(selectable.retryAfterMs) };
       return { ...base, reason: selectable.reason, retryAfterSeconds: null };
     }
     const breaker = canExecute(breakerOf(provider), breakerSettings(provider), now);
     if (!breaker.allowed) return { ...base, reason: 'circuit_open', retryAfterSeconds: seconds(breaker.retryAfterMs) };
     const gate = state.settings.windowGate;
     const providerGate = checkProviderGate(state.gate, provider.id, gate, now);
-    if (!providerGate.allowed) return { ...base, reason: 'provider_cooldown', retryAfterSeconds: seconds(providerGate.retryAfterMs) };
+    if (!providerGate.allowed)
+      return { ...base, reason: 'provider_cooldown', retryAfterSeconds: seconds(providerGate.retryAfterMs) };
     const connectionGate = checkConnectionGate(state.gate, provider.id, c.view.id, gate, now);
-    if (!connectionGate.allowed) return { ...base, reason: 'unavailable', retryAfterSeconds: seconds(connectionGate.retryAfterMs) };
+    if (!connectionGate.allowed)
+      return { ...base, reason: 'unavailable', retryAfterSeconds: seconds(connectionGate.retryAfterMs) };
     const lock = isModelLocked(state.lockouts, provider.id, c.view.id, target.upstreamModel, now);
     if (lock) return { ...base, reason: 'model_lockout', retryAfterSeconds: seconds(lock.expiresAt - now) };
     return null;
@@ -84,7 +97,12 @@ export function createResilienceService(state: ResilienceState, repos: Resilienc
       const provider = identityOf(target);
       const decision = canExecute(breakerOf(provider), breakerSettings(provider), now);
       if (!decision.allowed) {
-        const exclusion: TargetExclusion = { connection: target.connection.view.name, model: target.upstreamModel, reason: 'circuit_open', retryAfterSeconds: seconds(decision.retryAfterMs) };
+        const exclusion: TargetExclusion = {
+          connection: target.connection.view.name,
+          model: target.upstreamModel,
+          reason: 'circuit_open',
+          retryAfterSeconds: seconds(decision.retryAfterMs),
+        };
         return { ok: false, exclusion };
       }
       // Only a probe changes the breaker at admission; persisting it is not needed (restore frees probes).
@@ -112,7 +130,14 @@ export function createResilienceService(state: ResilienceState, repos: Resilienc
       const provider = identityOf(target);
       let changed = false;
       const health = state.health.get(c.id);
-      if (health && health !== HEALTHY && (health.lastError !== null || health.rateLimitedUntil !== null || health.backoffLevel > 0 || health.rejectedStreak > 0)) {
+      if (
+        health &&
+        health !== HEALTHY &&
+        (health.lastError !== null ||
+          health.rateLimitedUntil !== null ||
+          health.backoffLevel > 0 ||
+          health.rejectedStreak > 0)
+      ) {
         const next = recordConnectionSuccess(health);
         state.health.set(c.id, next);
         repos.health.save(c.id, next, now);
@@ -137,7 +162,11 @@ export function createResilienceService(state: ResilienceState, repos: Resilienc
 }
 
 /** An announced end (a Claude usage wall's reset) wins over a rule's length; both over computed backoff. */
-function configuredCooldown(ruleMs: number | undefined, outcome: AttemptOutcome, now: number): { configuredCooldownMs?: number } {
+function configuredCooldown(
+  ruleMs: number | undefined,
+  outcome: AttemptOutcome,
+  now: number,
+): { configuredCooldownMs?: number } {
   if (outcome.kind === 'response' && outcome.cooldownUntil !== undefined && outcome.cooldownUntil > now) {
     return { configuredCooldownMs: outcome.cooldownUntil - now };
   }
@@ -156,24 +185,41 @@ function learnFailure(
   onChange: () => void,
 ): AttemptVerdict {
   // count_tokens is optional upstream: a 404/405 there says nothing about the connection.
-  if (operation === 'count_tokens' && outcome.kind === 'response' && (outcome.status === 404 || outcome.status === 405)) {
+  if (
+    operation === 'count_tokens' &&
+    outcome.kind === 'response' &&
+    (outcome.status === 404 || outcome.status === 405)
+  ) {
     return { shouldFailover: true, status: outcome.status, retryAfterMs: null, reason: 'unsupported' };
   }
   const c = target.connection.view;
   const provider = identityOf(target);
-  const classification = classifyOutcome(outcome, { provider, model: target.upstreamModel, connection: c.name, operatorRules: state.settings.providerErrorRules, now });
+  const classification = classifyOutcome(outcome, {
+    provider,
+    model: target.upstreamModel,
+    connection: c.name,
+    operatorRules: state.settings.providerErrorRules,
+    now,
+  });
   const settings = state.settings.breaker[provider.profile];
 
   const breaker = state.breakers.get(provider.id) ?? CLOSED;
-  const nextBreaker = recordFailure(breaker, settings, { countsForBreaker: classification.countsForBreaker, probe }, now);
+  const nextBreaker = recordFailure(
+    breaker,
+    settings,
+    { countsForBreaker: classification.countsForBreaker, probe },
+    now,
+  );
   if (nextBreaker !== breaker) {
     state.breakers.set(provider.id, nextBreaker);
     if (classification.countsForBreaker) repos.breakers.save(provider.id, nextBreaker, now);
   }
-  if (classification.countsForBreaker) state.gate = recordProviderFailure(state.gate, provider, state.settings.windowGate, now);
+  if (classification.countsForBreaker)
+    state.gate = recordProviderFailure(state.gate, provider, state.settings.windowGate, now);
 
   let cooldownRetryMs: number | null = null;
-  const chargesConnection = classification.scope === 'connection' || classification.terminal !== null || classification.requestRejected;
+  const chargesConnection =
+    classification.scope === 'connection' || classification.terminal !== null || classification.requestRejected;
   if (chargesConnection) {
     const health = state.health.get(c.id) ?? HEALTHY;
     const result = recordConnectionFailure(
@@ -187,7 +233,11 @@ function learnFailure(
         message: classification.message,
         status: classification.status,
       },
-      { settings: cooldownSettingsFor(c, provider.profile, state.settings.cooldown), profile: provider.profile, disableCooling: c.disableCooling },
+      {
+        settings: cooldownSettingsFor(c, provider.profile, state.settings.cooldown),
+        profile: provider.profile,
+        disableCooling: c.disableCooling,
+      },
       now,
     );
     if (result.state !== health) {
@@ -210,7 +260,9 @@ function learnFailure(
         model: target.upstreamModel,
         status: classification.status,
         reason: classification.reason,
-        ...(classification.retryHint ? { cooldownHintMs: classification.retryHint.ms, hintSource: classification.retryHint.source } : {}),
+        ...(classification.retryHint
+          ? { cooldownHintMs: classification.retryHint.ms, hintSource: classification.retryHint.source }
+          : {}),
         ...(quotaFallThrough ? { bypassSettingsGate: true } : {}),
       },
       state.settings.modelLockout,
@@ -226,4 +278,3 @@ function learnFailure(
     reason: classification.reason,
   };
 }
-

@@ -24,5 +24,11 @@ export interface ResiliencePersistence {
 }
 
 export function loadResilienceState(settings: ResilienceSettings, repos: ResiliencePersistence): ResilienceState {
-  return { settings, health: repos.health.loadAll(), breakers: repos.breakers.loadAll(), gate: emptyGate(), lockouts: NO_LOCKOUTS };
+  return {
+    settings,
+    health: repos.health.loadAll(),
+    breakers: repos.breakers.loadAll(),
+    gate: emptyGate(),
+    lockouts: NO_LOCKOUTS,
+  };
 }

@@ -1,4 +1,5 @@
 import type { ComboView } from '../../src-shared/domain/combo';
+import type { Route } from '../../src-shared/domain/route';
 import type { ConnectionSecret, ConnectionView } from '../../src-shared/domain/connection';
 import type { ProviderAdapter } from '../providers/adapter';
 import { adapterFor } from '../providers/registry';
@@ -22,6 +23,8 @@ export interface Catalog {
   connections: RuntimeConnection[];
   byName: ReadonlyMap<string, RuntimeConnection>;
   combos: ReadonlyMap<string, ComboView>;
+  /** Model routes in order; the first whose glob matches decides (after exact combo/connection names). */
+  routes: readonly Route[];
 }
 
 export function toRuntimeConnection(view: ConnectionView, secret: ConnectionSecret | null): RuntimeConnection {
@@ -39,6 +42,7 @@ export function toRuntimeConnection(view: ConnectionView, secret: ConnectionSecr
 export function buildCatalog(
   connections: readonly { view: ConnectionView; secret: ConnectionSecret | null }[],
   combos: readonly ComboView[],
+  routes: readonly Route[] = [],
 ): Catalog {
   const runtime = connections
     .map((c) => toRuntimeConnection(c.view, c.secret))
@@ -47,5 +51,6 @@ export function buildCatalog(
     connections: runtime,
     byName: new Map(runtime.map((c) => [c.view.name, c])),
     combos: new Map(combos.map((c) => [c.name, c])),
+    routes,
   };
 }

@@ -32,7 +32,16 @@ const parsedAliases = JSON.parse('{"__proto__":"claude-sonnet-4-5","fast":"claud
 >;
 const catalog = buildCatalog(
   [{ view: view('a1', { modelAliases: parsedAliases }), secret }],
-  [{ id: 'c1', name: 'main', targets: [{ connection: 'a1', model: null }], createdAt: 0, updatedAt: 0 }],
+  [
+    {
+      id: 'c1',
+      name: 'main',
+      targets: [{ connection: 'a1', model: null }],
+      strategy: 'priority',
+      createdAt: 0,
+      updatedAt: 0,
+    },
+  ],
 );
 
 describe('target resolution with names that are Object.prototype members', () => {

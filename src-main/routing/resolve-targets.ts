@@ -1,5 +1,7 @@
+import type { ComboView } from '../../src-shared/domain/combo';
 import type { ApiFormat } from '../../src-shared/domain/connection';
 import type { Catalog, RuntimeConnection } from './catalog';
+import { matchRoute } from './routes/match-route';
 
 /** One candidate upstream for a request: a connection and the model id to send it. */
 export interface Target {
@@ -14,8 +16,23 @@ export interface Exclusion {
 }
 
 export type Resolution =
-  | { kind: 'targets'; via: 'combo' | 'connection' | 'model'; targets: Target[]; excluded: Exclusion[] }
+  | {
+      kind: 'targets';
+      via: 'combo' | 'connection' | 'model' | 'route';
+      targets: Target[];
+      excluded: Exclusion[];
+      /** The combo whose targets these are (directly or through a route): its strategy orders them. */
+      combo: ComboView | null;
+      /** The route that decided, when one did (its glob names the pin scope). */
+      route: string | null;
+    }
   | { kind: 'unknown_model'; available: string[] };
+
+type Resolved = Extract<Resolution, { kind: 'targets' }>;
+
+function direct(via: 'connection' | 'model', found: { targets: Target[]; excluded: Exclusion[] }): Resolved {
+  return { kind: 'targets', via, ...found, combo: null, route: null };
+}
 
 function usable(connection: RuntimeConnection, format: ApiFormat): Exclusion['reason'] | null {
   if (connection.adapter.format !== format) return 'wrong_api_format';
@@ -48,7 +65,13 @@ function collect(candidates: { connection: RuntimeConnection; model: string | nu
   return { targets, excluded };
 }
 
-function resolveCombo(catalog: Catalog, comboName: string, requested: string | null, format: ApiFormat): Resolution | null {
+function resolveCombo(
+  catalog: Catalog,
+  comboName: string,
+  requested: string | null,
+  format: ApiFormat,
+  passThrough: string | null = null,
+): Resolved | null {
   const combo = catalog.combos.get(comboName);
   if (!combo) return null;
   // Targets without a pinned model get the model named after "combo/", else the combo's first pinned model.
@@ -61,42 +84,75 @@ function resolveCombo(catalog: Catalog, comboName: string, requested: string | n
       missing.push({ connection: target.connection, reason: 'unknown_connection' });
       continue;
     }
-    candidates.push({ connection, model: target.model ?? fallback ?? connection.view.models[0] ?? null });
+    // A route's client model passes through only to a connection that serves any model.
+    const own = connection.view.models[0] ?? passThrough;
+    candidates.push({ connection, model: target.model ?? fallback ?? own ?? null });
   }
   const { targets, excluded } = collect(candidates, format);
-  return { kind: 'targets', via: 'combo', targets, excluded: [...missing, ...excluded] };
+  return { kind: 'targets', via: 'combo', targets, excluded: [...missing, ...excluded], combo, route: null };
 }
 
-/**
- * Model string → ordered candidates. Order of meaning: a combo name; a model a connection lists
- * (ids may contain "/"); `connection/model`; `combo/model`; then connections that serve any model.
- */
-export function resolveTargets(catalog: Catalog, model: string, format: ApiFormat): Resolution {
-  const asCombo = resolveCombo(catalog, model, null, format);
+/** Exact names: a combo; a model a connection lists (ids may contain "/"); `connection/model`; `combo/model`. */
+function resolveExact(catalog: Catalog, model: string, format: ApiFormat, passThrough: string | null): Resolved | null {
+  const asCombo = resolveCombo(catalog, model, null, format, passThrough);
   if (asCombo) return asCombo;
 
   const listing = catalog.connections.filter((c) => c.adapter.format === format && servesExplicitly(c, model));
-  if (listing.length > 0) {
-    return { kind: 'targets', via: 'model', ...collect(listing.map((connection) => ({ connection, model })), format) };
-  }
+  if (listing.length > 0)
+    return direct(
+      'model',
+      collect(
+        listing.map((connection) => ({ connection, model })),
+        format,
+      ),
+    );
 
   const slash = model.indexOf('/');
   if (slash > 0) {
     const prefix = model.slice(0, slash);
     const rest = model.slice(slash + 1);
     const connection = catalog.byName.get(prefix);
-    if (connection && rest.length > 0) {
-      return { kind: 'targets', via: 'connection', ...collect([{ connection, model: rest }], format) };
-    }
+    if (connection && rest.length > 0) return direct('connection', collect([{ connection, model: rest }], format));
     const comboWithModel = rest.length > 0 ? resolveCombo(catalog, prefix, rest, format) : null;
     if (comboWithModel) return comboWithModel;
   }
+  return null;
+}
 
+function resolveAnyModel(catalog: Catalog, model: string, format: ApiFormat): Resolved | null {
   const anyModel = catalog.connections.filter((c) => c.adapter.format === format && c.view.models.length === 0);
-  if (anyModel.length > 0) {
-    return { kind: 'targets', via: 'model', ...collect(anyModel.map((connection) => ({ connection, model })), format) };
-  }
-  return { kind: 'unknown_model', available: listModels(catalog, format) };
+  if (anyModel.length === 0) return null;
+  return direct(
+    'model',
+    collect(
+      anyModel.map((connection) => ({ connection, model })),
+      format,
+    ),
+  );
+}
+
+/**
+ * A route's destination, resolved like a client model (a combo, `connection/model`, a listed
+ * model, else any connection that serves any model) but never through another route: no loops.
+ */
+function resolveRoute(catalog: Catalog, model: string, format: ApiFormat): Resolved | null {
+  const match = matchRoute(catalog.routes, model);
+  if (match.kind === 'none') return null;
+  const to = match.route.to;
+  const found = resolveExact(catalog, to, format, model) ?? resolveAnyModel(catalog, to, format);
+  return found ? { ...found, via: 'route', route: match.route.match } : null;
+}
+
+/**
+ * Model string → ordered candidates. Order of meaning: exact names (`resolveExact`), then the first
+ * matching model route (issue 9 §5), then connections that serve any model.
+ */
+export function resolveTargets(catalog: Catalog, model: string, format: ApiFormat): Resolution {
+  const found =
+    resolveExact(catalog, model, format, null) ??
+    resolveRoute(catalog, model, format) ??
+    resolveAnyModel(catalog, model, format);
+  return found ?? { kind: 'unknown_model', available: listModels(catalog, format) };
 }
 
 /** Every name a client of this format can ask for: combos, listed models, aliases. */

@@ -83,23 +83,29 @@ describe('createKeyFileSecretBox', () => {
     expect(() => createKeyFileSecretBox(tempDir()).open(sealed)).toThrow(/could not be decrypted/);
   });
 
-  it.skipIf(!posix)('PROD-3 (POSIX file modes only; skipped on Windows): creates secret.key as 32 bytes with mode 0600 and leaves no temp file', () => {
-    const dir = tempDir();
-    createKeyFileSecretBox(dir);
-    const file = join(dir, 'secret.key');
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(readFileSync(file)).toHaveLength(32);
-    expect(readdirSync(dir)).toEqual(['secret.key']);
-  });
+  it.skipIf(!posix)(
+    'PROD-3 (POSIX file modes only; skipped on Windows): creates secret.key as 32 bytes with mode 0600 and leaves no temp file',
+    () => {
+      const dir = tempDir();
+      createKeyFileSecretBox(dir);
+      const file = join(dir, 'secret.key');
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+      expect(readFileSync(file)).toHaveLength(32);
+      expect(readdirSync(dir)).toEqual(['secret.key']);
+    },
+  );
 
-  it.skipIf(!posix)('PROD-3 (POSIX file modes only; skipped on Windows): tightens an existing key file with looser permissions to 0600', () => {
-    const dir = tempDir();
-    createKeyFileSecretBox(dir);
-    const file = join(dir, 'secret.key');
-    chmodSync(file, 0o644);
-    createKeyFileSecretBox(dir);
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-  });
+  it.skipIf(!posix)(
+    'PROD-3 (POSIX file modes only; skipped on Windows): tightens an existing key file with looser permissions to 0600',
+    () => {
+      const dir = tempDir();
+      createKeyFileSecretBox(dir);
+      const file = join(dir, 'secret.key');
+      chmodSync(file, 0o644);
+      createKeyFileSecretBox(dir);
+      expect(statSync(file).mode & 0o777).toBe(0o600);
+    },
+  );
 
   it('PROD-3: the key persists: a second box on the same dir opens what the first sealed', () => {
     const dir = tempDir();

@@ -89,6 +89,7 @@ export function combo(name: string, connections: (string | { connection: string;
     id: `combo-${name}`,
     name,
     targets: connections.map((c) => (typeof c === 'string' ? { connection: c, model: null } : c)),
+    strategy: 'priority',
     createdAt: T0,
     updatedAt: T0,
   };

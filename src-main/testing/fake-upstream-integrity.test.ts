@@ -37,14 +37,21 @@ describe('fake upstream misbehaviours after the headers', () => {
     up.enqueue({ kind: 'stall-after-headers', status: 500 });
     const res = await post(up, false);
     expect(res.statusCode).toBe(500);
-    const first = await Promise.race([res.body.text(), new Promise((resolve) => setTimeout(() => resolve('silent'), 150))]);
+    const first = await Promise.race([
+      res.body.text(),
+      new Promise((resolve) => setTimeout(() => resolve('silent'), 150)),
+    ]);
     expect(first).toBe('silent');
     res.body.destroy();
   });
 
   it('malformed-ok answers 200 with an empty body, a cut JSON object, or a stream without its terminal event', async () => {
     const up = await start();
-    up.enqueue({ kind: 'malformed-ok', shape: 'empty' }, { kind: 'malformed-ok', shape: 'invalid-json' }, { kind: 'malformed-ok', shape: 'unterminated' });
+    up.enqueue(
+      { kind: 'malformed-ok', shape: 'empty' },
+      { kind: 'malformed-ok', shape: 'invalid-json' },
+      { kind: 'malformed-ok', shape: 'unterminated' },
+    );
     const empty = await post(up, false);
     expect([empty.statusCode, await empty.body.text()]).toEqual([200, '']);
     const cut = await post(up, false);

@@ -19,7 +19,9 @@ export async function perform(
     case 'ok':
       return exchange.send(okPlan(ctx, record, pathname, behaviour));
     case 'status': {
-      const message = behaviour.echoKey ? `Invalid credential: ${credentialOf(record)}` : defaultErrorMessage(ctx.format, behaviour.status);
+      const message = behaviour.echoKey
+        ? `Invalid credential: ${credentialOf(record)}`
+        : defaultErrorMessage(ctx.format, behaviour.status);
       return exchange.send(errorPlan(ctx, behaviour.status, message, behaviour.body, behaviour.headers));
     }
     case 'delay':
@@ -59,11 +61,16 @@ export async function perform(
       return exchange.send(okPlan(ctx, record, pathname, { kind: 'ok' }), { dropAfter: 0, reset: true });
     case 'stall-after-headers': {
       const status = behaviour.status ?? 200;
-      const plan = status === 200 ? okPlan(ctx, record, pathname, { kind: 'ok' }) : errorPlan(ctx, status, defaultErrorMessage(ctx.format, status));
+      const plan =
+        status === 200
+          ? okPlan(ctx, record, pathname, { kind: 'ok' })
+          : errorPlan(ctx, status, defaultErrorMessage(ctx.format, status));
       return exchange.send(plan, { stallAfterHeaders: true });
     }
     case 'malformed-ok':
-      return exchange.send(malformedPlan(okPlan(ctx, record, pathname, { kind: 'ok' }), behaviour.shape, behaviour.events));
+      return exchange.send(
+        malformedPlan(okPlan(ctx, record, pathname, { kind: 'ok' }), behaviour.shape, behaviour.events),
+      );
     default: {
       const unreachable: never = behaviour;
       throw new Error(`Unknown behaviour ${JSON.stringify(unreachable)}`);
@@ -77,12 +84,18 @@ function credentialOf(record: RecordedRequest): string {
 }
 
 /** A 200 answer's plan bent into one that ends cleanly but is no usable answer. */
-function malformedPlan(plan: ResponsePlan, shape: 'empty' | 'invalid-json' | 'unterminated', events?: number): ResponsePlan {
+function malformedPlan(
+  plan: ResponsePlan,
+  shape: 'empty' | 'invalid-json' | 'unterminated',
+  events?: number,
+): ResponsePlan {
   if (shape === 'empty') return withBody(plan, []);
   if (shape === 'invalid-json' || !plan.streaming) {
     const body = plan.streaming ? '{"id":"msg_cut","type":"mess' : plan.chunks.join('');
     const cut = body.slice(0, Math.floor(body.length / 2));
-    return withBody({ ...plan, streaming: false, headers: { ...plan.headers, 'content-type': 'application/json' } }, [cut]);
+    return withBody({ ...plan, streaming: false, headers: { ...plan.headers, 'content-type': 'application/json' } }, [
+      cut,
+    ]);
   }
   return withBody(plan, plan.chunks.slice(0, events ?? plan.chunks.length - 1));
 }

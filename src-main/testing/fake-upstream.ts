@@ -101,7 +101,6 @@ export async function startFakeUpstream(options: FakeUpstreamOptions): Promise<F
   return upstream;
 }
 
-
 /** A loopback port with nothing listening, for "connection refused" tests. */
 export async function reservePort(): Promise<number> {
   const probe = createNetServer();

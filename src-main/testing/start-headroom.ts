@@ -21,7 +21,10 @@ export interface RunningHeadroom {
  * Starts a real core (SQLite file, proxy on port 0) from a config object, the same way
  * `npm start -- --config FILE` does; a `keys` entry with TEST_LOCAL_KEY is added unless given.
  */
-export async function startHeadroom(config: Record<string, unknown>, extra: { rendererDir?: string | null; dataDir?: string } = {}): Promise<RunningHeadroom> {
+export async function startHeadroom(
+  config: Record<string, unknown>,
+  extra: { rendererDir?: string | null; dataDir?: string } = {},
+): Promise<RunningHeadroom> {
   const dataDir = extra.dataDir ?? mkdtempSync(join(tmpdir(), 'headroom-it-'));
   const file = join(dataDir, 'config.json');
   const withKey = { keys: [{ name: 'test', key: TEST_LOCAL_KEY }], ...config };
@@ -55,11 +58,19 @@ export async function startHeadroom(config: Record<string, unknown>, extra: { re
 }
 
 /** Anthropic connection entry pointing at a fake upstream. */
-export function anthropicConnection(name: string, url: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function anthropicConnection(
+  name: string,
+  url: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { name, kind: 'anthropic', baseUrl: url, apiKey: `sk-ant-secret-${name}-0000`, ...extra };
 }
 
 /** OpenAI-compatible connection entry pointing at a fake upstream (`/v1` appended). */
-export function openaiConnection(name: string, url: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function openaiConnection(
+  name: string,
+  url: string,
+  extra: Record<string, unknown> = {},
+): Record<string, unknown> {
   return { name, kind: 'openai-compatible', baseUrl: `${url}/v1`, apiKey: `sk-openai-secret-${name}-0000`, ...extra };
 }

@@ -1,9 +1,13 @@
 import { ok } from '../../src-shared/contract/errors';
 import type { ProxyInfo } from '../../src-shared/contract/methods';
+import type { SessionPinView } from '../../src-shared/domain/affinity';
+import type { LeaseView } from '../../src-shared/domain/lease';
+import type { Route } from '../../src-shared/domain/route';
 import type { ComboView } from '../../src-shared/domain/combo';
 import type { ConnectionView } from '../../src-shared/domain/connection';
 import type { LocalKeyView } from '../../src-shared/domain/local-key';
 import type { RequestLogEntry } from '../../src-shared/domain/request-log';
+import { DEFAULT_RESILIENCE_SETTINGS } from '../../src-shared/domain/resilience-settings';
 import { DEFAULT_SETTINGS } from '../../src-shared/domain/settings';
 import type { Handlers } from '../api/router';
 
@@ -43,14 +47,42 @@ export const stubKey: LocalKeyView = {
   createdAt: 1_700_000_000_000,
   lastUsedAt: null,
   revokedAt: null,
+  scopes: [],
+  allowedConnections: [],
 };
 
 export const stubCombo: ComboView = {
   id: 'b1',
   name: 'fast',
   targets: [{ connection: 'anthropic-main', model: null }],
+  strategy: 'priority',
   createdAt: 1_700_000_000_000,
   updatedAt: 1_700_000_000_000,
+};
+
+export const stubRoute: Route = { match: '*haiku*', to: 'fast' };
+
+export const stubPin: SessionPinView = {
+  keyName: 'laptop',
+  session: 'session-1',
+  target: 'fast',
+  connection: 'anthropic-main',
+  createdAt: 1_700_000_000_000,
+  lastServedAt: 1_700_000_000_000,
+  expiresAt: 1_700_003_600_000,
+};
+
+export const stubLease: LeaseView = {
+  ownerHashPrefix: '0123abcd',
+  keyName: 'laptop',
+  connection: 'anthropic-main',
+  generation: 1,
+  state: 'active',
+  acquiredAt: 1_700_000_000_000,
+  renewedAt: 1_700_000_000_000,
+  expiresAt: 1_700_000_120_000,
+  endedAt: null,
+  endReason: null,
 };
 
 export const stubLogEntry: RequestLogEntry = {
@@ -72,6 +104,7 @@ export const stubLogEntry: RequestLogEntry = {
   failover: [],
   errorCode: null,
   servedVia: null,
+  sessionPin: null,
 };
 
 /** A handler for every contract method answering canned ok Results; override the ones a test cares about. */
@@ -88,6 +121,12 @@ export function createStubHandlers(overrides: Partial<Handlers> = {}): Handlers 
     'combos.list': () => ok([stubCombo]),
     'combos.upsert': (input) => ok({ ...stubCombo, name: input.name, targets: input.targets }),
     'combos.remove': () => ok({ removed: true }),
+    'routes.list': () => ok([stubRoute]),
+    'routes.replace': ({ routes }) => ok(routes),
+    'sessions.list': () => ok([stubPin]),
+    'sessions.clear': () => ok({ cleared: 1 }),
+    'leases.list': () => ok([stubLease]),
+    'leases.clear': () => ok({ cleared: 1 }),
     'settings.get': () => ok(DEFAULT_SETTINGS),
     'settings.update': (patch) => ok({ ...DEFAULT_SETTINGS, ...patch }),
     'activity.list': () => ok([stubLogEntry]),
@@ -95,12 +134,13 @@ export function createStubHandlers(overrides: Partial<Handlers> = {}): Handlers 
     'cooldowns.list': () => ok({ connections: [], providers: [], models: [], now: 1_700_000_000_000 }),
     'cooldowns.clear': () => ok({ cleared: 0 }),
     'connections.reset': ({ name }) => ok({ ...stubConnection, name }),
-    'connections.test': () => ok({ ok: true, status: 200, latencyMs: 12, message: 'Connected in 12 ms', models: ['claude-sonnet-4-5'] }),
+    'connections.test': () =>
+      ok({ ok: true, status: 200, latencyMs: 12, message: 'Connected in 12 ms', models: ['claude-sonnet-4-5'] }),
     'resilience.reset': () => ok({ resetCount: 0 }),
     'claude.importCredentials': ({ name }) => ok({ ...stubConnection, name, kind: 'claude-oauth' }),
     'claude.status': () => ok([]),
-    'resilience.getSettings': () => ok({}),
-    'resilience.updateSettings': (patch) => ok(patch),
+    'resilience.getSettings': () => ok(DEFAULT_RESILIENCE_SETTINGS),
+    'resilience.updateSettings': () => ok(DEFAULT_RESILIENCE_SETTINGS),
   };
   return { ...handlers, ...overrides };
 }

@@ -5,6 +5,8 @@ const EVENTS: Record<EventName, true> = {
   'connections.changed': true,
   'keys.changed': true,
   'combos.changed': true,
+  'routes.changed': true,
+  'sessions.changed': true,
   'settings.changed': true,
   'activity.request': true,
   'app.paused': true,

@@ -81,6 +81,7 @@ export function createFakeApi(seed: Partial<FakeState> = {}, now: () => number =
         failover: [],
         errorCode: null,
         servedVia: null,
+        sessionPin: null,
         ...partial,
       };
       state.activity = [...state.activity, entry];

@@ -7,8 +7,13 @@ import { effectiveBaseUrl, hintSecret, type ConnectionView } from '../../src-sha
 import type { ConnectionCooldownRow, CooldownSnapshot } from '../../src-shared/domain/cooldown';
 import type { LocalKeyView } from '../../src-shared/domain/local-key';
 import type { RequestLogEntry } from '../../src-shared/domain/request-log';
+import type { ResilienceSettings } from '../../src-shared/domain/resilience-settings';
 import { DEFAULT_SETTINGS, type Settings } from '../../src-shared/domain/settings';
+import type { SessionPinView } from '../../src-shared/domain/affinity';
+import type { LeaseView } from '../../src-shared/domain/lease';
+import type { Route } from '../../src-shared/domain/route';
 import { defaultResilienceSettings, updateFakeResilience } from './fake-resilience-settings';
+import { createFakeSessionHandlers } from './fake-session-handlers';
 
 /** Everything the fake core remembers; tests may read and seed it directly. */
 export interface FakeState {
@@ -19,8 +24,11 @@ export interface FakeState {
   settings: Settings;
   activity: RequestLogEntry[];
   cooldowns: Omit<CooldownSnapshot, 'now'>;
-  resilienceSettings: Record<string, unknown>;
+  resilienceSettings: ResilienceSettings;
   claude: ClaudeConnectionStatus[];
+  routes: Route[];
+  pins: SessionPinView[];
+  leases: LeaseView[];
 }
 
 export type FakeHandlers = { [M in MethodName]: (input: MethodParsedInput<M>) => Result<MethodOutput<M>> };
@@ -45,6 +53,9 @@ export function createFakeState(seed: Partial<FakeState> = {}): FakeState {
     activity: [],
     cooldowns: { connections: [], providers: [], models: [] },
     claude: [],
+    routes: [],
+    pins: [],
+    leases: [],
     resilienceSettings: defaultResilienceSettings(),
     ...seed,
   };
@@ -101,7 +112,7 @@ export function createFakeHandlers(
       return ok({ removed: state.connections.length < before });
     },
     'keys.list': () => ok(state.keys),
-    'keys.create': ({ name, key }) => {
+    'keys.create': ({ name, key, scopes, allowedConnections }) => {
       const id = `k${nextId++}`;
       const plainKey = key ?? `hr-fake-${id}-${'0'.repeat(24)}`;
       const view: LocalKeyView = {
@@ -111,6 +122,8 @@ export function createFakeHandlers(
         createdAt: now(),
         lastUsedAt: null,
         revokedAt: null,
+        scopes,
+        allowedConnections,
       };
       state.keys = [...state.keys, view];
       send('keys.changed', { keys: state.keys });
@@ -123,12 +136,13 @@ export function createFakeHandlers(
       return ok({ revoked: true });
     },
     'combos.list': () => ok(state.combos),
-    'combos.upsert': ({ name, targets }) => {
+    'combos.upsert': ({ name, targets, strategy }) => {
       const existing = state.combos.find((c) => c.name === name);
       const view: ComboView = {
         id: existing?.id ?? `b${nextId++}`,
         name,
         targets,
+        strategy,
         createdAt: existing?.createdAt ?? now(),
         updatedAt: now(),
       };
@@ -136,6 +150,7 @@ export function createFakeHandlers(
       send('combos.changed', { combos: state.combos });
       return ok(view);
     },
+    ...createFakeSessionHandlers(state, emit),
     'combos.remove': ({ name }) => {
       const before = state.combos.length;
       state.combos = state.combos.filter((c) => c.name !== name);
@@ -229,7 +244,8 @@ export function createFakeHandlers(
       }
       return result;
     },
-    'claude.importCredentials': ({ name }) => fail('not_found', `Could not import Claude Code credentials for "${name}": no login on this machine`),
+    'claude.importCredentials': ({ name }) =>
+      fail('not_found', `Could not import Claude Code credentials for "${name}": no login on this machine`),
     'claude.status': () => ok(state.claude),
   };
 }

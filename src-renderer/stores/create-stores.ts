@@ -58,6 +58,11 @@ export function connectStores(api: ApiClient, stores: Stores): () => void {
         return stores.claude.getState().apply(event.payload.status);
       case 'resilience.settingsChanged':
         return stores.settings.getState().applyResilience(event.payload.settings);
+      case 'routes.changed':
+      case 'sessions.changed':
+      case 'storage.lost':
+        // No store: the views that show these subscribe themselves (use-routes, use-sessions, storage-banner).
+        return;
     }
   });
   const loadAll = (): void => {

@@ -1,11 +1,12 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Result } from '../../src-shared/contract/errors';
+import type { ResiliencePatch, ResilienceSettings } from '../../src-shared/domain/resilience-settings';
 import type { Settings, SettingsPatch } from '../../src-shared/domain/settings';
 import type { ApiClient } from '../api/api-client';
 import type { Loadable } from './load-status';
 
 /** The resilience settings in force, section by section, as `resilience.getSettings` answers them. */
-export type ResilienceSettingsView = Record<string, unknown>;
+export type ResilienceSettingsView = ResilienceSettings;
 
 /** Proxy settings (fed by `settings.changed`) and the resilience settings (no event: re-read after each update). */
 export interface SettingsState extends Loadable {
@@ -17,7 +18,7 @@ export interface SettingsState extends Loadable {
   applyResilience(settings: ResilienceSettingsView): void;
   updateProxy(patch: SettingsPatch): Promise<Result<Settings>>;
   /** Sends only the fields that changed; the core deep-merges, validates and clamps. */
-  updateResilience(patch: ResilienceSettingsView): Promise<Result<ResilienceSettingsView>>;
+  updateResilience(patch: ResiliencePatch): Promise<Result<ResilienceSettingsView>>;
 }
 
 export type SettingsStore = StoreApi<SettingsState>;

@@ -22,6 +22,12 @@ export const ERROR_CODES = [
   'upstream_invalid_response',
   'storage_unavailable',
   'conflict',
+  'lease_generation_stale',
+  'lease_not_held',
+  'lease_key_mismatch',
+  'lease_scope_required',
+  'lease_headers_invalid',
+  'lease_capacity_unavailable',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -37,7 +43,11 @@ export interface AppError {
 export type Result<T> = { ok: true; value: T } | { ok: false; error: AppError };
 
 export const ok = <T>(value: T): Result<T> => ({ ok: true, value });
-export const fail = (code: ErrorCode, message: string, extra: Omit<AppError, 'code' | 'message'> = {}): Result<never> => ({
+export const fail = (
+  code: ErrorCode,
+  message: string,
+  extra: Omit<AppError, 'code' | 'message'> = {},
+): Result<never> => ({
   ok: false,
   error: { code, message, ...extra },
 });
@@ -64,6 +74,16 @@ export function statusOf(error: AppError): number {
       return 405;
     case 'request_timeout':
       return 408;
+    case 'lease_headers_invalid':
+      return 400;
+    case 'lease_key_mismatch':
+    case 'lease_scope_required':
+      return 403;
+    case 'lease_generation_stale':
+    case 'lease_not_held':
+      return 409;
+    case 'lease_capacity_unavailable':
+      return 429;
     case 'conflict':
       return 409;
     case 'body_too_large':

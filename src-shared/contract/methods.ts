@@ -7,6 +7,11 @@ import type { ConnectionTestResult } from '../domain/connection-test';
 import { cooldownClearSchema, type CooldownSnapshot } from '../domain/cooldown';
 import type { RequestLogEntry } from '../domain/request-log';
 import { settingsPatchSchema, type Settings } from '../domain/settings';
+import { resiliencePatchSchema, type ResilienceSettings } from '../domain/resilience-settings';
+import { pinClearSchema, type SessionPinView } from '../domain/affinity';
+import type { LeaseView } from '../domain/lease';
+import { leaseClearSchema } from '../domain/lease-clear';
+import { routesSchema, type Route } from '../domain/route';
 
 const byName = z.object({ name: z.string().trim().min(1) });
 const byId = z.object({ id: z.string().trim().min(1) });
@@ -43,6 +48,18 @@ export const methods = {
   'combos.list': { input: none, output: [] as ComboView[] },
   'combos.upsert': { input: comboInputSchema, output: {} as ComboView },
   'combos.remove': { input: byName, output: { removed: true } as { removed: boolean } },
+  /** Model routes in order; the first whose glob matches the requested model decides. */
+  'routes.list': { input: none, output: [] as Route[] },
+  /** Replaces the whole ordered list; every `to` must name something known and every route be reachable. */
+  'routes.replace': { input: z.object({ routes: routesSchema }).strict(), output: [] as Route[] },
+  /** Live session pins (AFF): session, key, connection, target, expiry. */
+  'sessions.list': { input: none, output: [] as SessionPinView[] },
+  /** Drops one pin, a connection's pins, or all; the sessions start over on their next request. */
+  'sessions.clear': { input: pinClearSchema, output: { cleared: 0 } as { cleared: number } },
+  /** Active exclusive leases (LEASE); the owner id never leaves the core, only a prefix of its hash. */
+  'leases.list': { input: none, output: [] as LeaseView[] },
+  /** Ends every active lease or one connection's (reason `cleared`); the owners' next requests are refused. */
+  'leases.clear': { input: leaseClearSchema, output: { cleared: 0 } as { cleared: number } },
   'settings.get': { input: none, output: {} as Settings },
   'settings.update': { input: settingsPatchSchema, output: {} as Settings },
   'activity.list': {
@@ -73,9 +90,9 @@ export const methods = {
   /** Resets every provider breaker and clears all model lockouts (BRK-7). */
   'resilience.reset': { input: none, output: { resetCount: 0 } as { resetCount: number } },
   /** The resilience settings in force (defaults < env < stored); sections: cooldown, breaker, windowGate, modelLockout, providerErrorRules. */
-  'resilience.getSettings': { input: none, output: {} as Record<string, unknown> },
-  /** Deep-merges a patch of sections into the stored settings; each section is validated and clamped by its engine's schema. */
-  'resilience.updateSettings': { input: z.record(z.string(), z.unknown()), output: {} as Record<string, unknown> },
+  'resilience.getSettings': { input: none, output: {} as ResilienceSettings },
+  /** Deep-merges a patch of sections into the stored settings; shape and refused ranges are checked here, clamping on merge. */
+  'resilience.updateSettings': { input: resiliencePatchSchema, output: {} as ResilienceSettings },
 } as const;
 
 export type MethodMap = typeof methods;

@@ -19,7 +19,8 @@ export interface ClaudeUsage {
   observedAt: number;
 }
 
-export type ClaudeLaneEndReason = 'reset' | 'weekly' | 'budget' | 'off' | 'ineligible' | 'wall' | 'max_wait' | 'extra_usage' | 'operator';
+export type ClaudeLaneEndReason =
+  'reset' | 'weekly' | 'budget' | 'off' | 'ineligible' | 'wall' | 'max_wait' | 'extra_usage' | 'operator';
 
 /** One sentence per reason a low-priority lane ended, for the card, the tray and the activity feed. */
 export const LANE_END_TEXT: Readonly<Record<ClaudeLaneEndReason, string>> = {
@@ -68,7 +69,12 @@ export interface ClaudeConnectionStatus {
 /** Import the login Claude Code keeps on this machine as a claude-oauth connection. */
 export const claudeImportSchema = z
   .object({
-    name: z.string().trim().min(1).max(64).regex(/^[A-Za-z0-9._-]+$/),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(64)
+      .regex(/^[A-Za-z0-9._-]+$/),
     /** A credentials file other than Claude Code's default location. */
     path: z.string().min(1).optional(),
     priority: z.number().int().min(0).max(1000).optional(),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { providerSpecificDataSchema, type ProviderSpecificData } from './provider-specific-data';
 
 /** Upstream kinds Headroom can talk to; each maps to one adapter in src-main/providers. */
 export const CONNECTION_KINDS = ['anthropic', 'claude-oauth', 'openai', 'openai-compatible'] as const;
@@ -72,7 +73,7 @@ export const connectionInputSchema = z
     enabled: z.boolean().default(true),
     maxConcurrent: z.number().int().min(1).max(1000).nullable().default(null),
     disableCooling: z.boolean().default(false),
-    providerSpecificData: z.record(z.string(), z.unknown()).default({}),
+    providerSpecificData: providerSpecificDataSchema.default({}),
   })
   .superRefine((value, ctx) => {
     if (value.kind === 'openai-compatible' && !value.baseUrl) {
@@ -84,7 +85,9 @@ export const connectionInputSchema = z
         ctx.addIssue({
           code: 'custom',
           path: ['secret'],
-          message: wantsOauth ? 'claude-oauth connections take an accessToken' : `${value.kind} connections take an apiKey`,
+          message: wantsOauth
+            ? 'claude-oauth connections take an accessToken'
+            : `${value.kind} connections take an apiKey`,
         });
       }
     }
@@ -105,7 +108,7 @@ export interface ConnectionView {
   enabled: boolean;
   maxConcurrent: number | null;
   disableCooling: boolean;
-  providerSpecificData: Record<string, unknown>;
+  providerSpecificData: ProviderSpecificData;
   /** e.g. "sk-ant-…9xQa"; never the secret itself. */
   secretHint: string | null;
   createdAt: number;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 
 /** Terminal states need a person (reset or new credential); everything else heals by time. */
-export type ConnectionTestStatus = 'active' | 'unavailable' | 'banned' | 'expired' | 'credits_exhausted' | 'needs_reauth';
+export type ConnectionTestStatus =
+  'active' | 'unavailable' | 'banned' | 'expired' | 'credits_exhausted' | 'needs_reauth';
 
 /** One connection's cooldown fields as the panels and the REST door show them (COOL-2). */
 export interface ConnectionCooldownRow {
@@ -66,6 +67,22 @@ export type CooldownClear = z.infer<typeof cooldownClearSchema>;
 export interface TargetExclusion {
   connection: string;
   model: string | null;
-  reason: 'unavailable' | 'banned' | 'expired' | 'credits_exhausted' | 'needs_reauth' | 'circuit_open' | 'provider_cooldown' | 'model_lockout' | 'disabled' | 'no_secret' | 'wrong_api_format' | 'unknown_connection' | 'no_model' | 'busy';
+  reason:
+    | 'unavailable'
+    | 'banned'
+    | 'expired'
+    | 'credits_exhausted'
+    | 'needs_reauth'
+    | 'circuit_open'
+    | 'provider_cooldown'
+    | 'model_lockout'
+    | 'disabled'
+    | 'no_secret'
+    | 'wrong_api_format'
+    | 'unknown_connection'
+    | 'no_model'
+    | 'busy'
+    | 'not_allowed'
+    | 'leased';
   retryAfterSeconds: number | null;
 }

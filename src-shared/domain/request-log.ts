@@ -26,7 +26,11 @@ export interface RequestLogEntry {
   errorCode: string | null;
   /** Set when a Claude subscription answer came after a provider hook: `low-priority-accepted`, `limit-reset`, `slot-busy`. */
   servedVia: string | null;
+  /** What the session's pin did: chose the connection, moved to the one that served, or was made now. */
+  sessionPin: SessionPinMark | null;
 }
+
+export type SessionPinMark = 'kept' | 'moved' | 'new';
 
 export type NewRequestLogEntry = Omit<RequestLogEntry, 'id'>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_SESSION_AFFINITY_TTL_MS, sessionAffinityTtlMsSchema } from './affinity';
 
 /** Settings the core owns; each field validated and clamped by its range, defaults applied on read. */
 const fields = {
@@ -16,8 +17,14 @@ const fields = {
   clientRequestTimeoutMs: z.number().int().min(5_000).max(3_600_000),
   /** Open client sockets at once; past it new connections are closed at once (a local tool needs few). */
   maxClientSockets: z.number().int().min(16).max(65_536),
+  /** How long a session keeps its connection after its last request (AFF-3/8); 0 turns affinity off. */
+  sessionAffinityTtlMs: sessionAffinityTtlMsSchema,
   /** Largest request body the proxy accepts. */
-  maxBodyBytes: z.number().int().min(1_024).max(64 * 1024 * 1024),
+  maxBodyBytes: z
+    .number()
+    .int()
+    .min(1_024)
+    .max(64 * 1024 * 1024),
   requestLogMaxRows: z.number().int().min(100).max(1_000_000),
   requestLogMaxAgeDays: z.number().int().min(1).max(365),
   /** A paused proxy answers 503 to every model request until resumed. */
@@ -39,6 +46,7 @@ export const DEFAULT_SETTINGS: Settings = {
   clientIdleTimeoutMs: 30_000,
   clientRequestTimeoutMs: 300_000,
   maxClientSockets: 1_024,
+  sessionAffinityTtlMs: DEFAULT_SESSION_AFFINITY_TTL_MS,
   maxBodyBytes: 32 * 1024 * 1024,
   requestLogMaxRows: 50_000,
   requestLogMaxAgeDays: 30,

@@ -15,8 +15,14 @@ export function claudeHandlers(deps: HandlerDeps): ClaudeHandlers {
       if (!read.ok) return fail('not_found', `Could not import Claude Code credentials: ${read.message}`);
       const c = read.value;
       const existing = deps.connections.getByName(name);
-      if (existing && existing.kind !== 'claude-oauth') return fail('conflict', `"${name}" is a ${existing.kind} connection; pick another name`);
-      const secret = { type: 'oauth' as const, accessToken: c.accessToken, ...(c.refreshToken ? { refreshToken: c.refreshToken } : {}), ...(c.expiresAt ? { expiresAt: c.expiresAt } : {}) };
+      if (existing && existing.kind !== 'claude-oauth')
+        return fail('conflict', `"${name}" is a ${existing.kind} connection; pick another name`);
+      const secret = {
+        type: 'oauth' as const,
+        accessToken: c.accessToken,
+        ...(c.refreshToken ? { refreshToken: c.refreshToken } : {}),
+        ...(c.expiresAt ? { expiresAt: c.expiresAt } : {}),
+      };
       const draft: ConnectionDraft = {
         name,
         kind: 'claude-oauth',
@@ -28,7 +34,11 @@ export function claudeHandlers(deps: HandlerDeps): ClaudeHandlers {
         enabled: existing?.enabled ?? true,
         maxConcurrent: existing?.maxConcurrent ?? null,
         disableCooling: existing?.disableCooling ?? false,
-        providerSpecificData: { ...(existing?.providerSpecificData ?? {}), scopes: c.scopes, subscriptionType: c.subscriptionType },
+        providerSpecificData: {
+          ...(existing?.providerSpecificData ?? {}),
+          scopes: c.scopes,
+          subscriptionType: c.subscriptionType,
+        },
       };
       const stored = deps.connections.upsert(draft, deps.now());
       // A fresh login is a new credential: it ends needs_reauth and any other terminal state (COOL-10).

@@ -1,6 +1,7 @@
 import { fail, ok } from '../../../src-shared/contract/errors';
 import type { Handlers } from '../router';
 import type { HandlerDeps } from './handler-deps';
+import { routesUsing } from './route-knowledge';
 
 type ComboHandlers = Pick<Handlers, 'combos.list' | 'combos.upsert' | 'combos.remove'>;
 
@@ -23,11 +24,19 @@ export function comboHandlers(deps: HandlerDeps): ComboHandlers {
       if (deps.connections.getByName(input.name)) {
         return fail('conflict', `"${input.name}" is already a connection name; a combo needs its own name`);
       }
-      const combo = deps.combos.upsert({ name: input.name, targets: input.targets.map((t) => ({ connection: t.connection, model: t.model })) }, deps.now());
+      const targets = input.targets.map((t) => ({ connection: t.connection, model: t.model }));
+      const combo = deps.combos.upsert({ name: input.name, targets, strategy: input.strategy }, deps.now());
       changed();
       return ok(combo);
     },
     'combos.remove': ({ name }) => {
+      const routes = routesUsing(deps, name);
+      if (routes.length > 0) {
+        return fail(
+          'conflict',
+          `Combo "${name}" is the target of route(s) ${routes.map((i) => i + 1).join(', ')}; change them first`,
+        );
+      }
       const removed = deps.combos.remove(name);
       if (!removed) return fail('not_found', `No combo named "${name}"`);
       changed();

@@ -2,8 +2,13 @@ import { fail, ok } from '../../../src-shared/contract/errors';
 import type { Handlers } from '../router';
 import { toView } from '../../db/connections-repo';
 import type { HandlerDeps } from './handler-deps';
+import { routesUsing } from './route-knowledge';
+import { forgetSessionsOf } from './session-state';
 
-type ConnectionHandlers = Pick<Handlers, 'connections.list' | 'connections.upsert' | 'connections.remove' | 'connections.test'>;
+type ConnectionHandlers = Pick<
+  Handlers,
+  'connections.list' | 'connections.upsert' | 'connections.remove' | 'connections.test'
+>;
 
 /** Connections: secrets go in, only hints come out. */
 export function connectionHandlers(deps: HandlerDeps): ConnectionHandlers {
@@ -16,11 +21,15 @@ export function connectionHandlers(deps: HandlerDeps): ConnectionHandlers {
     'connections.upsert': (draft) => {
       const existing = deps.connections.getByName(draft.name);
       if (!existing && !draft.secret && draft.kind !== 'openai-compatible') {
-        return fail('invalid_input', `secret: is required for a new ${draft.kind} connection`, { details: { issues: [{ path: 'secret', message: 'is required' }] } });
+        return fail('invalid_input', `secret: is required for a new ${draft.kind} connection`, {
+          details: { issues: [{ path: 'secret', message: 'is required' }] },
+        });
       }
       const keptSecret = !draft.secret ? existing?.secret : undefined;
       if (keptSecret && (keptSecret.type === 'oauth') !== (draft.kind === 'claude-oauth')) {
-        return fail('invalid_input', `secret: changing the kind to ${draft.kind} needs a new credential`, { details: { issues: [{ path: 'secret', message: 'is required when the kind changes' }] } });
+        return fail('invalid_input', `secret: changing the kind to ${draft.kind} needs a new credential`, {
+          details: { issues: [{ path: 'secret', message: 'is required when the kind changes' }] },
+        });
       }
       const stored = deps.connections.upsert(draft, deps.now());
       // COOL-10: a new credential is the one thing besides an explicit reset that ends a terminal state.
@@ -37,8 +46,21 @@ export function connectionHandlers(deps: HandlerDeps): ConnectionHandlers {
     'connections.remove': ({ name }) => {
       const used = deps.combos.list().filter((c) => c.targets.some((t) => t.connection === name));
       if (used.length > 0) {
-        return fail('conflict', `Connection "${name}" is used by combo(s) ${used.map((c) => c.name).join(', ')}; remove it there first`);
+        return fail(
+          'conflict',
+          `Connection "${name}" is used by combo(s) ${used.map((c) => c.name).join(', ')}; remove it there first`,
+        );
       }
+      const routes = routesUsing(deps, name);
+      if (routes.length > 0)
+        return fail(
+          'conflict',
+          `Connection "${name}" is the target of route(s) ${routes.map((i) => i + 1).join(', ')}; change them first`,
+        );
+      // Its pins and leases end first, while the row they name still exists (issue 9).
+      const stored = deps.connections.getByName(name);
+      const forgot = stored ? forgetSessionsOf(deps, { connectionId: stored.id }, deps.now()) : null;
+      if (forgot && !forgot.ok) return forgot;
       const removed = deps.connections.remove(name);
       if (!removed) return fail('not_found', `No connection named "${name}"`);
       changed();

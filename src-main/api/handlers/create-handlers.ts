@@ -5,9 +5,20 @@ import { connectionHandlers } from './connections';
 import type { HandlerDeps } from './handler-deps';
 import { keyHandlers } from './keys';
 import { resilienceHandlers } from './resilience';
+import { routeHandlers } from './routes';
+import { sessionHandlers } from './sessions';
 import { restHandlers } from './settings-and-activity';
 
 /** Every contract method's handler; the type makes a missing one a compile error. */
 export function createHandlers(deps: HandlerDeps): Handlers {
-  return { ...connectionHandlers(deps), ...keyHandlers(deps), ...comboHandlers(deps), ...restHandlers(deps), ...resilienceHandlers(deps), ...claudeHandlers(deps) };
+  return {
+    ...connectionHandlers(deps),
+    ...keyHandlers(deps),
+    ...comboHandlers(deps),
+    ...routeHandlers(deps),
+    ...sessionHandlers(deps),
+    ...restHandlers(deps),
+    ...resilienceHandlers(deps),
+    ...claudeHandlers(deps),
+  };
 }

@@ -1,10 +1,13 @@
 import type { ProxyInfo } from '../../../src-shared/contract/methods';
 import type { ClaudeConnectionStatus } from '../../../src-shared/domain/claude';
 import type { ConnectionTestResult } from '../../../src-shared/domain/connection-test';
+import type { AffinityRepo } from '../../db/affinity-repo';
 import type { CombosRepo } from '../../db/combos-repo';
 import type { ConnectionsRepo } from '../../db/connections-repo';
 import type { KeysRepo } from '../../db/keys-repo';
+import type { LeasesRepo } from '../../db/leases-repo';
 import type { RequestLog } from '../../db/request-log-repo';
+import type { RoutesRepo } from '../../db/routes-repo';
 import type { SettingsRepo } from '../../db/settings-repo';
 import type { Database } from '../../db/open';
 import type { EventBus } from '../event-bus';
@@ -19,16 +22,23 @@ export interface HandlerDeps {
   combos: CombosRepo;
   settings: SettingsRepo;
   requestLog: RequestLog;
+  /** Session pins (memory first); the request path shares this instance. */
+  affinity: AffinityRepo;
+  /** Exclusive leases; the request path shares this instance and its book. */
+  leases: LeasesRepo;
+  routes: RoutesRepo;
   events: EventBus;
   now(): number;
   info(): ProxyInfo;
   resilience: ResilienceControl;
   resilienceSettings: {
     get(): ResilienceSettings;
-    update(patch: Record<string, unknown>): { ok: true; value: ResilienceSettings } | { ok: false; issues: { path: string; message: string }[] };
+    update(
+      patch: Record<string, unknown>,
+    ): { ok: true; value: ResilienceSettings } | { ok: false; issues: { path: string; message: string }[] };
   };
   testConnection(name: string): Promise<ConnectionTestResult | null>;
   claudeStatus(): ClaudeConnectionStatus[];
-  /** Rebuilds the routing catalog after connections or combos change. */
+  /** Rebuilds the routing catalog after connections, combos or routes change. */
   reloadCatalog(): void;
 }

@@ -4,7 +4,12 @@ import type { HandlerDeps } from './handler-deps';
 
 type ResilienceHandlers = Pick<
   Handlers,
-  'cooldowns.list' | 'cooldowns.clear' | 'connections.reset' | 'resilience.reset' | 'resilience.getSettings' | 'resilience.updateSettings'
+  | 'cooldowns.list'
+  | 'cooldowns.clear'
+  | 'connections.reset'
+  | 'resilience.reset'
+  | 'resilience.getSettings'
+  | 'resilience.updateSettings'
 >;
 
 /** Cooldown panels, clears and resets, and the resilience settings (issue 3 §6). */
@@ -24,15 +29,17 @@ export function resilienceHandlers(deps: HandlerDeps): ResilienceHandlers {
       return view ? ok((({ secret: _s, ...rest }) => rest)(view)) : fail('not_found', `No connection named "${name}"`);
     },
     'resilience.reset': () => ok({ resetCount: deps.resilience.resetAll(deps.now()) }),
-    'resilience.getSettings': () => ok(deps.resilienceSettings.get() as unknown as Record<string, unknown>),
+    'resilience.getSettings': () => ok(deps.resilienceSettings.get()),
+    // The router already checked the patch's shape and refused ranges; the merge may still fail (cross-field rules).
     'resilience.updateSettings': (patch) => {
       const result = deps.resilienceSettings.update(patch);
       if (!result.ok) {
-        return fail('invalid_input', result.issues.map((i) => `${i.path}: ${i.message}`).join('; '), { details: { issues: result.issues } });
+        return fail('invalid_input', result.issues.map((i) => `${i.path}: ${i.message}`).join('; '), {
+          details: { issues: result.issues },
+        });
       }
-      const settings = result.value as unknown as Record<string, unknown>;
-      deps.events.emit('resilience.settingsChanged', { settings });
-      return ok(settings);
+      deps.events.emit('resilience.settingsChanged', { settings: result.value });
+      return ok(result.value);
     },
   };
 }

@@ -2,7 +2,10 @@ import { ok } from '../../../src-shared/contract/errors';
 import type { Handlers } from '../router';
 import type { HandlerDeps } from './handler-deps';
 
-type Rest = Pick<Handlers, 'settings.get' | 'settings.update' | 'activity.list' | 'activity.summary' | 'app.info' | 'app.setPaused'>;
+type Rest = Pick<
+  Handlers,
+  'settings.get' | 'settings.update' | 'activity.list' | 'activity.summary' | 'app.info' | 'app.setPaused'
+>;
 
 function startOfLocalDay(now: number): number {
   const d = new Date(now);
@@ -12,7 +15,8 @@ function startOfLocalDay(now: number): number {
 
 /** Settings, the activity log and the app's own state. */
 export function restHandlers(deps: HandlerDeps): Rest {
-  const emitSettings = (settings: ReturnType<HandlerDeps['settings']['get']>) => deps.events.emit('settings.changed', { settings });
+  const emitSettings = (settings: ReturnType<HandlerDeps['settings']['get']>) =>
+    deps.events.emit('settings.changed', { settings });
   return {
     'settings.get': () => ok(deps.settings.get()),
     'settings.update': (patch) => {

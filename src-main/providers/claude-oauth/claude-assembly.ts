@@ -1,8 +1,8 @@
 import type { Settings } from '../../../src-shared/domain/settings';
 import type { EventBus } from '../../api/event-bus';
 import type { ConnectionsRepo } from '../../db/connections-repo';
-import { resolveOrganizationUuid } from '../../resilience/claude-reset/organization-uuid';
-import { createUndiciFetchJson } from '../../resilience/claude-reset/undici-fetch-json';
+import { resolveOrganizationUuid } from './reset/organization-uuid';
+import { createUndiciFetchJson } from './undici-fetch-json';
 import type { ResilienceControl } from '../../resilience/resilience-control';
 import type { Catalog } from '../../routing/catalog';
 import { createClaudeRuntime, type ClaudeRuntime } from './claude-runtime';
@@ -78,7 +78,12 @@ export function lookUpMissingOrganizations(deps: ClaudeAssemblyDeps): void {
     const psd = c.view.providerSpecificData;
     if (c.view.kind !== 'claude-oauth' || psd.autoLimitReset !== true || c.secret?.type !== 'oauth') continue;
     if (typeof psd.organizationUUID === 'string' || typeof psd.organization_uuid === 'string') continue;
-    void resolveOrganizationUuid({ accessToken: c.secret.accessToken, baseUrl: c.origin + c.basePath, providerSpecificData: psd, fetchJson })
+    void resolveOrganizationUuid({
+      accessToken: c.secret.accessToken,
+      baseUrl: c.origin + c.basePath,
+      providerSpecificData: psd,
+      fetchJson,
+    })
       .then((found) => {
         if (found.kind !== 'bootstrap') return;
         deps.connections.mergeProviderData(c.view.id, { organizationUUID: found.organizationUuid }, deps.now());

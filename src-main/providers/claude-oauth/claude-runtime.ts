@@ -1,16 +1,17 @@
 import type { ClaudeConnectionStatus } from '../../../src-shared/domain/claude';
 import type { ConnectionSecret } from '../../../src-shared/domain/connection';
-import { attemptClaudeLimitReset } from '../../resilience/claude-reset/attempt-limit-reset';
-import type { FetchJson } from '../../resilience/claude-reset/fetch-json';
-import { createLimitResetStore } from '../../resilience/claude-reset/limit-reset-store';
-import type { HeaderSource } from '../../resilience/claude/header-source';
-import { isLaneEligible, laneKey, readLaneOptIns } from '../../resilience/claude/lane-config';
-import { applyClaimOutcome, planWallResponse, settleClaim } from '../../resilience/claude/lane-handler';
-import type { LaneDecision } from '../../resilience/claude/lane-state';
-import { EMPTY_LANE_STORE, shouldSendSlow, type LaneStore } from '../../resilience/claude/lane-store';
-import { snapshotLane } from '../../resilience/claude/lane-snapshot';
-import { isAtWall, parseUnifiedHeaders } from '../../resilience/claude/unified-headers';
-import { parseUsageWindows, type UsageWindows } from '../../resilience/claude/usage-windows';
+import { attemptClaudeLimitReset } from './reset/attempt-limit-reset';
+import type { FetchJson } from './reset/fetch-json';
+import { createLimitResetStore } from './reset/limit-reset-store';
+import type { HeaderSource } from './lane/header-source';
+import { isLaneEligible, laneKey, readLaneOptIns } from './lane/lane-config';
+import { applyClaimOutcome, planWallResponse, settleClaim } from './lane/lane-handler';
+import type { LaneDecision } from './lane/lane-state';
+import { clearLaneCoolOffs, listLaneCoolOffs } from './lane/lane-cool-off';
+import { EMPTY_LANE_STORE, shouldSendSlow, type LaneStore } from './lane/lane-store';
+import { snapshotLane } from './lane/lane-snapshot';
+import { isAtWall, parseUnifiedHeaders } from './lane/unified-headers';
+import { parseUsageWindows, type UsageWindows } from './lane/usage-windows';
 import type { RuntimeConnection } from '../../routing/catalog';
 import type { OAuthTokens } from './oauth-tokens';
 
@@ -45,7 +46,11 @@ export function createClaudeRuntime(deps: ClaudeRuntimeDeps) {
 
   return {
     /** Before a fetch: a token that is not about to expire, and whether to ask for the slow lane. */
-    async prepare(c: RuntimeConnection): Promise<{ ok: true; secret: OAuthSecret; sentSlow: boolean } | { ok: false; message: string; needsReauth: boolean }> {
+    async prepare(
+      c: RuntimeConnection,
+    ): Promise<
+      { ok: true; secret: OAuthSecret; sentSlow: boolean } | { ok: false; message: string; needsReauth: boolean }
+    > {
       const stored = c.secret;
       if (stored?.type !== 'oauth') return { ok: false, message: 'no OAuth token stored', needsReauth: false };
       let secret: OAuthSecret = stored;
@@ -58,7 +63,8 @@ export function createClaudeRuntime(deps: ClaudeRuntimeDeps) {
     },
 
     /** After a 401: one refresh (shared with concurrent requests) unless the token was already replaced. */
-    refreshAfterUnauthorized: (c: RuntimeConnection, usedToken: string) => deps.tokens.ensureFresh(c.view.id, usedToken),
+    refreshAfterUnauthorized: (c: RuntimeConnection, usedToken: string) =>
+      deps.tokens.ensureFresh(c.view.id, usedToken),
 
     /**
      * After the final response of a fetch: record the usage windows, then let the lane and the
@@ -83,7 +89,13 @@ export function createClaudeRuntime(deps: ClaudeRuntimeDeps) {
       }
       const optIns = readLaneOptIns(c.view.providerSpecificData);
       if (resetTried) optIns.autoLimitReset = false;
-      const input = { key: keyOf(c), status: response.status, headers: response.headers, sentSlow, ...(waitDeadlineMs === undefined ? {} : { waitDeadlineMs }) };
+      const input = {
+        key: keyOf(c),
+        status: response.status,
+        headers: response.headers,
+        sentSlow,
+        ...(waitDeadlineMs === undefined ? {} : { waitDeadlineMs }),
+      };
       const plan = planWallResponse(lanes, input, optIns, now, deps.random);
       lanes = plan.state;
       let decision: LaneDecision;
@@ -99,7 +111,8 @@ export function createClaudeRuntime(deps: ClaudeRuntimeDeps) {
             store: resets,
           });
           lastReset.set(c.view.id, { outcome: result.outcome, reason: result.reason, at: deps.now() });
-          if (result.discoveredOrganizationUuid) deps.saveOrganizationUuid(c.view.id, result.discoveredOrganizationUuid);
+          if (result.discoveredOrganizationUuid)
+            deps.saveOrganizationUuid(c.view.id, result.discoveredOrganizationUuid);
           return { reset: result.reset };
         });
         const applied = applyClaimOutcome(lanes, plan.pending, outcome, deps.now());
@@ -119,6 +132,17 @@ export function createClaudeRuntime(deps: ClaudeRuntimeDeps) {
       if (!isAtWall(h)) return null;
       const seconds = h.resetSeconds ?? h.fiveHourResetSeconds;
       return seconds === undefined ? null : seconds * 1000;
+    },
+
+    /** PROD-4: lifts the lane's max-wait cool-offs, one connection's or all; returns how many were lifted. */
+    clearCoolOffs(connectionId?: string): number {
+      const now = deps.now();
+      const key = connectionId === undefined ? undefined : laneKey(connectionId, null);
+      const lifted = listLaneCoolOffs(lanes, now).filter((row) => key === undefined || row.key === key).length;
+      if (lifted === 0) return 0;
+      lanes = clearLaneCoolOffs(lanes, now, key);
+      deps.onChange();
+      return lifted;
     },
 
     status(connections: readonly RuntimeConnection[]): ClaudeConnectionStatus[] {

@@ -66,7 +66,9 @@ describe('claude-oauth token refresh', () => {
 
   it('TEST-8: restarting with the same config file keeps the rotated tokens instead of the stale ones in the file', async () => {
     const fake = await scene.claude({ name: 'sub' });
-    const config = { connections: [claudeConnection('sub', fake, { expiresAt: expired(), organizationUUID: 'org-from-file' })] };
+    const config = {
+      connections: [claudeConnection('sub', fake, { expiresAt: expired(), organizationUUID: 'org-from-file' })],
+    };
     await scene.start(config);
     expect((await send(scene.h)).status).toBe(200);
     const rotated = fake.tokens.refreshToken;

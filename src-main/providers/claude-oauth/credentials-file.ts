@@ -34,12 +34,19 @@ export function parseClaudeCredentials(text: string, source: string): Credential
     return { ok: false, message: `${source} is not valid JSON` };
   }
   const parsed = credentialsSchema.safeParse(raw);
-  if (!parsed.success) return { ok: false, message: `${source} has no claudeAiOauth login (sign in with \`claude\` first)` };
+  if (!parsed.success)
+    return { ok: false, message: `${source} has no claudeAiOauth login (sign in with \`claude\` first)` };
   const o = parsed.data.claudeAiOauth;
   return {
     ok: true,
     source,
-    value: { accessToken: o.accessToken, refreshToken: o.refreshToken ?? null, expiresAt: o.expiresAt ?? null, scopes: o.scopes ?? [], subscriptionType: o.subscriptionType ?? null },
+    value: {
+      accessToken: o.accessToken,
+      refreshToken: o.refreshToken ?? null,
+      expiresAt: o.expiresAt ?? null,
+      scopes: o.scopes ?? [],
+      subscriptionType: o.subscriptionType ?? null,
+    },
   };
 }
 
@@ -54,10 +61,15 @@ const KEYCHAIN_SERVICE = 'Claude Code-credentials';
 /** macOS keeps the same JSON in the login keychain; `security` prints it on stdout. */
 function readKeychain(): Promise<CredentialsRead> {
   return new Promise((resolve) => {
-    execFile('security', ['find-generic-password', '-s', KEYCHAIN_SERVICE, '-w'], { timeout: 10_000 }, (error, stdout) => {
-      if (error) return resolve({ ok: false, message: `no "${KEYCHAIN_SERVICE}" item in the macOS keychain` });
-      resolve(parseClaudeCredentials(stdout.trim(), 'the macOS keychain'));
-    });
+    execFile(
+      'security',
+      ['find-generic-password', '-s', KEYCHAIN_SERVICE, '-w'],
+      { timeout: 10_000 },
+      (error, stdout) => {
+        if (error) return resolve({ ok: false, message: `no "${KEYCHAIN_SERVICE}" item in the macOS keychain` });
+        resolve(parseClaudeCredentials(stdout.trim(), 'the macOS keychain'));
+      },
+    );
   });
 }
 

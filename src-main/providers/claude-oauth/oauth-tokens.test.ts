@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { FetchJson } from '../../resilience/claude-reset/fetch-json';
+import type { FetchJson } from './reset/fetch-json';
 import { createOAuthTokens, REFRESH_RETRY_AFTER_MS } from './oauth-tokens';
 
 type Secret = { type: 'oauth'; accessToken: string; refreshToken?: string; expiresAt?: number };
@@ -28,10 +28,14 @@ function setup(answers: Array<{ status: number; json: unknown } | { error: 'time
 
 describe('OAuth token refresh', () => {
   it('TEST-8: concurrent callers share one refresh; the rotated refresh token is saved', async () => {
-    const t = setup([{ status: 200, json: { access_token: 'sk-ant-oat01-new', refresh_token: 'rt-new', expires_in: 3600 } }]);
+    const t = setup([
+      { status: 200, json: { access_token: 'sk-ant-oat01-new', refresh_token: 'rt-new', expires_in: 3600 } },
+    ]);
     const results = await Promise.all(Array.from({ length: 10 }, () => t.tokens.ensureFresh('c1')));
     expect(results.every((r) => r.ok && r.secret.accessToken === 'sk-ant-oat01-new')).toBe(true);
-    expect(t.calls).toEqual([{ grant_type: 'refresh_token', refresh_token: 'rt-old', client_id: 'client', scope: 'user:inference' }]);
+    expect(t.calls).toEqual([
+      { grant_type: 'refresh_token', refresh_token: 'rt-old', client_id: 'client', scope: 'user:inference' },
+    ]);
     expect(t.stored().refreshToken).toBe('rt-new');
   });
 
@@ -43,7 +47,10 @@ describe('OAuth token refresh', () => {
   });
 
   it('TEST-8: after a transient failure the endpoint is not asked again until the retry interval passed', async () => {
-    const t = setup([{ status: 503, json: {} }, { status: 200, json: { access_token: 'sk-ant-oat01-new', expires_in: 3600 } }]);
+    const t = setup([
+      { status: 503, json: {} },
+      { status: 200, json: { access_token: 'sk-ant-oat01-new', expires_in: 3600 } },
+    ]);
     expect(await t.tokens.ensureFresh('c1')).toMatchObject({ ok: false, reason: 'failed' });
     t.advance(REFRESH_RETRY_AFTER_MS - 1);
     expect(await t.tokens.ensureFresh('c1')).toMatchObject({ ok: false, reason: 'failed' });

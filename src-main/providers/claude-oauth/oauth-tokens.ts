@@ -1,5 +1,5 @@
 import type { ConnectionSecret } from '../../../src-shared/domain/connection';
-import type { FetchJson } from '../../resilience/claude-reset/fetch-json';
+import type { FetchJson } from './reset/fetch-json';
 import { refreshClaudeToken } from './token-refresh';
 
 /** Refresh this long before expiry, so a long stream never starts on a token about to die. */
@@ -9,7 +9,9 @@ export const REFRESH_RETRY_AFTER_MS = 30_000;
 
 type OAuthSecret = Extract<ConnectionSecret, { type: 'oauth' }>;
 
-export type FreshToken = { ok: true; secret: OAuthSecret; refreshed: boolean } | { ok: false; reason: 'needs_reauth' | 'failed'; message: string };
+export type FreshToken =
+  | { ok: true; secret: OAuthSecret; refreshed: boolean }
+  | { ok: false; reason: 'needs_reauth' | 'failed'; message: string };
 
 export interface OAuthTokenDeps {
   /** The stored secret as it is now in SQLite (re-read: another refresh may have rotated it). */
@@ -52,7 +54,9 @@ export function createOAuthTokens(deps: OAuthTokenDeps) {
     const recent = failedAt.get(connectionId);
     if (recent && now - recent.at < REFRESH_RETRY_AFTER_MS) {
       const stillValid = stored.expiresAt === undefined || stored.expiresAt > now;
-      return stillValid && usedToken === null ? { ok: true, secret: stored, refreshed: false } : { ok: false, reason: 'failed', message: recent.message };
+      return stillValid && usedToken === null
+        ? { ok: true, secret: stored, refreshed: false }
+        : { ok: false, reason: 'failed', message: recent.message };
     }
     const result = await refreshClaudeToken(deps.fetchJson, {
       tokenUrl: deps.tokenUrl(connectionId),
@@ -64,7 +68,12 @@ export function createOAuthTokens(deps: OAuthTokenDeps) {
     switch (result.kind) {
       case 'refreshed': {
         failedAt.delete(connectionId);
-        const secret: OAuthSecret = { type: 'oauth', accessToken: result.accessToken, refreshToken: result.refreshToken, expiresAt: result.expiresAt };
+        const secret: OAuthSecret = {
+          type: 'oauth',
+          accessToken: result.accessToken,
+          refreshToken: result.refreshToken,
+          expiresAt: result.expiresAt,
+        };
         deps.saveSecret(connectionId, secret);
         return { ok: true, secret, refreshed: true };
       }
@@ -75,7 +84,9 @@ export function createOAuthTokens(deps: OAuthTokenDeps) {
         failedAt.set(connectionId, { at: deps.now(), message: result.message });
         // A token that still works is better than none while the token endpoint is unwell.
         const stillValid = stored.expiresAt === undefined || stored.expiresAt > deps.now();
-        return stillValid && usedToken === null ? { ok: true, secret: stored, refreshed: false } : { ok: false, reason: 'failed', message: result.message };
+        return stillValid && usedToken === null
+          ? { ok: true, secret: stored, refreshed: false }
+          : { ok: false, reason: 'failed', message: result.message };
       }
     }
   }

@@ -1,11 +1,10 @@
-import type { FetchJson } from '../../resilience/claude-reset/fetch-json';
+import type { FetchJson } from './reset/fetch-json';
 
 /** What Claude Code itself uses; both are settings so a change upstream needs no release. */
 export const DEFAULT_CLAUDE_TOKEN_URL = 'https://platform.claude.com/v1/oauth/token';
 export const DEFAULT_CLAUDE_CLIENT_ID = '9d1c250a-e61b-44d9-88ed-5944d1962f5e';
 const DEFAULT_SCOPE = 'user:inference user:profile';
 const REFRESH_TIMEOUT_MS = 20_000;
-
 
 export type RefreshResult =
   | { kind: 'refreshed'; accessToken: string; refreshToken: string; expiresAt: number }
@@ -42,11 +41,21 @@ export async function refreshClaudeToken(
     const accessToken = str(json.access_token);
     if (!accessToken) return { kind: 'failed', message: 'token endpoint answered without access_token' };
     const expiresIn = typeof json.expires_in === 'number' && json.expires_in > 0 ? json.expires_in : 3600;
-    return { kind: 'refreshed', accessToken, refreshToken: str(json.refresh_token) ?? input.refreshToken, expiresAt: input.now + expiresIn * 1000 };
+    return {
+      kind: 'refreshed',
+      accessToken,
+      refreshToken: str(json.refresh_token) ?? input.refreshToken,
+      expiresAt: input.now + expiresIn * 1000,
+    };
   }
-  const error = str(json.error) ?? (typeof json.error === 'object' && json.error !== null ? str((json.error as Record<string, unknown>).type) : null);
+  const error =
+    str(json.error) ??
+    (typeof json.error === 'object' && json.error !== null ? str((json.error as Record<string, unknown>).type) : null);
   if (error === 'invalid_grant') {
-    return { kind: 'invalid_grant', message: 'refresh token refused (invalid_grant); sign in again with Claude Code and re-import' };
+    return {
+      kind: 'invalid_grant',
+      message: 'refresh token refused (invalid_grant); sign in again with Claude Code and re-import',
+    };
   }
   return { kind: 'failed', message: `token endpoint answered ${answer.status}${error ? ` (${error})` : ''}` };
 }

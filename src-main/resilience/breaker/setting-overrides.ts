@@ -1,8 +1,7 @@
-/** Inclusive bounds a numeric setting must stay within. */
-export interface IntRange {
-  min: number;
-  max: number;
-}
+import type { IntRange } from '../../../src-shared/domain/resilience-ranges';
+
+export type { IntRange } from '../../../src-shared/domain/resilience-ranges';
+export { overlayDefined } from '../../../src-shared/domain/overlay-defined';
 
 /** Anything shaped like `process.env`; engines take it as a parameter instead of reading it. */
 export type EnvSource = Readonly<Record<string, string | undefined>>;
@@ -17,17 +16,4 @@ export function readEnvInt(env: EnvSource, name: string, range: IntRange): numbe
   const value = Number(raw);
   if (!Number.isFinite(value)) return undefined;
   return Math.min(range.max, Math.max(range.min, Math.floor(value)));
-}
-
-/** Copies `base` and overlays every defined field of each layer in order; `undefined` never erases. */
-export function overlayDefined<T extends object>(base: T, ...layers: Array<Partial<T> | undefined>): T {
-  const result = { ...base };
-  for (const layer of layers) {
-    if (layer === undefined) continue;
-    for (const key of Object.keys(layer) as Array<keyof T>) {
-      const value = layer[key];
-      if (value !== undefined) result[key] = value as T[keyof T];
-    }
-  }
-  return result;
 }

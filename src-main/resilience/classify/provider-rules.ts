@@ -1,19 +1,10 @@
+import { RULE_REASONS as SHARED_RULE_REASONS } from '../../../src-shared/domain/provider-error-rules';
 import type { FailureReason, RuleScope } from './classification';
 import type { HeaderMap } from './headers';
 import type { StructuredError } from './upstream-error';
 
-/** Reasons a provider rule (built-in or operator) may assign; never a local or terminal reason. */
-export const RULE_REASONS = [
-  'quota_exhausted',
-  'rate_limit_exceeded',
-  'model_capacity',
-  'server_error',
-  'auth_error',
-  'not_found',
-  'model_unavailable',
-  'request_rejected',
-  'unknown',
-] as const satisfies readonly FailureReason[];
+/** Reasons a provider rule (built-in or operator) may assign; never a local or terminal reason (list shared with the settings schema). */
+export const RULE_REASONS = SHARED_RULE_REASONS satisfies readonly FailureReason[];
 export type RuleReason = (typeof RULE_REASONS)[number];
 
 /** RESTATE-9: the full error text (allowlisted providers) or only the structured error (everyone else). */

@@ -1,4 +1,3 @@
-import { keysCovering } from './lockout-keys';
 import { isStale, NO_LOCKOUTS, type ModelLockouts } from './model-lockouts';
 
 function without(state: ModelLockouts, keys: readonly string[]): ModelLockouts {
@@ -11,16 +10,6 @@ function without(state: ModelLockouts, keys: readonly string[]): ModelLockouts {
 /** Re-enables one lock by its key (a row of `listLockouts`), forgetting its escalation too. */
 export function clearLockout(state: ModelLockouts, key: string): ModelLockouts {
   return without(state, [key]);
-}
-
-/** Re-enables a model whatever key shape locked it (LOCK-8 `{provider, connection, model}`). */
-export function clearModelLockouts(
-  state: ModelLockouts,
-  provider: string,
-  connectionId: string,
-  model: string,
-): ModelLockouts {
-  return without(state, keysCovering(provider, connectionId, model));
 }
 
 /** `POST /api/resilience/reset` and "clear all" in the panel. */

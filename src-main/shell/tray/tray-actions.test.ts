@@ -11,7 +11,11 @@ function fakeDeps(answers: Record<string, unknown> = {}) {
   let openAtLogin = false;
   const deps: TrayActionDeps = {
     router,
-    clipboard: { writeText: (text) => clipboard.push(text) },
+    clipboard: {
+      writeText: async (text) => {
+        clipboard.push(text);
+      },
+    },
     openWindow: () => effects.push('open'),
     loginItem: {
       supported: true,

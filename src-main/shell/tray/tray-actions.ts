@@ -27,7 +27,8 @@ export interface LoginItem {
 /** Everything an action may touch, injected so tests can record it without Electron. */
 export interface TrayActionDeps {
   router: ContractRouter;
-  clipboard: { writeText(text: string): void };
+  /** Electron's `clipboard.writeText` resolves once the text is on the clipboard. */
+  clipboard: { writeText(text: string): Promise<void> };
   openWindow(): void;
   loginItem: LoginItem;
   quit(): void;
@@ -39,7 +40,7 @@ async function copySetup(deps: TrayActionDeps, build: (proxyUrl: string) => stri
   const info = await callContract(deps.router, 'app.info', undefined);
   if (!info.ok) return info;
   const text = build(info.value.proxyUrl);
-  deps.clipboard.writeText(text);
+  await deps.clipboard.writeText(text);
   return ok({ copied: text });
 }
 

@@ -170,4 +170,3 @@ describe('tray presenter', () => {
     expect(t.router.calls).toHaveLength(5);
   });
 });
-

@@ -35,7 +35,7 @@ export interface ClaudeRun {
   code: number | null;
   stdout: string;
   stderr: string;
-  /** The throwaway HOME it ran in, already deleted. */
+  /** The HOME it ran in: a throwaway one, already deleted, unless the caller gave its own. */
   home: string;
 }
 
@@ -46,9 +46,10 @@ export interface ClaudeRun {
 export function runClaude(
   binary: string,
   args: string[],
-  options: { baseUrl: string; apiKey: string; env?: Record<string, string>; timeoutMs?: number },
+  /** `home`: keep sessions between runs (`--resume`); the caller deletes it. */
+  options: { baseUrl: string; apiKey: string; env?: Record<string, string>; timeoutMs?: number; home?: string },
 ): Promise<ClaudeRun> {
-  const home = mkdtempSync(join(tmpdir(), 'headroom-claude-home-'));
+  const home = options.home ?? mkdtempSync(join(tmpdir(), 'headroom-claude-home-'));
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     HOME: home,
@@ -72,7 +73,7 @@ export function runClaude(
       args,
       { env, cwd: home, timeout: options.timeoutMs ?? 60_000, maxBuffer: 16 * 1024 * 1024, killSignal: 'SIGKILL' },
       (error, stdout, stderr) => {
-        rmSync(home, { recursive: true, force: true });
+        if (!options.home) rmSync(home, { recursive: true, force: true });
         const code = error ? (typeof error.code === 'number' ? error.code : null) : 0;
         resolve({ code, stdout, stderr, home });
       },

@@ -15,7 +15,7 @@ const RUN_TIMEOUT_MS = 60_000;
 
 if (!binary) console.warn('Skipping Claude Code error tests: the Claude Code native binary is not installed');
 
-describe('Claude Code CLI on Headroom\'s own errors', () => {
+describe("Claude Code CLI on Headroom's own errors", () => {
   it.skipIf(!binary)(
     "PROD-10: a wrong local key (ANTHROPIC_AUTH_TOKEN) ends `claude -p` within seconds, showing Headroom's 401 message",
     async () => {
@@ -43,13 +43,17 @@ describe('Claude Code CLI on Headroom\'s own errors', () => {
   );
 
   it.skipIf(!binary)(
-    "PROD-10: a wrong local key (ANTHROPIC_API_KEY) ends `claude -p` within seconds, without CLAUDE_CODE_MAX_RETRIES",
+    'PROD-10: a wrong local key (ANTHROPIC_API_KEY) ends `claude -p` within seconds, without CLAUDE_CODE_MAX_RETRIES',
     async () => {
       const upstream = await harness.upstream({ format: 'anthropic', name: 'cc' });
       const headroom = await harness.headroom({ connections: [anthropicConnection('a1', upstream.url)] });
 
       const startedAt = Date.now();
-      const run = await runClaude(binary ?? '', ['-p', 'say hi'], { baseUrl: headroom.url, apiKey: 'hr-wrong-local-key-00000000', timeoutMs: RUN_TIMEOUT_MS });
+      const run = await runClaude(binary ?? '', ['-p', 'say hi'], {
+        baseUrl: headroom.url,
+        apiKey: 'hr-wrong-local-key-00000000',
+        timeoutMs: RUN_TIMEOUT_MS,
+      });
 
       expect(run.code).not.toBeNull();
       expect(run.code).not.toBe(0);

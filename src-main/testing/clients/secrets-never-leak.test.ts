@@ -168,7 +168,10 @@ describe('secrets never leak', () => {
     ant.enqueue({ kind: 'status', status: 401 });
     await call('upstream 401', '/v1/messages', { headers: anthropic, body: ask('claude-sonnet-4-6') });
     // The 401 cooled the connection (COOL) with its error recorded; the panel data must not leak either.
-    seen.push({ what: 'cooldowns.list answer', text: JSON.stringify(await h.core.router.call('cooldowns.list', undefined)) });
+    seen.push({
+      what: 'cooldowns.list answer',
+      text: JSON.stringify(await h.core.router.call('cooldowns.list', undefined)),
+    });
     await h.core.router.call('cooldowns.clear', { target: 'all' });
     ant.enqueue({ kind: 'status', status: 500 });
     const failedOver = await call('combo failover', '/v1/messages', {

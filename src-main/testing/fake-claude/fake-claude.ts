@@ -192,7 +192,6 @@ export async function startFakeClaude(options: FakeClaudeOptions = {}): Promise<
   return fake;
 }
 
-
 /** A claude-oauth config entry for `startHeadroom` pointing at this fake (token endpoint included). */
 export function claudeConnection(
   name: string,

@@ -32,7 +32,11 @@ beforeAll(async () => {
       openaiConnection('o1', openaiUp.url, { models: ['gpt-4o'] }),
     ],
   });
-  const updated = await h.core.router.call('settings.update', { clientIdleTimeoutMs: IDLE_MS, clientRequestTimeoutMs: REQUEST_MS, maxBodyBytes: 64 * 1024 });
+  const updated = await h.core.router.call('settings.update', {
+    clientIdleTimeoutMs: IDLE_MS,
+    clientRequestTimeoutMs: REQUEST_MS,
+    maxBodyBytes: 64 * 1024,
+  });
   expect(updated.ok).toBe(true);
   port = portOf(h.url);
 });
@@ -46,11 +50,23 @@ afterAll(async () => {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function isAnthropicError(json: unknown): boolean {
-  return isRecord(json) && json.type === 'error' && isRecord(json.error) && typeof json.error.type === 'string' && typeof json.error.message === 'string';
+  return (
+    isRecord(json) &&
+    json.type === 'error' &&
+    isRecord(json.error) &&
+    typeof json.error.type === 'string' &&
+    typeof json.error.message === 'string'
+  );
 }
 
 function isOpenaiError(json: unknown): boolean {
-  return isRecord(json) && isRecord(json.error) && typeof json.error.message === 'string' && typeof json.error.type === 'string' && typeof json.error.code === 'string';
+  return (
+    isRecord(json) &&
+    isRecord(json.error) &&
+    typeof json.error.message === 'string' &&
+    typeof json.error.type === 'string' &&
+    typeof json.error.code === 'string'
+  );
 }
 
 function isAdminError(json: unknown): boolean {
@@ -60,11 +76,13 @@ function isAdminError(json: unknown): boolean {
 /** Problems with one answer; empty when it is what Headroom must send. */
 function judgeResponse(c: FuzzCase, response: RawResponse, index: number): string[] {
   const problems: string[] = [];
-  if (response.status >= 500 && response.status !== 502 && response.status !== 503 && response.status !== 504) problems.push(`status ${response.status}`);
+  if (response.status >= 500 && response.status !== 502 && response.status !== 503 && response.status !== 504)
+    problems.push(`status ${response.status}`);
   if (response.status < 400) return problems;
   const jsonType = response.headers['content-type']?.startsWith('application/json') ?? false;
   if (!jsonType) {
-    if (c.proxyPath) problems.push(`error ${response.status} without a JSON body (${response.headers['content-type'] ?? 'no type'})`);
+    if (c.proxyPath)
+      problems.push(`error ${response.status} without a JSON body (${response.headers['content-type'] ?? 'no type'})`);
     return problems;
   }
   if (c.bodiless[index] === true) return problems;
@@ -75,18 +93,26 @@ function judgeResponse(c: FuzzCase, response: RawResponse, index: number): strin
     return [...problems, `error ${response.status} body is not JSON: ${response.body.slice(0, 80)}`];
   }
   // Before a request head parses no endpoint is known; Headroom marks such answers and guesses the shape.
-  const httpPhase = isRecord(json) && isRecord(json.headroom) && isRecord(json.headroom.details) && json.headroom.details.phase === 'http';
-  if (index === 0 && c.anthropic && !httpPhase && !isAnthropicError(json)) problems.push(`error ${response.status} not in the Anthropic shape: ${response.body.slice(0, 120)}`);
-  if (!isAnthropicError(json) && !isOpenaiError(json) && !isAdminError(json)) problems.push(`error ${response.status} in no known shape: ${response.body.slice(0, 120)}`);
+  const httpPhase =
+    isRecord(json) &&
+    isRecord(json.headroom) &&
+    isRecord(json.headroom.details) &&
+    json.headroom.details.phase === 'http';
+  if (index === 0 && c.anthropic && !httpPhase && !isAnthropicError(json))
+    problems.push(`error ${response.status} not in the Anthropic shape: ${response.body.slice(0, 120)}`);
+  if (!isAnthropicError(json) && !isOpenaiError(json) && !isAdminError(json))
+    problems.push(`error ${response.status} in no known shape: ${response.body.slice(0, 120)}`);
   return problems;
 }
 
 function judge(c: FuzzCase, result: RawExchange): string[] {
   const problems = result.responses.flatMap((r, i) => judgeResponse(c, r, i));
   if (result.responses.length === 0 && !c.empty) problems.push(`no HTTP response (closed: ${result.closedByServer})`);
-  if (result.closedByServer && result.rest !== '') problems.push(`bytes that are no HTTP response: ${JSON.stringify(result.rest.slice(0, 80))}`);
+  if (result.closedByServer && result.rest !== '')
+    problems.push(`bytes that are no HTTP response: ${JSON.stringify(result.rest.slice(0, 80))}`);
   if (!c.keepAlive && !result.closedByServer) problems.push('socket not closed by the server');
-  if (c.stall && !result.closedByServer && result.responses.length === 0) problems.push('stalled request neither answered nor closed');
+  if (c.stall && !result.closedByServer && result.responses.length === 0)
+    problems.push('stalled request neither answered nor closed');
   return problems;
 }
 
@@ -145,7 +171,11 @@ describe('fuzz: malformed requests over raw sockets', () => {
     await Promise.all(Array.from({ length: PARALLEL }, worker));
     expect(failures).toEqual([]);
 
-    const health = await exchangeRaw(port, 'GET /health HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n', 3_000);
+    const health = await exchangeRaw(
+      port,
+      'GET /health HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n\r\n',
+      3_000,
+    );
     expect(health.responses[0]?.status).toBe(200);
 
     await new Promise((resolve) => setTimeout(resolve, 1_200)); // the request log flushes every second
@@ -156,7 +186,8 @@ describe('fuzz: malformed requests over raw sockets', () => {
 
     if (canCountSockets()) {
       const deadline = Date.now() + 3_000;
-      while (openServerSockets(port) > 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+      while (openServerSockets(port) > 0 && Date.now() < deadline)
+        await new Promise((resolve) => setTimeout(resolve, 100));
       expect(openServerSockets(port)).toBe(0);
     }
   }, 60_000);

@@ -32,42 +32,170 @@ export interface FuzzKeys {
 }
 
 const MODEL_VALUES: readonly unknown[] = [
-  'claude-sonnet-4-5', 'gpt-4o', '__proto__', 'constructor', 'toString', 'hasOwnProperty', 'prototype', 'valueOf',
-  '__defineGetter__', '', ' ', 'x'.repeat(300), 'm'.repeat(5_000), 'claude-sonnet-4-5\u0000', '../../etc/passwd', 'ñ-模型-🚀',
-  '%00', 'null', 42, -1, 1e308, null, true, {}, [], ['claude-sonnet-4-5'], { toString: 'x' }, { __proto__: 'x' },
+  'claude-sonnet-4-5',
+  'gpt-4o',
+  '__proto__',
+  'constructor',
+  'toString',
+  'hasOwnProperty',
+  'prototype',
+  'valueOf',
+  '__defineGetter__',
+  '',
+  ' ',
+  'x'.repeat(300),
+  'm'.repeat(5_000),
+  'claude-sonnet-4-5\u0000',
+  '../../etc/passwd',
+  'ñ-模型-🚀',
+  '%00',
+  'null',
+  42,
+  -1,
+  1e308,
+  null,
+  true,
+  {},
+  [],
+  ['claude-sonnet-4-5'],
+  { toString: 'x' },
+  { __proto__: 'x' },
 ];
-const CONTENT_VALUES: readonly unknown[] = ['hi', '', 42, null, [], [{ type: 'text', text: 'hi' }], { a: 1 }, 'é'.repeat(2_000)];
+const CONTENT_VALUES: readonly unknown[] = [
+  'hi',
+  '',
+  42,
+  null,
+  [],
+  [{ type: 'text', text: 'hi' }],
+  { a: 1 },
+  'é'.repeat(2_000),
+];
 const RAW_BODIES: readonly string[] = [
-  '', '{', '{"model":', 'null', '[]', '42', '"str"', 'true', '{"model":"claude-sonnet-4-5"', '\uFEFF{"model":"claude-sonnet-4-5","messages":[]}',
-  '['.repeat(5_000), '{"a":'.repeat(3_000), '{"__proto__":{"model":"claude-sonnet-4-5"},"messages":[]}', '{"model":"claude-sonnet-4-5","model":"__proto__","messages":[]}',
-  '{"constructor":{"prototype":{"model":"x"}},"model":"constructor","messages":[]}', '{"model":"claude-sonnet-4-5","messages":[],"stream":"yes"}',
-  `{"model":"claude-sonnet-4-5","messages":[{"role":"user","content":"${'x'.repeat(70_000)}"}]}`, '\u0000\u0001\u0002', '{"model":"\\ud800","messages":[]}',
+  '',
+  '{',
+  '{"model":',
+  'null',
+  '[]',
+  '42',
+  '"str"',
+  'true',
+  '{"model":"claude-sonnet-4-5"',
+  '\uFEFF{"model":"claude-sonnet-4-5","messages":[]}',
+  '['.repeat(5_000),
+  '{"a":'.repeat(3_000),
+  '{"__proto__":{"model":"claude-sonnet-4-5"},"messages":[]}',
+  '{"model":"claude-sonnet-4-5","model":"__proto__","messages":[]}',
+  '{"constructor":{"prototype":{"model":"x"}},"model":"constructor","messages":[]}',
+  '{"model":"claude-sonnet-4-5","messages":[],"stream":"yes"}',
+  `{"model":"claude-sonnet-4-5","messages":[{"role":"user","content":"${'x'.repeat(70_000)}"}]}`,
+  '\u0000\u0001\u0002',
+  '{"model":"\\ud800","messages":[]}',
 ];
 const PATHS: readonly string[] = [
-  '/v1/messages', '/v1/messages', '/v1/messages', '/v1/chat/completions', '/v1/chat/completions', '/v1/messages?beta=true', '/v1/messages/count_tokens',
-  '/v1/responses', '/v1/models', '/v1/models/claude-sonnet-4-5', '/health', '/v1/messages/', '/V1/MESSAGES', '/v1//messages', '/v1/%2e%2e/messages',
-  '/v1/messages%00', '/v1/nope', '/v1', `/v1/messages?${'q'.repeat(3_000)}`, '/v1/__proto__', '/v1/constructor',
+  '/v1/messages',
+  '/v1/messages',
+  '/v1/messages',
+  '/v1/chat/completions',
+  '/v1/chat/completions',
+  '/v1/messages?beta=true',
+  '/v1/messages/count_tokens',
+  '/v1/responses',
+  '/v1/models',
+  '/v1/models/claude-sonnet-4-5',
+  '/health',
+  '/v1/messages/',
+  '/V1/MESSAGES',
+  '/v1//messages',
+  '/v1/%2e%2e/messages',
+  '/v1/messages%00',
+  '/v1/nope',
+  '/v1',
+  `/v1/messages?${'q'.repeat(3_000)}`,
+  '/v1/__proto__',
+  '/v1/constructor',
 ];
-const OTHER_PATHS: readonly string[] = ['*', 'http://127.0.0.1/v1/messages', '/', '/api/rpc/__proto__', '/%ZZ', `/${'a'.repeat(9_000)}`];
-const METHODS: readonly string[] = ['GET', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD', 'TRACE', 'FOO', 'post', 'CONNECT', 'PROPFIND'];
+const OTHER_PATHS: readonly string[] = [
+  '*',
+  'http://127.0.0.1/v1/messages',
+  '/',
+  '/api/rpc/__proto__',
+  '/%ZZ',
+  `/${'a'.repeat(9_000)}`,
+];
+const METHODS: readonly string[] = [
+  'GET',
+  'PUT',
+  'DELETE',
+  'PATCH',
+  'OPTIONS',
+  'HEAD',
+  'TRACE',
+  'FOO',
+  'post',
+  'CONNECT',
+  'PROPFIND',
+];
 const VERSIONS: readonly string[] = ['HTTP/1.0', 'HTTP/2.0', 'HTTP/1.2', 'HTTP/0.9', 'http/1.1', 'HTTP/1.1 extra', ''];
 const HOSTS: readonly (string | null)[] = [
-  null, 'evil.example.com', 'localhost:7431@evil.example.com', 'localhost:abc', '[::1]:7431', 'LOCALHOST', '127.0.0.2', 'localhost.', 'a b',
-  'localhost:99999', '', 'localhost:7431/x',
+  null,
+  'evil.example.com',
+  'localhost:7431@evil.example.com',
+  'localhost:abc',
+  '[::1]:7431',
+  'LOCALHOST',
+  '127.0.0.2',
+  'localhost.',
+  'a b',
+  'localhost:99999',
+  '',
+  'localhost:7431/x',
 ];
-const CONTENT_TYPES: readonly (string | null)[] = [null, 'text/plain', 'application/json; charset=utf-16', 'multipart/form-data; boundary=x', 'application/x-www-form-urlencoded', '*/*'];
+const CONTENT_TYPES: readonly (string | null)[] = [
+  null,
+  'text/plain',
+  'application/json; charset=utf-16',
+  'multipart/form-data; boundary=x',
+  'application/x-www-form-urlencoded',
+  '*/*',
+];
 const JUNK_HEADERS: readonly string[] = [
-  'x-bad: a\u0001b', 'bad header: x', 'x-empty:', ':no-name', 'x-fold: a\r\n  folded', 'content-encoding: gzip', 'content-encoding: br, zstd',
-  'transfer-encoding: identity', 'transfer-encoding: gzip, chunked', 'anthropic-version: 1999-01-01', 'anthropic-beta: __proto__',
-  'x-api-key: ', 'authorization: Bearer', 'authorization: Basic Zm9vOmJhcg==', 'origin: https://evil.example', 'origin: null',
-  'x-huge: ' + 'h'.repeat(70_000), 'expect: 100-continue', 'expect: teapot', 'connection: upgrade', 'upgrade: websocket',
-  'content-length: 5', 'content-length: -1', 'content-length: abc', 'cookie: __proto__=1', `x-many: ${'v,'.repeat(2_000)}`,
+  'x-bad: a\u0001b',
+  'bad header: x',
+  'x-empty:',
+  ':no-name',
+  'x-fold: a\r\n  folded',
+  'content-encoding: gzip',
+  'content-encoding: br, zstd',
+  'transfer-encoding: identity',
+  'transfer-encoding: gzip, chunked',
+  'anthropic-version: 1999-01-01',
+  'anthropic-beta: __proto__',
+  'x-api-key: ',
+  'authorization: Bearer',
+  'authorization: Basic Zm9vOmJhcg==',
+  'origin: https://evil.example',
+  'origin: null',
+  'x-huge: ' + 'h'.repeat(70_000),
+  'expect: 100-continue',
+  'expect: teapot',
+  'connection: upgrade',
+  'upgrade: websocket',
+  'content-length: 5',
+  'content-length: -1',
+  'content-length: abc',
+  'cookie: __proto__=1',
+  `x-many: ${'v,'.repeat(2_000)}`,
 ];
 
 function jsonBody(rng: Prng, anthropic: boolean): string {
   const body: Record<string, unknown> = {};
-  if (rng.chance(0.9)) body.model = rng.chance(0.4) ? (anthropic ? 'claude-sonnet-4-5' : 'gpt-4o') : rng.pick(MODEL_VALUES);
-  if (rng.chance(0.85)) body.messages = rng.chance(0.7) ? [{ role: rng.pick(['user', 'assistant', '__proto__', 7]), content: rng.pick(CONTENT_VALUES) }] : rng.pick(CONTENT_VALUES);
+  if (rng.chance(0.9))
+    body.model = rng.chance(0.4) ? (anthropic ? 'claude-sonnet-4-5' : 'gpt-4o') : rng.pick(MODEL_VALUES);
+  if (rng.chance(0.85))
+    body.messages = rng.chance(0.7)
+      ? [{ role: rng.pick(['user', 'assistant', '__proto__', 7]), content: rng.pick(CONTENT_VALUES) }]
+      : rng.pick(CONTENT_VALUES);
   if (rng.chance(0.7)) body.max_tokens = rng.pick([8, 0, -5, '8', null, 1e9]);
   if (rng.chance(0.4)) body.stream = rng.pick([true, false, 'true', null, 1]);
   return JSON.stringify(body);
@@ -77,11 +205,21 @@ function chunked(rng: Prng, body: string): { text: string; label: string; stall:
   const shape = rng.int(0, 5);
   const bytes = Buffer.from(body, 'utf8').toString('latin1');
   if (shape === 1) return { text: `zz\r\n${bytes}\r\n0\r\n\r\n`, label: 'bad-chunk-size', stall: false };
-  if (shape === 2) return { text: `${bytes.length.toString(16)};ext=${'e'.repeat(rng.int(1, 20_000))}\r\n${bytes}\r\n0\r\n\r\n`, label: 'chunk-ext', stall: false };
+  if (shape === 2)
+    return {
+      text: `${bytes.length.toString(16)};ext=${'e'.repeat(rng.int(1, 20_000))}\r\n${bytes}\r\n0\r\n\r\n`,
+      label: 'chunk-ext',
+      stall: false,
+    };
   if (shape === 3) return { text: `${bytes.length.toString(16)}\r\n${bytes}\r\n`, label: 'no-last-chunk', stall: true };
-  if (shape === 4) return { text: `${(bytes.length + 10).toString(16)}\r\n${bytes}\r\n0\r\n\r\n`, label: 'chunk-overrun', stall: false };
+  if (shape === 4)
+    return {
+      text: `${(bytes.length + 10).toString(16)}\r\n${bytes}\r\n0\r\n\r\n`,
+      label: 'chunk-overrun',
+      stall: false,
+    };
   let text = '';
-  for (let at = 0; at < bytes.length; ) {
+  for (let at = 0; at < bytes.length;) {
     const size = Math.min(bytes.length - at, rng.int(1, 400));
     text += `${size.toString(16)}\r\n${bytes.slice(at, at + size)}\r\n`;
     at += size;
@@ -107,7 +245,11 @@ function oneRequest(rng: Prng, keys: FuzzKeys, lastOnSocket: boolean): OneReques
     return yes;
   };
   const path = mutate(0.08, 'odd-path') ? rng.pick(OTHER_PATHS) : rng.pick(PATHS);
-  const method = mutate(0.15, 'method') ? rng.pick(METHODS) : path.includes('models') || path === '/health' ? 'GET' : 'POST';
+  const method = mutate(0.15, 'method')
+    ? rng.pick(METHODS)
+    : path.includes('models') || path === '/health'
+      ? 'GET'
+      : 'POST';
   const version = mutate(0.08, 'version') ? rng.pick(VERSIONS) : 'HTTP/1.1';
   const anthropic = path.startsWith('/v1/messages');
   const proxyPath = path.startsWith('/v1') || path.startsWith('/health');
@@ -149,7 +291,15 @@ function oneRequest(rng: Prng, keys: FuzzKeys, lastOnSocket: boolean): OneReques
     keepAlive = false;
   }
   const line = version === '' ? `${method} ${path}` : `${method} ${path} ${version}`;
-  return { text: `${line}\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n${framed}`, labels, stall, keepAlive, head: method === 'HEAD', anthropic, proxyPath };
+  return {
+    text: `${line}\r\n${headers.map((h) => `${h}\r\n`).join('')}\r\n${framed}`,
+    labels,
+    stall,
+    keepAlive,
+    head: method === 'HEAD',
+    anthropic,
+    proxyPath,
+  };
 }
 
 /** One fuzz case: one request (sometimes pipelined with more), sometimes cut short, sometimes sent slowly. */
@@ -174,7 +324,7 @@ export function generateCase(rng: Prng, keys: FuzzKeys): FuzzCase {
   const parts: Buffer[] = [];
   if (slow) {
     labels.push('slow');
-    for (let at = 0; at < bytes.length; ) {
+    for (let at = 0; at < bytes.length;) {
       const size = rng.int(1, Math.max(1, Math.ceil(bytes.length / 4)));
       parts.push(bytes.subarray(at, at + size));
       at += size;

@@ -4,6 +4,12 @@ import { formatFailover, formatLatency, formatTime, formatTokens } from './forma
 
 const dash = <span className="muted">—</span>;
 
+const PIN_TITLE = {
+  kept: 'The session pin chose this connection',
+  moved: 'The pinned connection could not serve; the session moved here',
+  new: 'The session’s first request here: it is pinned to this connection now',
+} as const;
+
 /** One proxied request: outcome as text and colour, timings, tokens and the failover path (PROD-16). */
 export function ActivityRow({ entry: e }: { entry: RequestLogEntry }) {
   const ok = e.status < 400;
@@ -19,6 +25,11 @@ export function ActivityRow({ entry: e }: { entry: RequestLogEntry }) {
       </td>
       <td>
         {e.connection ?? <span className="muted">none</span>}
+        {e.sessionPin && (
+          <span className="tag" title={PIN_TITLE[e.sessionPin]}>
+            {e.sessionPin === 'kept' ? 'pinned' : e.sessionPin === 'moved' ? 'pin moved' : 'pin new'}
+          </span>
+        )}
         {via && (
           <span className="tag" title={via.title}>
             {via.label}

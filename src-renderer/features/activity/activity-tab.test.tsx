@@ -26,6 +26,7 @@ const entry = (id: number, extra: Partial<RequestLogEntry> = {}): RequestLogEntr
   failover: [],
   errorCode: null,
   servedVia: null,
+  sessionPin: null,
   ...extra,
 });
 
@@ -118,6 +119,23 @@ describe('Activity tab', () => {
     const plain = within(screen.getByTestId('request-4'));
     expect(plain.queryByText('low priority')).toBeNull();
     expect(plain.queryByText('after reset')).toBeNull();
+  });
+
+  it('AFF-6 AFF-8 marks what the session pin did: kept, moved or made', async () => {
+    await renderWithFake(<ActivityTab />, {
+      seed: {
+        activity: [
+          entry(1, { sessionPin: 'kept' }),
+          entry(2, { sessionPin: 'moved' }),
+          entry(3, { sessionPin: 'new' }),
+          entry(4),
+        ],
+      },
+    });
+    expect(within(screen.getByTestId('request-1')).getByText('pinned').title).toMatch(/pin chose/);
+    expect(within(screen.getByTestId('request-2')).getByText('pin moved').title).toMatch(/could not serve/);
+    expect(within(screen.getByTestId('request-3')).getByText('pin new')).toBeTruthy();
+    expect(within(screen.getByTestId('request-4')).queryByText(/pin/)).toBeNull();
   });
 
   it('PROD-8 an empty log explains how to fill it', async () => {

@@ -3,7 +3,6 @@ import { LANE_END_TEXT, type ClaudeConnectionStatus, type ClaudeLaneView } from 
 export { LANE_END_TEXT };
 import { formatCountdown } from '../connections/connection-status';
 
-
 /** Limit-reset outcomes that put the request back at full speed. */
 const GRANTED: ReadonlySet<string> = new Set(['reset', 'not_limited', 'recent_reset']);
 

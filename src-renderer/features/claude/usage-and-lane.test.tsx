@@ -33,9 +33,9 @@ describe('usage bars', () => {
     render(<UsageBars usage={usage(0.95, 3_000, 0.4)} />);
     expect(timer('5-hour resets in').textContent).toBe('00:03');
     expect(meter('5-hour usage').querySelector('.usage-fill')?.className).toContain('err');
-    act(() => vi.advanceTimersByTime(1_000));
+    act(() => void vi.advanceTimersByTime(1_000));
     expect(timer('5-hour resets in').textContent).toBe('00:02');
-    act(() => vi.advanceTimersByTime(2_000));
+    act(() => void vi.advanceTimersByTime(2_000));
     expect(screen.queryByRole('meter', { name: '5-hour usage' })).toBeNull();
     expect(screen.getByText(/reset at .*, no usage seen since/)).toBeTruthy();
     expect(meter('Weekly usage')).toBeTruthy();
@@ -70,7 +70,7 @@ describe('lane badge', () => {
       />,
     );
     expect(screen.getByText('Low priority: waiting for a slot (attempt 3, next try in 00:12)')).toBeTruthy();
-    act(() => vi.advanceTimersByTime(1_000));
+    act(() => void vi.advanceTimersByTime(1_000));
     expect(screen.getByText('Low priority: waiting for a slot (attempt 3, next try in 00:11)')).toBeTruthy();
   });
 

@@ -42,6 +42,7 @@ describe('combos', () => {
           { connection: 'openai-home', model: null },
           { connection: 'anthropic-work', model: 'claude-opus-4-1' },
         ],
+        strategy: 'priority',
       },
     ]);
     expect(screen.queryByRole('dialog')).toBeNull();
@@ -72,6 +73,7 @@ describe('combos', () => {
       id: 'b1',
       name: 'coding',
       targets: [{ connection: 'anthropic-work', model: null }],
+      strategy: 'round-robin' as const,
       createdAt: 0,
       updatedAt: 0,
     };
@@ -84,6 +86,7 @@ describe('combos', () => {
     expect(inputsOf('combos.upsert').at(-1)).toEqual({
       name: 'coding',
       targets: [{ connection: 'anthropic-work', model: 'claude-sonnet-4-5' }],
+      strategy: 'round-robin',
     });
 
     fireEvent.click(screen.getByRole('button', { name: 'Remove' }));
@@ -94,6 +97,24 @@ describe('combos', () => {
     await flush();
     expect(inputsOf('combos.remove')).toEqual([{ name: 'coding' }]);
     expect(screen.getByText('No combos yet')).toBeTruthy();
+  });
+
+  it('ISSUE9-STRATEGY: the strategy select explains the chosen strategy in one sentence and sends it; the list shows it', async () => {
+    const { inputsOf } = await renderWithFake(<CombosTab />, { seed: { connections } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create your first combo' }));
+    fireEvent.change(input('Name'), { target: { value: 'spread' } });
+    const strategy = select('Strategy');
+    expect(strategy.value).toBe('priority');
+    const hint = () => document.getElementById('combo-strategy-hint')?.textContent ?? '';
+    expect(hint()).toMatch(/^Every request tries the targets in the listed order/);
+    fireEvent.change(strategy, { target: { value: 'round-robin' } });
+    expect(hint()).toMatch(/^Each new session goes to the target picked least recently/);
+    fireEvent.click(dialog().getByRole('button', { name: 'Create combo' }));
+    await flush();
+    expect(inputsOf('combos.upsert')).toEqual([
+      { name: 'spread', targets: [{ connection: 'anthropic-work', model: null }], strategy: 'round-robin' },
+    ]);
+    expect(within(screen.getByRole('table')).getByText('Round-robin')).toBeTruthy();
   });
 
   it('PROD-8 with no connections, the empty state sends the user to the Connections tab first', async () => {

@@ -13,6 +13,7 @@ import {
   type ComboErrors,
   type ComboForm,
 } from './combo-form';
+import { ComboStrategyField } from './combo-strategy-field';
 import { ComboTargetsField } from './combo-targets-field';
 import './combos.css';
 
@@ -76,6 +77,7 @@ export function ComboEditor({
             />
           )}
         </FormField>
+        <ComboStrategyField value={form.strategy} onChange={(strategy) => setForm({ ...form, strategy })} />
         <ComboTargetsField
           targets={form.targets}
           connections={connections}

@@ -1,5 +1,10 @@
 import type { AppError } from '../../../src-shared/contract/errors';
-import { comboInputSchema, type ComboInput, type ComboView } from '../../../src-shared/domain/combo';
+import {
+  comboInputSchema,
+  type ComboInput,
+  type ComboStrategy,
+  type ComboView,
+} from '../../../src-shared/domain/combo';
 import { inputIssuesOf } from '../../api/error-issues';
 
 /** One row of the targets list as typed: a connection name and a model id ('' = the client's model). */
@@ -13,6 +18,7 @@ export interface TargetDraft {
 export interface ComboForm {
   name: string;
   targets: TargetDraft[];
+  strategy: ComboStrategy;
 }
 
 /** Messages per field; `targets.<i>` holds a row's own message, `form` what names no field. */
@@ -25,6 +31,7 @@ export function comboFormFrom(view: ComboView | null): ComboForm {
   return {
     name: view?.name ?? '',
     targets: view ? view.targets.map((t) => newTarget(t.connection, t.model ?? '')) : [],
+    strategy: view?.strategy ?? 'priority',
   };
 }
 
@@ -48,6 +55,7 @@ export function buildComboInput(form: ComboForm): { ok: true; input: ComboInput 
       connection: t.connection,
       model: t.model.trim() === '' ? null : t.model.trim(),
     })),
+    strategy: form.strategy,
   };
   const errors: ComboErrors = {};
   form.targets.forEach((t, i) => {

@@ -7,6 +7,7 @@ import { LoadGate } from '../../components/load-gate';
 import { SectionHeader } from '../../components/section-header';
 import { useStores } from '../../stores/stores-context';
 import { ComboEditor } from './combo-editor';
+import { STRATEGY_TEXT } from './combo-strategy-field';
 import './combos.css';
 
 type Editing = { mode: 'add' } | { mode: 'edit'; name: string } | null;
@@ -65,6 +66,7 @@ export function CombosTab() {
             <thead>
               <tr>
                 <th>Name</th>
+                <th>Strategy</th>
                 <th>Targets, in order</th>
                 <th>
                   <span className="visually-hidden">Actions</span>
@@ -77,6 +79,7 @@ export function CombosTab() {
                   <td>
                     <code>{combo.name}</code>
                   </td>
+                  <td title={STRATEGY_TEXT[combo.strategy].explanation}>{STRATEGY_TEXT[combo.strategy].label}</td>
                   <td>
                     <ol className="targets">
                       {combo.targets.map((t, i) => (

@@ -39,11 +39,11 @@ describe('connection status chip', () => {
   it('PROD-6 COOL-11 counts a cooldown down each second from rateLimitedUntil, then shows OK', () => {
     render(<ConnectionStatusChip name="a" row={cooling('a')} />);
     expect(screen.getByRole('timer').textContent).toBe('01:15');
-    act(() => vi.advanceTimersByTime(1000));
+    act(() => void vi.advanceTimersByTime(1000));
     expect(screen.getByRole('timer').textContent).toBe('01:14');
-    act(() => vi.advanceTimersByTime(60_000));
+    act(() => void vi.advanceTimersByTime(60_000));
     expect(screen.getByRole('timer').textContent).toBe('00:14');
-    act(() => vi.advanceTimersByTime(14_000));
+    act(() => void vi.advanceTimersByTime(14_000));
     expect(screen.queryByRole('timer')).toBeNull();
     expect(screen.getByText('OK')).toBeTruthy();
   });
@@ -80,7 +80,7 @@ describe('connections list', () => {
     const slow = within(screen.getByTestId('connection-row-slow'));
     expect(slow.getByRole('timer').textContent).toBe('01:15');
     expect(slow.getByText(/429 rate_limit_error/)).toBeTruthy();
-    act(() => vi.advanceTimersByTime(5000));
+    act(() => void vi.advanceTimersByTime(5000));
     expect(slow.getByRole('timer').textContent).toBe('01:10');
     expect(within(screen.getByTestId('connection-row-fine')).getByText('OK')).toBeTruthy();
   });

@@ -43,6 +43,8 @@ export function KeysTab() {
                 <th>Starts with</th>
                 <th>Created</th>
                 <th>Last used</th>
+                <th>Scopes</th>
+                <th>Connections</th>
                 <th />
               </tr>
             </thead>
@@ -55,6 +57,24 @@ export function KeysTab() {
                   </td>
                   <td>{formatDate(k.createdAt)}</td>
                   <td>{k.lastUsedAt === null ? <span className="muted">never</span> : formatDate(k.lastUsedAt)}</td>
+                  <td>
+                    {k.scopes.length === 0 ? (
+                      <span className="muted">none</span>
+                    ) : (
+                      k.scopes.map((scope) => (
+                        <span key={scope} className="chip">
+                          {scope}
+                        </span>
+                      ))
+                    )}
+                  </td>
+                  <td>
+                    {k.allowedConnections.length === 0 ? (
+                      <span className="muted">all</span>
+                    ) : (
+                      k.allowedConnections.join(', ')
+                    )}
+                  </td>
                   <td className="actions">
                     {k.revokedAt === null ? (
                       <button type="button" className="button small danger" onClick={() => void revoke(k.id, k.name)}>

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import type { Result } from '../../../src-shared/contract/errors';
+import { MAX_OPERATOR_RULES } from '../../../src-shared/domain/resilience-ranges';
 import { inputIssuesOf } from '../../api/error-issues';
 
 const EXAMPLE = `{
@@ -56,7 +57,7 @@ export function ErrorRulesSection({ rules, save }: Props) {
         <h3 id="section-rules-title">Provider error rules</h3>
         <p className="muted small">
           Advanced. Match an upstream’s error text (case-insensitive substring, never a regex) for a status, and choose
-          what cools down: the model, the connection or the whole provider. At most 50 rules in total.
+          what cools down: the model, the connection or the whole provider. At most {MAX_OPERATOR_RULES} rules in total.
         </p>
       </header>
       <label className="field-label" htmlFor="set-providerErrorRules">

@@ -1,3 +1,5 @@
+import type { ProviderProfile } from '../../../src-shared/domain/resilience-ranges';
+
 /**
  * How one setting is edited: `ms` and `bytes` are whole numbers shown with a readable hint,
  * `int?` may be left empty (null: the core derives it), `codes` is a comma-separated status list.
@@ -39,11 +41,12 @@ export interface SectionSpec {
   profileRows?: ProfileRowSpec[];
 }
 
+/** One column per provider profile, in the order the core's schemas list them. */
 export const PROFILES = [
   { id: 'oauth', label: 'OAuth' },
   { id: 'apikey', label: 'API key' },
   { id: 'local', label: 'Local' },
-] as const;
+] as const satisfies readonly { id: ProviderProfile; label: string }[];
 
 /** Every field of a section, profile rows expanded into one field per profile. */
 export function fieldsOf(section: SectionSpec): FieldSpec[] {

@@ -1,3 +1,5 @@
+import { DEFAULT_MODEL_LOCKOUT_SETTINGS } from '../../../src-shared/domain/resilience-lockout';
+import { MODEL_LOCKOUT_RANGES as L } from '../../../src-shared/domain/resilience-ranges';
 import type { SectionSpec } from './field-spec';
 
 /** LOCK-9 / LOCK-10: `Settings › Model Lockout`; the core clamps and keeps max ≥ base. */
@@ -13,18 +15,17 @@ export const MODEL_LOCKOUT_SECTION: SectionSpec = {
       path: 'modelLockout.errorCodes',
       label: 'Counted statuses',
       kind: 'codes',
-      help: 'Upstream HTTP statuses that count as a model failure. Default 403, 404, 429, 502, 503, 504.',
+      help: `Upstream HTTP statuses that count as a model failure. Default ${DEFAULT_MODEL_LOCKOUT_SETTINGS.errorCodes.join(', ')}.`,
     },
-    { path: 'modelLockout.baseCooldownMs', label: 'First lockout', kind: 'ms', min: 5_000, max: 600_000 },
+    { path: 'modelLockout.baseCooldownMs', label: 'First lockout', kind: 'ms', ...L.baseCooldownMs },
     {
       path: 'modelLockout.maxCooldownMs',
       label: 'Longest lockout',
       kind: 'ms',
-      min: 5_000,
-      max: 3_600_000,
+      ...L.maxCooldownMs,
       help: 'Raised to at least the first lockout.',
     },
-    { path: 'modelLockout.maxBackoffSteps', label: 'Escalation steps', kind: 'int', min: 0, max: 20 },
+    { path: 'modelLockout.maxBackoffSteps', label: 'Escalation steps', kind: 'int', ...L.maxBackoffSteps },
     {
       path: 'modelLockout.useExponentialBackoff',
       label: 'Escalate repeated failures',

@@ -1,0 +1,146 @@
+import type { AppError } from '../../../src-shared/contract/errors';
+import type { TargetExclusion } from '../../../src-shared/domain/cooldown';
+import { hashLeaseOwner } from '../../db/lease-owner-material';
+import type { HeaderBag } from '../../routing/affinity/session-key';
+import { admitLeases } from '../../routing/leases/lease-admission';
+import { checkFence } from '../../routing/leases/lease-fence';
+import { readLeaseHeaders } from '../../routing/leases/lease-headers';
+import type { LeaseClaim } from '../../routing/leases/lease-owner-match';
+import type { Target } from '../../routing/resolve-targets';
+import type { ProxyContext } from '../proxy-context';
+import type { Admission } from '../resilience-port';
+import { noTargetError } from './no-target-error';
+
+/** How long a request waits for a busy connection's slot before going ahead anyway (CONC-4). */
+const SLOT_WAIT_MS = 30_000;
+
+/** The lease a request presented, read once before the plan (LEASE-6): malformed headers are refused. */
+export function leaseClaimOf(
+  headers: HeaderBag,
+  keyId: string,
+): { ok: true; claim: LeaseClaim | null } | { ok: false; error: AppError } {
+  const presented = readLeaseHeaders(headers).presented;
+  if (presented.kind === 'none') return { ok: true, claim: null };
+  if (presented.kind === 'refused') return { ok: false, error: { code: presented.code, message: presented.message } };
+  return { ok: true, claim: { ownerHash: hashLeaseOwner(presented.owner), generation: presented.generation, keyId } };
+}
+
+/**
+ * The admit stage's list gate (LEASE-1, LEASE-9, LEASE-11, LEASE-12): a lease holder goes only to its
+ * connection (or the same generation moves to a free one); everyone else skips connections other
+ * owners hold. Every candidate held by others is a 429 with Retry-After; none at all, ordinary routing.
+ */
+export function admitLeaseGate(
+  ctx: ProxyContext,
+  model: string,
+  candidates: readonly Target[],
+  excluded: TargetExclusion[],
+  claim: LeaseClaim | null,
+): { ok: true; candidates: readonly Target[] } | { ok: false; error: AppError } {
+  const book = ctx.leases.book();
+  const now = ctx.now();
+  const step = admitLeases(book, candidates, (t) => t.connection.view.id, claim, now);
+  const decision = step.decision;
+  switch (decision.kind) {
+    case 'free':
+    case 'held':
+    case 'moved': {
+      if (step.book !== book) {
+        const stored = ctx.leases.commit(step.book);
+        if (!stored.ok) return { ok: false, error: stored.error };
+      }
+      if (decision.allowed.length !== candidates.length) {
+        for (const t of candidates) {
+          if (!decision.allowed.includes(t))
+            excluded.push({
+              connection: t.connection.view.name,
+              model: t.upstreamModel,
+              reason: 'leased',
+              retryAfterSeconds: null,
+            });
+        }
+      }
+      return { ok: true, candidates: decision.allowed };
+    }
+    case 'capacity_unavailable':
+      return {
+        ok: false,
+        error: {
+          code: 'lease_capacity_unavailable',
+          message: `Every connection for this request is held by another session's exclusive lease; retry in ${decision.retryAfterSeconds}s`,
+          retryAfterMs: decision.retryAfterSeconds * 1000,
+          details: {
+            state: 'waiting_for_capacity',
+            eligibleCount: decision.eligibleCount,
+            freeCount: decision.freeCount,
+          },
+        },
+      };
+    case 'no_eligible_connection':
+      return { ok: false, error: noTargetError(model, excluded) };
+    case 'refused':
+      return { ok: false, error: { code: decision.code, message: decision.message } };
+  }
+}
+
+/** One admitted candidate: release frees its slot and breaker probe, whatever the attempt did. */
+export type CandidateAdmission =
+  | { kind: 'admitted'; admission: Admission; release(): void }
+  | { kind: 'skip'; exclusion: TargetExclusion }
+  | { kind: 'refused'; error: AppError }
+  | { kind: 'aborted' };
+
+/**
+ * The admit stage per candidate: the lease fence right before dispatch (LEASE-6, LEASE-8), the
+ * maxConcurrent slot (CONC-2: a busy connection is passed over while later ones remain; the last is
+ * waited for within a budget, then used anyway), then the breaker's admission (a HALF_OPEN probe slot).
+ */
+export async function admitCandidate(
+  ctx: ProxyContext,
+  target: Target,
+  isLast: boolean,
+  claim: LeaseClaim | null,
+  signal: AbortSignal,
+): Promise<CandidateAdmission> {
+  const view = target.connection.view;
+  if (claim) {
+    const fence = checkFence(ctx.leases.book(), claim, view.id, ctx.now());
+    if (fence.kind === 'refused') return { kind: 'refused', error: { code: fence.code, message: fence.message } };
+  }
+  const slot = await takeSlot(ctx, target, isLast, signal);
+  if (slot === 'aborted') return { kind: 'aborted' };
+  if (slot === 'busy')
+    return {
+      kind: 'skip',
+      exclusion: { connection: view.name, model: target.upstreamModel, reason: 'busy', retryAfterSeconds: null },
+    };
+  const admitted = ctx.resilience.admit(target, ctx.now());
+  if (!admitted.ok) {
+    if (slot === 'held') ctx.slots.release(view.id);
+    return { kind: 'skip', exclusion: admitted.exclusion };
+  }
+  const admission = admitted.admission;
+  return {
+    kind: 'admitted',
+    admission,
+    release() {
+      admission.release();
+      if (slot === 'held') ctx.slots.release(view.id);
+    },
+  };
+}
+
+async function takeSlot(
+  ctx: ProxyContext,
+  target: Target,
+  isLast: boolean,
+  signal: AbortSignal,
+): Promise<'held' | 'none' | 'busy' | 'aborted'> {
+  const max = target.connection.view.maxConcurrent;
+  const id = target.connection.view.id;
+  if (max === null) return 'none';
+  if (ctx.slots.tryAcquire(id, max)) return 'held';
+  if (!isLast) return 'busy';
+  const outcome = await ctx.slots.acquire(id, max, signal, SLOT_WAIT_MS);
+  return outcome === 'acquired' ? 'held' : outcome === 'aborted' ? 'aborted' : 'none';
+}

@@ -1,0 +1,67 @@
+import type { AppError } from '../../../src-shared/contract/errors';
+import { sendClientError } from '../client-errors';
+import { formatFailoverHeader } from '../failover-policy';
+import { endStreamWithError, relayResponse } from '../relay';
+import { relayErrorResponse } from '../relay-error';
+import type { Answer } from './attempt';
+import type { RequestFrame } from './frame';
+import type { Ended } from './learn';
+
+/** The response header naming the connection a session pin chose (issue 9 §3). */
+export const SESSION_PIN_HEADER = 'x-headroom-session-pin';
+
+/** Headroom's own response headers: who served it, who was tried first, and whether a pin decided. */
+function headroomHeaders(frame: RequestFrame, connection: string, pinned: boolean): Record<string, string> {
+  const extra: Record<string, string> = { 'x-headroom-connection': connection };
+  if (frame.hops.length > 0) extra['x-headroom-failover'] = formatFailoverHeader(frame.hops);
+  if (pinned) extra[SESSION_PIN_HEADER] = connection;
+  return extra;
+}
+
+/** Headroom's own error, in the client's format; only an SSE event once a keep-alive stream is open. */
+export function answerError(
+  frame: RequestFrame,
+  error: AppError,
+  connection: string | null = null,
+  reason?: string,
+): Ended {
+  const { res, endpoint } = frame.request;
+  if (frame.keepAlive.committed) endStreamWithError(res, endpoint.format, error.message, error.code);
+  else sendClientError(res, endpoint.format, error);
+  return { connection, status: res.statusCode, outcome: null, errorCode: reason ?? error.code };
+}
+
+/** The answer stage: relays an upstream answer (or its error) or tells Headroom's own error. */
+export async function sendAnswer(frame: RequestFrame, answer: Answer, pinned: boolean): Promise<Ended> {
+  const { res, endpoint } = frame.request;
+  switch (answer.kind) {
+    case 'error':
+      return answerError(frame, answer.error, answer.connection, answer.reason);
+    case 'relay': {
+      const name = answer.target.connection.view.name;
+      frame.keepAlive.stop();
+      const outcome = await relayResponse(
+        res,
+        answer.upstream,
+        answer.held,
+        answer.tap,
+        headroomHeaders(frame, name, pinned),
+        endpoint.format,
+        frame.request.startedAt,
+      );
+      return { connection: name, status: answer.upstream.statusCode, outcome, errorCode: outcome.errorCode };
+    }
+    case 'upstream-error': {
+      const name = answer.target.connection.view.name;
+      relayErrorResponse(res, answer.upstream, answer.body, {
+        format: endpoint.format,
+        connection: name,
+        status: answer.status,
+        retryAfterMs: answer.retryAfterMs,
+        extraHeaders: headroomHeaders(frame, name, false),
+        secrets: answer.secrets,
+      });
+      return { connection: name, status: answer.status, outcome: null, errorCode: answer.reason };
+    }
+  }
+}

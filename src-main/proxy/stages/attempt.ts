@@ -1,0 +1,194 @@
+import type { Dispatcher } from 'undici';
+import type { AppError } from '../../../src-shared/contract/errors';
+import type { FailoverHop } from '../../../src-shared/domain/request-log';
+import type { Target } from '../../routing/resolve-targets';
+import { readAnswerStart, type AnswerStart } from '../answer-start';
+import { earlyFailureError, type EarlyFailure } from '../early-failure';
+import { headerValue } from '../header-value';
+import { bodyForModel } from '../parse-model-body';
+import type { ProxyContext } from '../proxy-context';
+import { ERROR_BODY_CAP, readUpstreamBody } from '../read-upstream-body';
+import { redactSecrets, secretStrings } from '../redact-secrets';
+import type { Admission } from '../resilience-port';
+import { summarizeUpstreamText } from '../upstream-text';
+import { createUsageTap, type UsageTap } from '../usage-tap';
+import type { RequestFrame } from './frame';
+import { learnFailure, learnSuccess } from './learn';
+import { sendWithHooks } from './send';
+
+/** What the answer stage sends: an upstream answer to relay, an upstream error, or Headroom's own error. */
+export type Answer =
+  | {
+      kind: 'relay';
+      target: Target;
+      upstream: Dispatcher.ResponseData;
+      held: Extract<AnswerStart, { kind: 'ready' }>;
+      tap: UsageTap;
+    }
+  | {
+      kind: 'upstream-error';
+      target: Target;
+      upstream: Dispatcher.ResponseData;
+      body: Buffer;
+      status: number;
+      retryAfterMs: number | null;
+      secrets: readonly string[];
+      reason: string;
+    }
+  /** An error the client is told in its own format (or as an SSE event once a keep-alive stream is open). */
+  | { kind: 'error'; error: AppError; connection: string | null; reason?: string };
+
+/**
+ * One attempt's outcome. Failover to the next candidate is possible only for
+ * `failed-before-first-byte` (and only while nothing is committed); `answer` is what the client
+ * gets when no candidate is left or the engines say not to fail over.
+ */
+export type AttemptOutcome =
+  | { kind: 'served'; answer: Answer }
+  /** `hop` is recorded when the request fails over (null: already recorded, as early failures always are). */
+  | {
+      kind: 'failed-before-first-byte';
+      hop: FailoverHop | null;
+      canFailover: boolean;
+      answer: Answer;
+      drop?: Dispatcher.ResponseData;
+    }
+  | { kind: 'failed-after-commit'; answer: Answer }
+  | { kind: 'refused'; reason: 'aborted' | 'unsupported' };
+
+/**
+ * The attempt stage: builds and sends the upstream request (provider hooks included), reads the
+ * answer's start before anything is committed, and learns from the attempt once (resilience).
+ */
+export async function attemptCandidate(
+  ctx: ProxyContext,
+  frame: RequestFrame,
+  target: Target,
+  admission: Admission,
+): Promise<AttemptOutcome> {
+  const { request, parsed } = frame;
+  const { endpoint } = request;
+  const name = target.connection.view.name;
+  const hooks = ctx.hooks.forAttempt(target.connection, {
+    startedAt: request.startedAt,
+    responseTimeoutMs: frame.responseTimeoutMs,
+  });
+  const result = await sendWithHooks(
+    ctx.pools,
+    hooks,
+    {
+      target,
+      operation: endpoint.operation,
+      search: request.search,
+      clientHeaders: request.req.headers,
+      body: bodyForModel(request.body, parsed, target.upstreamModel),
+      signal: frame.signal,
+      headersTimeoutMs: frame.headersTimeoutMs,
+      bodyTimeoutMs: frame.bodyTimeoutMs,
+    },
+    { stream: parsed.stream, keepAlive: frame.keepAlive, keepAliveHeaders: { 'x-headroom-connection': name } },
+  );
+  frame.servedVia = result.via;
+  /** An early failure, learned once. */
+  const failedEarly = (failure: EarlyFailure, detail: string | null): AttemptOutcome => {
+    const verdict = learnFailure(ctx, target, admission, endpoint.operation, { kind: 'transport', failure });
+    frame.hops.push({
+      connection: name,
+      status: null,
+      reason: failure === 'empty_response' ? 'invalid_response' : failure,
+    });
+    const answer: Answer = {
+      kind: 'error',
+      error: earlyFailureError(name, failure, detail, frame.hops),
+      connection: null,
+    };
+    return { kind: 'failed-before-first-byte', hop: null, canFailover: verdict.shouldFailover, answer };
+  };
+
+  if (result.kind === 'failed') {
+    if (result.reason === 'aborted') return { kind: 'refused', reason: 'aborted' }; // the client left: nothing to learn
+    if (result.reason === 'unsupported') return { kind: 'refused', reason: 'unsupported' };
+    if (result.reason === 'credential') {
+      // A dead login is already recorded (needs_reauth) by the token manager; a refresh that
+      // failed for now (token endpoint down) is not. Either way the next candidate may serve.
+      frame.hops.push({ connection: name, status: null, reason: result.credentialReason ?? 'needs_reauth' });
+      const message = redactSecrets(`${name}: ${result.message}`, secretStrings(target.connection.secret));
+      const answer: Answer = {
+        kind: 'error',
+        error: { code: 'upstream_error', message, status: 502, details: { failover: frame.hops } },
+        connection: null,
+      };
+      return { kind: 'failed-before-first-byte', hop: null, canFailover: true, answer };
+    }
+    return failedEarly(result.reason, null);
+  }
+
+  const upstream = result.response;
+  if (upstream.statusCode >= 200 && upstream.statusCode < 300) {
+    // Nothing is committed to the client until the answer has really begun (and, for JSON, parses).
+    const contentType = headerValue(upstream.headers['content-type']);
+    const tap = createUsageTap(contentType);
+    const sse = contentType?.includes('text/event-stream') ? endpoint.format : null;
+    const start = await readAnswerStart(upstream, sse, tap, frame.signal, ctx.now);
+    if (start.kind === 'aborted') return { kind: 'refused', reason: 'aborted' };
+    if (start.kind === 'failed') return failedEarly(start.failure, start.detail);
+    if (start.kind === 'stream_error') {
+      const bodyText = redactSecrets(start.bodyText, secretStrings(target.connection.secret, result.sentSecret));
+      const verdict = learnFailure(ctx, target, admission, endpoint.operation, {
+        kind: 'response',
+        status: start.status,
+        headers: upstream.headers,
+        bodyText,
+      });
+      // Relayed as held when nothing else may serve: the client parses the error event itself.
+      const answer: Answer = { kind: 'relay', target, upstream, held: start.held, tap };
+      return {
+        kind: 'failed-before-first-byte',
+        hop: { connection: name, status: start.status, reason: verdict.reason },
+        canFailover: verdict.shouldFailover,
+        answer,
+        drop: upstream,
+      };
+    }
+    learnSuccess(ctx, target, admission);
+    return { kind: 'served', answer: { kind: 'relay', target, upstream, held: start, tap } };
+  }
+
+  const bodyBytes =
+    (await readUpstreamBody(upstream.body, ERROR_BODY_CAP, frame.errorBodyTimeoutMs)) ?? Buffer.alloc(0);
+  if (frame.signal.aborted) return { kind: 'refused', reason: 'aborted' };
+  // An upstream that echoes the credential must not carry it into the client, the log or the UI.
+  const secrets = secretStrings(target.connection.secret, result.sentSecret);
+  const bodyText = redactSecrets(bodyBytes.toString('utf8'), secrets);
+  const verdict = learnFailure(ctx, target, admission, endpoint.operation, {
+    kind: 'response',
+    status: upstream.statusCode,
+    headers: upstream.headers,
+    bodyText,
+    ...(result.wallResetAt === null ? {} : { cooldownUntil: result.wallResetAt }),
+  });
+  frame.keepAlive.stop();
+  if (frame.keepAlive.committed) {
+    // The client already has a 200 stream (it waited in the lane): the error can only be an SSE event now.
+    const summary = summarizeUpstreamText(bodyText, headerValue(upstream.headers['content-type']));
+    const error: AppError = { code: 'upstream_error', message: `${name} answered ${upstream.statusCode}: ${summary}` };
+    return { kind: 'failed-after-commit', answer: { kind: 'error', error, connection: name, reason: verdict.reason } };
+  }
+  const status = verdict.status ?? upstream.statusCode;
+  const answer: Answer = {
+    kind: 'upstream-error',
+    target,
+    upstream,
+    body: bodyBytes,
+    status,
+    retryAfterMs: verdict.retryAfterMs,
+    secrets,
+    reason: verdict.reason,
+  };
+  return {
+    kind: 'failed-before-first-byte',
+    hop: { connection: name, status: upstream.statusCode, reason: verdict.reason },
+    canFailover: verdict.shouldFailover,
+    answer,
+  };
+}

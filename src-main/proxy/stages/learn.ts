@@ -1,0 +1,93 @@
+import type { UpstreamOperation } from '../../providers/adapter';
+import type { SessionPinMark } from '../../../src-shared/domain/request-log';
+import { learnServed, type PinChange } from '../../routing/affinity/pin-learn';
+import type { Target } from '../../routing/resolve-targets';
+import type { ProxyContext } from '../proxy-context';
+import type { RelayOutcome } from '../relay';
+import type { Admission, AttemptOutcome as ResilienceOutcome, AttemptVerdict } from '../resilience-port';
+import type { RequestFrame } from './frame';
+import type { Plan } from './plan';
+
+type Candidates = Extract<Plan, { kind: 'candidates' }>;
+
+/** How a request ended, for the activity log. */
+export interface Ended {
+  connection: string | null;
+  status: number;
+  outcome: RelayOutcome | null;
+  errorCode: string | null;
+}
+
+/** One attempt's failure, told to the resilience engine exactly once; its verdict says whether to fail over. */
+export function learnFailure(
+  ctx: ProxyContext,
+  target: Target,
+  admission: Admission,
+  operation: UpstreamOperation,
+  outcome: ResilienceOutcome,
+): AttemptVerdict {
+  return ctx.resilience.learnFailure(target, admission, operation, outcome, ctx.now());
+}
+
+export function learnSuccess(ctx: ProxyContext, target: Target, admission: Admission): void {
+  ctx.resilience.learnSuccess(target, admission, ctx.now());
+}
+
+/** The combo's strategy made this pick (no pin decided it): the round-robin memory moves on. */
+export function learnPick(ctx: ProxyContext, plan: Candidates, target: Target): void {
+  if (plan.combo && plan.pin?.decided !== target.connection.view.id)
+    ctx.roundRobin.picked(plan.combo, target, plan.candidates);
+}
+
+/**
+ * A connection served the session's request: create, extend (AFF-8) or move (AFF-6) its pin in
+ * memory; the write reaches SQLite with the core's next flush. Returns whether the pin decided.
+ */
+export function learnPin(ctx: ProxyContext, frame: RequestFrame, plan: Candidates, target: Target): boolean {
+  const pin = plan.pin;
+  if (!pin) return false;
+  const id = target.connection.view.id;
+  const change = learnServed(pin.stored, pin.scope, id, ctx.settings().sessionAffinityTtlMs, ctx.now());
+  if (change.kind !== 'disabled') ctx.affinity.put(change.pin);
+  frame.sessionPin = PIN_MARK[change.kind];
+  return pin.decided === id;
+}
+
+const PIN_MARK: Record<PinChange['kind'], SessionPinMark | null> = {
+  disabled: null,
+  created: 'new',
+  extended: 'kept',
+  moved: 'moved',
+};
+
+/** The request's row in the activity log; buffered, written by the core's timer. */
+export function recordRequest(
+  ctx: ProxyContext,
+  frame: RequestFrame,
+  model: string,
+  stream: boolean,
+  ended: Ended | null,
+): void {
+  const { request } = frame;
+  const usage = ended?.outcome?.usage;
+  ctx.record({
+    ts: request.startedAt,
+    keyName: request.key.name,
+    apiFormat: request.endpoint.format,
+    endpoint: request.endpoint.name,
+    model,
+    connection: ended?.connection ?? null,
+    status: ended ? ended.status : 499,
+    stream,
+    latencyMs: ctx.now() - request.startedAt,
+    ttfbMs: ended?.outcome?.ttfbMs ?? null,
+    inputTokens: usage?.inputTokens ?? null,
+    outputTokens: usage?.outputTokens ?? null,
+    cacheReadTokens: usage?.cacheReadTokens ?? null,
+    cacheWriteTokens: usage?.cacheWriteTokens ?? null,
+    failover: frame.hops,
+    errorCode: ended ? ended.errorCode : 'client_closed',
+    servedVia: frame.servedVia,
+    sessionPin: frame.sessionPin,
+  });
+}

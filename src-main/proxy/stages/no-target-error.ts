@@ -1,0 +1,25 @@
+import type { AppError } from '../../../src-shared/contract/errors';
+import type { TargetExclusion } from '../../../src-shared/domain/cooldown';
+import { quoteUserText } from '../quote-user-text';
+
+/** No target can run: cooling targets give a 503 with the earliest return (ROUTE-6), others a 404 (ROUTE-8). */
+export function noTargetError(model: string, excluded: readonly TargetExclusion[]): AppError {
+  const waits = excluded.map((e) => e.retryAfterSeconds).filter((s): s is number => s !== null);
+  if (waits.length > 0) {
+    const soonest = Math.min(...waits);
+    const reasons = excluded.map(
+      (e) => `${e.connection}: ${e.reason}${e.retryAfterSeconds === null ? '' : ` (${e.retryAfterSeconds}s)`}`,
+    );
+    return {
+      code: 'all_targets_cooling_down',
+      message: `Every target for ${quoteUserText(model)} is cooling down; the first is back in ${soonest}s. ${reasons.join('; ')}`,
+      retryAfterMs: soonest * 1000,
+      details: { excluded },
+    };
+  }
+  return {
+    code: 'no_executable_targets',
+    message: `No connection can serve ${quoteUserText(model)} right now`,
+    details: { excluded },
+  };
+}

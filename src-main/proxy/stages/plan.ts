@@ -1,0 +1,114 @@
+import type { AppError } from '../../../src-shared/contract/errors';
+import type { ComboView } from '../../../src-shared/domain/combo';
+import type { ApiFormat } from '../../../src-shared/domain/connection';
+import type { TargetExclusion } from '../../../src-shared/domain/cooldown';
+import type { LocalKeyView } from '../../../src-shared/domain/local-key';
+import { pinKeyOf, type Pin, type PinScope } from '../../routing/affinity/pin';
+import { orderByPin } from '../../routing/affinity/pin-order';
+import { resolveTargets, type Exclusion, type Target } from '../../routing/resolve-targets';
+import { exclusionLogFor } from '../exclusion-log';
+import type { ProxyContext } from '../proxy-context';
+import { quoteUserText } from '../quote-user-text';
+import { noTargetError } from './no-target-error';
+
+/** The session's pin as the plan saw it: the learn stage extends, creates or moves it. */
+export interface PinPlan {
+  scope: PinScope;
+  stored: Pin | undefined;
+  /** The connection id the pin put first, when a live pin decided the order. */
+  decided: string | null;
+}
+
+export type Plan =
+  | { kind: 'refused'; error: AppError }
+  | {
+      kind: 'candidates';
+      candidates: readonly Target[];
+      excluded: TargetExclusion[];
+      combo: ComboView | null;
+      pin: PinPlan | null;
+    };
+
+const connectionIdOf = (t: Target) => t.connection.view.id;
+
+function asExclusion(e: Exclusion): TargetExclusion {
+  return { connection: e.connection, model: null, reason: e.reason, retryAfterSeconds: null };
+}
+
+/** A key's `allowedConnections` (empty = all) restricts normal routing too (LEASE-3 keys and others). */
+function allowedFor(key: LocalKeyView, targets: readonly Target[], excluded: TargetExclusion[]): readonly Target[] {
+  if (key.allowedConnections.length === 0) return targets;
+  const allowed = targets.filter((t) => key.allowedConnections.includes(t.connection.view.name));
+  if (allowed.length === targets.length) return targets;
+  for (const t of targets) {
+    if (!key.allowedConnections.includes(t.connection.view.name)) {
+      excluded.push({
+        connection: t.connection.view.name,
+        model: t.upstreamModel,
+        reason: 'not_allowed',
+        retryAfterSeconds: null,
+      });
+    }
+  }
+  return allowed;
+}
+
+/**
+ * The plan stage: model or route → candidates, each excluded one with its reason (unknown, the
+ * key's allowlist, cooldowns, breakers, lockouts), then ordered by the combo's strategy and, on
+ * top, the session's pin (soft, AFF-6: it only reorders what survived the filters).
+ */
+export function planRequest(
+  ctx: ProxyContext,
+  input: { model: string; format: ApiFormat; key: LocalKeyView; session: string | null },
+): Plan {
+  const { model, format, key, session } = input;
+  const resolution = resolveTargets(ctx.catalog(), model, format);
+  if (resolution.kind === 'unknown_model') {
+    const list = resolution.available.slice(0, 50).join(', ') || 'none configured';
+    return {
+      kind: 'refused',
+      error: {
+        code: 'model_not_found',
+        message: `Model ${quoteUserText(model)} is not served by any connection. Available: ${list}`,
+        details: { available: resolution.available },
+      },
+    };
+  }
+  const excluded: TargetExclusion[] = resolution.excluded.map(asExclusion);
+  const allowed = allowedFor(key, resolution.targets, excluded);
+  const now = ctx.now();
+  const screened = ctx.resilience.screen(allowed, now);
+  for (const e of screened.excluded) excluded.push(e);
+  if (screened.runnable.length === 0) {
+    const error = noTargetError(model, excluded);
+    if (error.code === 'all_targets_cooling_down') {
+      // ROUTE-7: the operator's log names every reason and how long it has left, once per model per window.
+      const parts = excluded.map(
+        (e) => `${e.connection}=${e.reason}${e.retryAfterSeconds === null ? '' : `:${e.retryAfterSeconds}s`}`,
+      );
+      exclusionLogFor(ctx, ctx.log).report(model, resolution.combo !== null, parts, now);
+    }
+    return { kind: 'refused', error };
+  }
+  const ordered = ctx.roundRobin.order(resolution.combo, screened.runnable);
+  const ttlMs = ctx.settings().sessionAffinityTtlMs;
+  if (session === null || ttlMs <= 0)
+    return { kind: 'candidates', candidates: ordered, excluded, combo: resolution.combo, pin: null };
+  // AFF-7: scoped to the key, the session and what was asked for (a route by its glob, so every model it catches shares one pin).
+  const scope: PinScope = {
+    keyId: key.id,
+    session,
+    target: resolution.route === null ? model : `route:${resolution.route}`,
+  };
+  const stored = ctx.affinity.get(pinKeyOf(scope));
+  const proposal = orderByPin(ordered, connectionIdOf, stored, ttlMs, now);
+  const decided = proposal.kind === 'pinned' ? proposal.connectionId : null;
+  return {
+    kind: 'candidates',
+    candidates: proposal.order,
+    excluded,
+    combo: resolution.combo,
+    pin: { scope, stored, decided },
+  };
+}

@@ -1,0 +1,84 @@
+import type { Dispatcher } from 'undici';
+import type { AttemptHooks } from '../../providers/provider-hooks';
+import type { UpstreamPools } from '../../providers/upstream-pools';
+import { dispatchToTarget, type DispatchRequest, type DispatchResult } from '../dispatch';
+import type { KeepAlive } from '../sse-keepalive';
+
+/** One candidate's send as the attempt stage sees it, with what the provider hooks did on the way. */
+export type SendResult = DispatchResult & {
+  /** `low-priority-accepted`, `limit-reset`, `slot-busy` … when the answer came after a hook's re-send. */
+  via: string | null;
+  /** The announced end of a usage wall nobody handled: the connection cools until then (not a guess). */
+  wallResetAt: number | null;
+  /** Why a `credential` failure happened: a dead login (recorded as needs_reauth) or a refresh that failed for now. */
+  credentialReason?: 'needs_reauth' | 'refresh_failed';
+};
+
+/** Waits that long or longer make a streaming client see keep-alive comments instead of silence. */
+const KEEPALIVE_AFTER_MS = 5_000;
+/** A bound on same-connection re-sends; the lane's own max-wait ends far earlier in practice. */
+const MAX_ROUNDS = 200;
+
+function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, ms);
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+function drop(response: Dispatcher.ResponseData): void {
+  response.body.on('error', () => undefined);
+  response.body.resume();
+}
+
+/**
+ * Sends a request to one candidate. Without hooks: one dispatch. With them: `prepare` before each
+ * send, `afterResponse` after each response's headers, and the same request again on the same
+ * connection while a hook asks for it — all before anything reaches the client.
+ */
+export async function sendWithHooks(
+  pools: UpstreamPools,
+  hooks: AttemptHooks | null,
+  request: DispatchRequest,
+  wait: { stream: boolean; keepAlive: KeepAlive; keepAliveHeaders: Record<string, string> },
+): Promise<SendResult> {
+  if (!hooks) return { ...(await dispatchToTarget(pools, request)), via: null, wallResetAt: null };
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const prep = await hooks.prepare();
+    if (!prep.ok) {
+      return {
+        kind: 'failed',
+        reason: 'credential',
+        message: prep.message,
+        via: hooks.via,
+        wallResetAt: null,
+        credentialReason: prep.credentialReason,
+      };
+    }
+    const extraHeaders = prep.headers ? { ...request.extraHeaders, ...prep.headers } : request.extraHeaders;
+    const result = await dispatchToTarget(pools, {
+      ...request,
+      secretOverride: prep.secret,
+      ...(extraHeaders ? { extraHeaders } : {}),
+    });
+    if (result.kind === 'failed') return { ...result, via: hooks.via, wallResetAt: null };
+    const decision = await hooks.afterResponse({
+      status: result.response.statusCode,
+      headers: result.response.headers,
+    });
+    if (decision.kind === 'accept') return { ...result, via: hooks.via, wallResetAt: decision.wallResetAt };
+    drop(result.response);
+    if (decision.delayMs > 0) {
+      if (wait.stream && decision.delayMs >= KEEPALIVE_AFTER_MS) wait.keepAlive.start(wait.keepAliveHeaders);
+      await sleep(decision.delayMs, request.signal);
+      if (request.signal.aborted) return { kind: 'failed', reason: 'aborted', via: hooks.via, wallResetAt: null };
+    }
+  }
+  return { kind: 'failed', reason: 'unreachable', via: hooks.via, wallResetAt: null };
+}

@@ -1,0 +1,51 @@
+/**
+ * Round-robin memory of one combo: when each target was last picked, as a pick counter (no clock
+ * needed, no ties). Keys are `connectionId` + NUL + upstream model, so a combo listing one
+ * connection twice (two models) rotates over both entries.
+ */
+export type PickMemory = ReadonlyMap<string, number>;
+
+export interface PickState {
+  /** Per combo name. */
+  readonly combos: ReadonlyMap<string, PickMemory>;
+  readonly counter: number;
+}
+
+export const EMPTY_PICKS: PickState = { combos: new Map(), counter: 0 };
+
+/** The memory key of a target. */
+export function pickKeyOf(connectionId: string, model: string): string {
+  return `${connectionId}\u0000${model}`;
+}
+
+/**
+ * The least recently picked target first (never picked counts as oldest; ties keep the combo's
+ * order), so new sessions spread over the accounts. Pure; the same array when nothing moves.
+ */
+export function orderRoundRobin<T>(
+  candidates: readonly T[],
+  memory: PickMemory | undefined,
+  keyOf: (candidate: T) => string,
+): readonly T[] {
+  if (candidates.length < 2 || !memory || memory.size === 0) return candidates;
+  const ranked = candidates.map((candidate, index) => ({ candidate, index, at: memory.get(keyOf(candidate)) ?? -1 }));
+  ranked.sort((a, b) => a.at - b.at || a.index - b.index);
+  let moved = false;
+  for (let i = 0; i < ranked.length; i++) if (ranked[i]?.index !== i) moved = true;
+  return moved ? ranked.map((r) => r.candidate) : candidates;
+}
+
+/** Records that `key` was picked for `combo` now; the memory keeps only keys of current targets. */
+export function recordPick(state: PickState, combo: string, key: string, liveKeys: readonly string[]): PickState {
+  const counter = state.counter + 1;
+  const before = state.combos.get(combo);
+  const memory = new Map<string, number>();
+  for (const k of liveKeys) {
+    const at = before?.get(k);
+    if (at !== undefined) memory.set(k, at);
+  }
+  memory.set(key, counter);
+  const combos = new Map(state.combos);
+  combos.set(combo, memory);
+  return { combos, counter };
+}
