@@ -1,18 +1,30 @@
 import { fail, ok, type Result } from '../../src-shared/contract/errors';
 import { stripControlChars } from './quote-user-text';
-import { replaceModel } from './replace-model';
+import { replaceModel, scanBody, type Span } from './replace-model';
 
 export interface ModelBody {
-  json: Record<string, unknown>;
   model: string;
   stream: boolean;
+  /** The model exactly as the body spells it (before trimming), to know whether the bytes must change. */
+  rawModel: string;
+  /** Where the model's value sits in the body, when the scan found it (large bodies). */
+  modelAt: Span | null;
 }
 
 /** Longer than any real model id, combo or `connection/model`; past it the name is refused, not stored. */
 export const MAX_MODEL_CHARS = 256;
 
+/**
+ * Bodies up to this size are validated by JSON.parse in full. Larger ones (Claude Code sends
+ * ~70 KB every turn) are scanned for the top-level model and stream without building the object:
+ * the parse and its garbage were the largest cost Headroom added per request. Their structure is
+ * checked; a token-level error that slips through is refused by the upstream in the client's format.
+ */
+export const FULL_PARSE_MAX_BYTES = 32 * 1024;
+
 /** The few fields routing needs; the rest of the body passes upstream untouched. */
 export function parseModelBody(raw: Buffer): Result<ModelBody> {
+  if (raw.length > FULL_PARSE_MAX_BYTES) return scanLarge(raw);
   let json: unknown;
   try {
     json = JSON.parse(raw.toString('utf8'));
@@ -23,17 +35,34 @@ export function parseModelBody(raw: Buffer): Result<ModelBody> {
     return fail('invalid_input', 'The request body must be a JSON object', { status: 400 });
   }
   const body = json as Record<string, unknown>;
-  if (typeof body.model !== 'string') return missingModel();
+  return checked(body.model, body.stream === true, null);
+}
+
+function scanLarge(raw: Buffer): Result<ModelBody> {
+  const scan = scanBody(raw);
+  if (!scan.ok) return fail('invalid_json', 'The request body is not valid JSON');
+  if (scan.model === null) return missingModel();
+  let value: unknown;
+  try {
+    value = JSON.parse(raw.toString('utf8', scan.model.start, scan.model.end));
+  } catch {
+    return fail('invalid_json', 'The request body is not valid JSON');
+  }
+  return checked(value, scan.streamTrue, scan.model);
+}
+
+function checked(value: unknown, stream: boolean, modelAt: Span | null): Result<ModelBody> {
+  if (typeof value !== 'string') return missingModel();
   // Checked before any other work on it: the request log, errors and upstreams never see a huge name.
-  if (body.model.length > MAX_MODEL_CHARS) {
-    return fail('invalid_input', `model: is at most ${MAX_MODEL_CHARS} characters (got ${body.model.length})`, {
+  if (value.length > MAX_MODEL_CHARS) {
+    return fail('invalid_input', `model: is at most ${MAX_MODEL_CHARS} characters (got ${value.length})`, {
       status: 400,
     });
   }
   // Control characters could forge log lines; they are never part of a real model id.
-  const model = stripControlChars(body.model).trim();
+  const model = stripControlChars(value).trim();
   if (model.length === 0) return missingModel();
-  return ok({ json: body, model, stream: body.stream === true });
+  return ok({ model, stream, rawModel: value, modelAt });
 }
 
 function missingModel(): Result<never> {
@@ -45,6 +74,8 @@ function missingModel(): Result<never> {
  * model's bytes are replaced (everything else, thinking signatures included, stays byte-exact).
  */
 export function bodyForModel(raw: Buffer, parsed: ModelBody, upstreamModel: string): Buffer {
-  if (upstreamModel === parsed.model && parsed.json.model === parsed.model) return raw;
-  return replaceModel(raw, upstreamModel) ?? Buffer.from(JSON.stringify({ ...parsed.json, model: upstreamModel }));
+  if (upstreamModel === parsed.rawModel) return raw;
+  const replaced = parsed.modelAt ? replaceModel(raw, upstreamModel, parsed.modelAt) : replaceModel(raw, upstreamModel);
+  // Unreachable for a body parseModelBody accepted (it has a top-level string model); kept total.
+  return replaced ?? raw;
 }

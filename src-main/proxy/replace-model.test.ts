@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { findModelValue, replaceModel } from './replace-model';
+import { bodyForModel, FULL_PARSE_MAX_BYTES, parseModelBody } from './parse-model-body';
+import { findModelValue, replaceModel, scanBody } from './replace-model';
 
 /** Seeded so a failure names its case. */
 function rng(seed: number) {
@@ -59,5 +60,66 @@ describe('replacing the model without re-serialising the body', () => {
       const out = replaceModel(raw, `up-${n}`);
       expect(JSON.parse(out?.toString() ?? 'null'), `case ${n}`).toEqual({ ...body, model: `up-${n}` });
     }
+  });
+
+  it('issue 9 perf: the scan reads model and stream exactly as JSON.parse does on 500 random valid bodies', () => {
+    const next = rng(7);
+    for (let n = 0; n < 500; n++) {
+      const body: Record<string, unknown> = {};
+      for (let k = 0; k < 1 + Math.floor(next() * 5); k++) body[`k${k}`] = randomValue(next, 0);
+      const pick = Math.floor(next() * 5);
+      if (pick > 0) body.model = pick === 4 ? 42 : `m${n}\u2028"`;
+      const streamPick = Math.floor(next() * 4);
+      if (streamPick > 0) body.stream = [true, false, 'true'][streamPick - 1];
+      const text = next() < 0.5 ? JSON.stringify(body) : JSON.stringify(body, null, 2);
+      const scan = scanBody(Buffer.from(text));
+      expect(scan.ok, `case ${n}`).toBe(true);
+      if (!scan.ok) continue;
+      const parsedModel: unknown = scan.model
+        ? JSON.parse(Buffer.from(text).toString('utf8', scan.model.start, scan.model.end))
+        : undefined;
+      expect(parsedModel, `case ${n}`).toBe(typeof body.model === 'string' ? body.model : undefined);
+      expect(scan.streamTrue, `case ${n}`).toBe(body.stream === true);
+    }
+  });
+
+  it('issue 9 perf: the scan refuses bodies that are not one whole JSON object', () => {
+    for (const bad of [
+      '',
+      '[]',
+      '"x"',
+      '{"model":"a"',
+      '{"model":"a}',
+      '{"a":[1}',
+      '{"a":{]}',
+      '{"model":"a"} x',
+      'x{}',
+      '{"a":"\\\\"}x"}',
+    ]) {
+      expect(scanBody(Buffer.from(bad)).ok, JSON.stringify(bad)).toBe(false);
+    }
+    expect(scanBody(Buffer.from(' {"model":"a"}\n')).ok).toBe(true);
+  });
+
+  it('issue 9 perf: a large body is read by the scan with the same answers as the full parse of a small one', () => {
+    const filler = 'x'.repeat(FULL_PARSE_MAX_BYTES);
+    const large = Buffer.from(JSON.stringify({ system: filler, model: ' claude-opus-4-8[1m] ', stream: true }));
+    const parsed = parseModelBody(large);
+    expect(parsed).toMatchObject({ ok: true, value: { model: 'claude-opus-4-8[1m]', stream: true } });
+    if (!parsed.ok) return;
+    const sent = bodyForModel(large, parsed.value, 'claude-sonnet-4-5');
+    expect(JSON.parse(sent.toString())).toEqual({ system: filler, model: 'claude-sonnet-4-5', stream: true });
+    expect(parseModelBody(Buffer.from(`{"system":"${filler}","model":"a"`))).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_json' },
+    });
+    expect(parseModelBody(Buffer.from(`{"system":"${filler}","model":7}`))).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
+    expect(parseModelBody(Buffer.from(`{"system":"${filler}","model":"${'m'.repeat(300)}"}`))).toMatchObject({
+      ok: false,
+      error: { code: 'invalid_input' },
+    });
   });
 });

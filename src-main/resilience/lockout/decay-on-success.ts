@@ -20,6 +20,8 @@ export function decayOnSuccess(
   connectionId: string,
   model: string,
 ): DecayResult {
+  // Every success passes here and lockouts are rare: no keys built while nothing is locked.
+  if (!hasAnyKey(state)) return { state, cleared: false, failureCount: 0 };
   const keys = keysCovering(provider, connectionId, model).filter((key) => Object.hasOwn(state, key));
   if (keys.length === 0) return { state, cleared: false, failureCount: 0 };
   const next: Record<string, ModelLockouts[string]> = { ...state };
@@ -33,4 +35,9 @@ export function decayOnSuccess(
     left = Math.max(left, failureCount);
   }
   return { state: next, cleared: left === 0, failureCount: left };
+}
+
+function hasAnyKey(state: ModelLockouts): boolean {
+  for (const key in state) if (Object.hasOwn(state, key)) return true;
+  return false;
 }
