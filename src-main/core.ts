@@ -1,10 +1,11 @@
 import { existsSync, rmSync } from 'node:fs';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import { join } from 'node:path';
 import { fail, ok, type Result } from '../src-shared/contract/errors';
 import type { ProxyInfo } from '../src-shared/contract/methods';
 import { DEFAULT_SETTINGS, type Settings } from '../src-shared/domain/settings';
 import { createAdminHandler, type AdminHandler } from './admin/admin-handler';
+import { closeServers, createSettlingTracker, startStorageTimers } from './core-lifecycle';
 import { resolveAdminToken } from './admin-token';
 import { createEventBus, type EventBus } from './api/event-bus';
 import { createKeyVerifier } from './api/key-verifier';
@@ -65,8 +66,6 @@ export interface Core {
   info(): ProxyInfo;
 }
 
-const FLUSH_EVERY_MS = 1_000;
-const PRUNE_EVERY_MS = 60 * 60_000;
 const DB_FILE = 'headroom.sqlite';
 
 function configRefusal(file: string, problems: ConfigProblem[]): Result<never> {
@@ -90,16 +89,7 @@ export function createCore(options: CoreOptions): Core {
   const pools = createUpstreamPools();
   // The client-socket limits are read before storage opens (the ports bind first): defaults until then.
   let clientLimits: () => Settings = () => DEFAULT_SETTINGS;
-  // Model requests still settling after their sockets closed; stop() waits so their log rows are written.
-  const settling = new Set<Promise<void>>();
-  const track =
-    (handler: (req: IncomingMessage, res: ServerResponse) => void | Promise<void>) =>
-    (req: IncomingMessage, res: ServerResponse): void => {
-      const pending = handler(req, res);
-      if (!pending) return;
-      settling.add(pending);
-      void pending.finally(() => settling.delete(pending));
-    };
+  const { track, settled } = createSettlingTracker();
   let lock: DataDirLock | null = null;
   let watch: DataDirWatch | null = null;
   /** Set once the data directory is gone: every contract call and model request is refused with it. */
@@ -327,24 +317,16 @@ export function createCore(options: CoreOptions): Core {
     };
     watch = watchDataDir([dir, dbFile], onLost);
 
-    const flush = (): void => {
-      try {
-        s.requestLog.flush();
-        // Session pins ride the same timer: expired ones dropped, changes written in one transaction.
-        s.affinity.prune(now());
-        s.affinity.flush();
-      } catch (error) {
+    const storageTimers = startStorageTimers(
+      s,
+      () => settingsCache.value,
+      now,
+      (error) => {
         // A failed write is the moment to look: the folder may be gone.
-        if (watch?.check() === null) log(`Headroom: could not write the request log (${(error as Error).message})`);
-      }
-    };
-    timers.push(setInterval(flush, FLUSH_EVERY_MS).unref());
-    const prune = () => {
-      const cfg = settingsCache.value;
-      s.requestLog.prune(now(), cfg.requestLogMaxRows, cfg.requestLogMaxAgeDays);
-    };
-    prune();
-    timers.push(setInterval(prune, PRUNE_EVERY_MS).unref());
+        if (watch?.check() === null) log(`Headroom: could not write the request log (${error.message})`);
+      },
+    );
+    timers.push(...storageTimers);
 
     const proxyUrl = urlOf(options.host, port.value);
     const dashboardUrl = `${adminUrl}/?token=${encodeURIComponent(adminToken)}`;
@@ -365,17 +347,8 @@ export function createCore(options: CoreOptions): Core {
     watch?.stop();
     watch = null;
     admin?.closeAll();
-    await Promise.all(
-      servers.splice(0).map(
-        (server) =>
-          new Promise<void>((resolve) => {
-            if (!server.listening) return resolve();
-            server.close(() => resolve());
-            server.closeAllConnections();
-          }),
-      ),
-    );
-    await Promise.allSettled([...settling]);
+    await closeServers(servers.splice(0));
+    await settled();
     await pools.close();
     storage?.close();
     storage = null;

@@ -11,7 +11,7 @@ afterEach(() => {
 const mode = (path: string): number => statSync(path).mode & 0o777;
 
 // POSIX permission bits are not enforced on Windows; the profile ACL guards the folder there.
-describe.skipIf(process.platform === 'win32')('data dir modes', () => {
+describe.skipIf(process.platform === 'win32')('data dir modes (POSIX file modes; skipped on Windows)', () => {
   it('ISSUE-8 creates the data dir 0700 even under a permissive umask, and says it created it', () => {
     const root = mkdtempSync(join(tmpdir(), 'headroom-modes-'));
     dirs.push(root);

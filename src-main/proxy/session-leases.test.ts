@@ -62,13 +62,22 @@ async function lease(h: RunningHeadroom, key: string, body: Record<string, unkno
     },
     body: JSON.stringify(body),
   });
-  return { res, json: (await res.json()) as Record<string, unknown> };
+  return { res, json: (await res.json()) as Record<string, unknown> & Partial<Grant> };
 }
 
 async function acquire(h: RunningHeadroom, key = AGENT_KEY, owner?: string): Promise<Grant> {
   const { res, json } = await lease(h, key, { action: 'acquire' }, owner);
   expect(res.status).toBe(200);
-  return json as unknown as Grant;
+  const { owner: id, generation, connection, expiresAt, state } = json;
+  if (
+    id === undefined ||
+    generation === undefined ||
+    connection === undefined ||
+    expiresAt === undefined ||
+    state === undefined
+  )
+    throw new Error(`not a lease grant: ${JSON.stringify(json)}`);
+  return { owner: id, generation, connection, expiresAt, state };
 }
 
 async function ask(h: RunningHeadroom, key: string, headers: Record<string, string> = {}) {
@@ -89,7 +98,7 @@ const held = (g: Grant, generation = g.generation) => ({
 });
 
 describe('exclusive leases on the proxy port (POST /api/v1/session-leases)', () => {
-  it('LEASE-1, LEASE-2, LEASE-5, LEASE-7: acquire, use, renew and release a lease', async () => {
+  it('LEASE-1, LEASE-2, LEASE-4, LEASE-5, LEASE-7: acquire (no model, client name or user-agent needed), use, renew and release a lease', async () => {
     const { a, b, h } = await scene();
     const first = await acquire(h);
     expect(first.owner).toMatch(LEASE_OWNER_PATTERN);
@@ -120,6 +129,22 @@ describe('exclusive leases on the proxy port (POST /api/v1/session-leases)', () 
     expect(after.res.status).toBe(409);
     expect(after.json.headroom?.code).toBe('lease_not_held');
     expect(a.requests.length + b.requests.length).toBe(before);
+  });
+
+  it('LEASE-13: a lease outlives the requests that use it and is no concurrency permit: an idle leased connection still refuses others until released', async () => {
+    const { h } = await scene();
+    const grant = await acquire(h);
+    expect(grant.connection).toBe('acct-a');
+    for (let i = 0; i < 2; i++) {
+      // Each request takes and frees its per-connection permit; the lease (and its generation) stays.
+      const used = await ask(h, AGENT_KEY, held(grant));
+      expect(used.res.headers.get('x-headroom-connection')).toBe('acct-a');
+    }
+    // acct-a has nothing in flight, yet an ordinary key is sent past it: the lease is the fence, not occupancy.
+    expect((await ask(h, TEST_LOCAL_KEY)).res.headers.get('x-headroom-connection')).toBe('acct-b');
+    const released = await lease(h, AGENT_KEY, { action: 'release', generation: grant.generation }, grant.owner);
+    expect(released.res.status).toBe(200);
+    expect((await ask(h, TEST_LOCAL_KEY)).res.headers.get('x-headroom-connection')).toBe('acct-a');
   });
 
   it('LEASE-6: a stale generation is refused before anything goes upstream', async () => {

@@ -1,0 +1,72 @@
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Settings } from '../src-shared/domain/settings';
+import type { Storage } from './db/storage';
+
+const FLUSH_EVERY_MS = 1_000;
+const PRUNE_EVERY_MS = 60 * 60_000;
+
+type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
+
+/**
+ * Model requests still settling after their sockets closed: `track` wraps a handler so `settled()`
+ * can wait for them, and stop() writes their log rows before the database closes.
+ */
+export function createSettlingTracker() {
+  const settling = new Set<Promise<void>>();
+  return {
+    track:
+      (handler: Handler) =>
+      (req: IncomingMessage, res: ServerResponse): void => {
+        const pending = handler(req, res);
+        if (!pending) return;
+        settling.add(pending);
+        void pending.finally(() => settling.delete(pending));
+      },
+    settled: async (): Promise<void> => {
+      await Promise.allSettled([...settling]);
+    },
+  };
+}
+
+/**
+ * The storage timers: the request log and session pins reach SQLite once a second (batched, never
+ * per request), the log is pruned hourly. A failed write asks `onWriteFailure` whether the data
+ * directory is gone (it then stops everything); other failures are logged and retried.
+ */
+export function startStorageTimers(
+  s: Storage,
+  settings: () => Settings,
+  now: () => number,
+  onWriteFailure: (error: Error) => void,
+): NodeJS.Timeout[] {
+  const flush = (): void => {
+    try {
+      s.requestLog.flush();
+      // Session pins ride the same timer: expired ones dropped, changes written in one transaction.
+      s.affinity.prune(now());
+      s.affinity.flush();
+    } catch (error) {
+      onWriteFailure(error instanceof Error ? error : new Error(String(error)));
+    }
+  };
+  const prune = () => {
+    const cfg = settings();
+    s.requestLog.prune(now(), cfg.requestLogMaxRows, cfg.requestLogMaxAgeDays);
+  };
+  prune();
+  return [setInterval(flush, FLUSH_EVERY_MS).unref(), setInterval(prune, PRUNE_EVERY_MS).unref()];
+}
+
+/** Closes every server, cutting its open connections (long streams included) so stop() never hangs. */
+export async function closeServers(servers: Server[]): Promise<void> {
+  await Promise.all(
+    servers.map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          if (!server.listening) return resolve();
+          server.close(() => resolve());
+          server.closeAllConnections();
+        }),
+    ),
+  );
+}
