@@ -230,7 +230,7 @@ function deadPid(): number {
 
 describe('data directory (issue 8)', () => {
   posixIt(
-    'ISSUE-8: the data dir is 0700 and every file in it 0600 after start, tightening a pre-existing 0755/0644 dir',
+    'ISSUE-8 (POSIX modes; skipped on Windows): the data dir is 0700 and every file in it 0600 after start, tightening a pre-existing 0755/0644 dir',
     async () => {
       const dir = tempDir();
       chmodSync(dir, 0o755);

@@ -5,6 +5,7 @@ import { fail, ok, type Result } from '../src-shared/contract/errors';
 import type { ProxyInfo } from '../src-shared/contract/methods';
 import { DEFAULT_SETTINGS, type Settings } from '../src-shared/domain/settings';
 import { createAdminHandler, type AdminHandler } from './admin/admin-handler';
+import { handlerDeps } from './core-handler-deps';
 import { closeServers, createSettlingTracker, startStorageTimers } from './core-lifecycle';
 import { resolveAdminToken } from './admin-token';
 import { createEventBus, type EventBus } from './api/event-bus';
@@ -117,50 +118,19 @@ export function createCore(options: CoreOptions): Core {
   };
 
   const inner = createRouter(
-    createHandlers({
-      get db() {
-        return need().db;
-      },
-      get connections() {
-        return need().connections;
-      },
-      get keys() {
-        return need().keys;
-      },
-      get combos() {
-        return need().combos;
-      },
-      get settings() {
-        return need().settings;
-      },
-      get requestLog() {
-        return need().requestLog;
-      },
-      get affinity() {
-        return need().affinity;
-      },
-      get leases() {
-        return need().leases;
-      },
-      get routes() {
-        return need().routes;
-      },
-      get resilience() {
-        return needResilience().control;
-      },
-      get resilienceSettings() {
-        return needResilience().settings;
-      },
-      events,
-      now,
-      info: currentInfo,
-      reloadCatalog,
-      claudeStatus: () => claude?.status(catalog.connections) ?? [],
-      testConnection: async (name) => {
-        const connection = catalog.byName.get(name);
-        return connection ? testConnection(pools, connection, now) : null;
-      },
-    }),
+    createHandlers(
+      handlerDeps(need, needResilience, {
+        events,
+        now,
+        info: currentInfo,
+        reloadCatalog,
+        claudeStatus: () => claude?.status(catalog.connections) ?? [],
+        testConnection: async (name) => {
+          const connection = catalog.byName.get(name);
+          return connection ? testConnection(pools, connection, now) : null;
+        },
+      }),
+    ),
     (method) => log(`Headroom: internal error in ${method}`),
   );
   // Both doors (IPC and HTTP) share this router, so a lost data directory is refused the same on each.

@@ -14,7 +14,7 @@ if (!binary) console.warn('Skipping the Claude Code CLI lane test: the Claude Co
 
 describe('Claude Code CLI through a claude-oauth connection', () => {
   it.skipIf(!binary)(
-    'PROD-10/LOWP-4: at the wall with lowPriorityMode on, `claude -p "say hi"` still prints the answer, served in the slow lane',
+    'PROD-10/LOWP-4 (skipped without the Claude Code native binary): at the wall with lowPriorityMode on, `claude -p "say hi"` still prints the answer, served in the slow lane',
     async () => {
       const fake = await scene.claude({ name: 'sub', text: ANSWER });
       fake.setWall({ resetAt: nowSeconds() + 3600 });
