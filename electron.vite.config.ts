@@ -15,7 +15,8 @@ export default defineConfig({
       // Node 20 runs the headless entry, Electron's newer Node runs main: target the older one.
       target: 'node20.19',
       // Dependencies (better-sqlite3's native addon, undici, zod …) stay in node_modules, loaded at runtime.
-      externalizeDeps: true,
+      // ioredis is optional (QDRV-5): loaded at runtime when installed, never bundled.
+      externalizeDeps: { include: ['ioredis'] },
       rolldownOptions: {
         input: {
           main: resolve(root, 'src-main/main.ts'),

@@ -43,6 +43,7 @@ const engineFolders = [
   'src-main/resilience/{breaker,classify,cooldown,lockout,window-gate}',
   'src-main/routing/{affinity,leases,routes,strategies}',
   'src-main/providers/claude-oauth/{lane,reset}',
+  'src-main/quota/engine',
 ];
 const engineMessage = 'Engines are pure (ARCHITECTURE §3): no I/O imports; inject it from the caller.';
 

@@ -49,6 +49,48 @@ function runVitest(name, extraArgs, env = process.env) {
   tally(name, reportFile, result.status ?? 1);
 }
 
+/**
+ * Suites written for `node --test` (TEST-12 asks for `node --import tsx/esm --test tests/unit/…`):
+ * run the same way, counted from their TAP summary.
+ */
+function runNodeTests(name, dir) {
+  const abs = path.join(root, dir);
+  if (!existsSync(abs)) return;
+  const files = readdirSync(abs)
+    .filter((f) => f.endsWith('.test.ts'))
+    .map((f) => path.join(dir, f));
+  if (files.length === 0) return;
+  const tapFile = path.join(reportDir, `${name}.tap`);
+  console.log(`\n=== ${name} (node --test) ===`);
+  const result = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx/esm',
+      '--test',
+      '--test-reporter=spec',
+      '--test-reporter-destination=stdout',
+      '--test-reporter=tap',
+      `--test-reporter-destination=${tapFile}`,
+      ...files,
+    ],
+    { cwd: root, stdio: 'inherit' },
+  );
+  const tap = existsSync(tapFile) ? readFileSync(tapFile, 'utf8') : '';
+  const count = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0);
+  const passed = count('pass');
+  let failed = count('fail') + count('cancelled');
+  if ((result.status ?? 1) !== 0 && failed === 0) {
+    console.error(
+      `${name}: node --test exited with code ${result.status} without a failed test; counting one failure.`,
+    );
+    failed = 1;
+  }
+  totals.passed += passed;
+  totals.failed += failed;
+  totals.skipped += count('skipped') + count('todo');
+}
+
 function findChromium() {
   const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium'].filter(Boolean);
   return candidates.find((candidate) => existsSync(candidate)) ?? null;
@@ -67,6 +109,7 @@ function hasE2eTests(dir = path.join(root, 'e2e')) {
 runVitest('unit', process.argv.slice(2));
 // Latency under load is measured alone, so the other suites' workers do not share the two cores.
 if (process.argv.length <= 2) runVitest('timing', [], { ...process.env, TIMING: '1' });
+if (process.argv.length <= 2) runNodeTests('node-test', 'tests/unit');
 
 const chromium = findChromium();
 if (!chromium) {

@@ -13,6 +13,7 @@ type StorageDeps = Pick<
   | 'affinity'
   | 'leases'
   | 'routes'
+  | 'quotaPools'
   | 'resilience'
   | 'resilienceSettings'
 >;
@@ -20,6 +21,7 @@ type StorageDeps = Pick<
 /**
  * The handlers' dependencies; storage and the resilience runtime are read at call time: the router exists
  * before start() opens them, and a call before then (or after stop) throws inside the router.
+ * `rest.quota` is the running quota engine's admin face; the caller makes it safe to hold before start().
  */
 export function handlerDeps(
   storage: () => Storage,
@@ -55,6 +57,9 @@ export function handlerDeps(
     },
     get routes() {
       return storage().routes;
+    },
+    get quotaPools() {
+      return storage().quotaPools;
     },
     get resilience() {
       return resilience().control;

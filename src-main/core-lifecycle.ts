@@ -1,9 +1,12 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Settings } from '../src-shared/domain/settings';
 import type { Storage } from './db/storage';
+import type { QuotaStore } from './quota/quota-ports';
 
 const FLUSH_EVERY_MS = 1_000;
 const PRUNE_EVERY_MS = 60 * 60_000;
+const QUOTA_GC_EVERY_MS = 60 * 60_000;
+const DAY_MS = 24 * 60 * 60_000;
 
 type Handler = (req: IncomingMessage, res: ServerResponse) => void | Promise<void>;
 
@@ -55,6 +58,24 @@ export function startStorageTimers(
   };
   prune();
   return [setInterval(flush, FLUSH_EVERY_MS).unref(), setInterval(prune, PRUNE_EVERY_MS).unref()];
+}
+
+/**
+ * QENV-3: hourly, counter buckets last written longer ago than the retention are deleted. A failure
+ * is logged and retried on the next tick; the timer never keeps the process alive.
+ */
+export function startQuotaGc(
+  store: Pick<QuotaStore, 'gc'>,
+  retentionDays: () => number,
+  now: () => number,
+  log: (line: string) => void,
+): NodeJS.Timeout {
+  const gc = () => {
+    store.gc(retentionDays() * DAY_MS, now()).catch((error: unknown) => {
+      log(`[quota:factory] retention GC failed: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  };
+  return setInterval(gc, QUOTA_GC_EVERY_MS).unref();
 }
 
 /** Closes every server, cutting its open connections (long streams included) so stop() never hangs. */

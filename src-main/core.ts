@@ -6,7 +6,7 @@ import type { ProxyInfo } from '../src-shared/contract/methods';
 import { DEFAULT_SETTINGS, type Settings } from '../src-shared/domain/settings';
 import { createAdminHandler, type AdminHandler } from './admin/admin-handler';
 import { handlerDeps } from './core-handler-deps';
-import { closeServers, createSettlingTracker, startStorageTimers } from './core-lifecycle';
+import { closeServers, createSettlingTracker, startQuotaGc, startStorageTimers } from './core-lifecycle';
 import { resolveAdminToken } from './admin-token';
 import { createEventBus, type EventBus } from './api/event-bus';
 import { createKeyVerifier } from './api/key-verifier';
@@ -33,6 +33,11 @@ import type { ProxyContext } from './proxy/proxy-context';
 import { buildCatalog, type Catalog } from './routing/catalog';
 import type { SecretBox } from './secrets/secret-box';
 import { createResilienceRuntime, type ResilienceRuntime } from './resilience/resilience-runtime';
+import { resolveQuotaConfig } from './quota/engine/quota-config';
+import type { QuotaAdmin } from './quota/quota-ports';
+import { createQuotaRuntime, type QuotaRuntime } from './quota/runtime/quota-runtime';
+import { createQuotaShareDispatch } from './quota/runtime/quota-share-dispatch';
+import { createQuotaStoreFactory, type SwitchingQuotaStore } from './quota/store/store-factory';
 import { HEADROOM_VERSION } from './version';
 
 export interface CoreOptions {
@@ -51,6 +56,8 @@ export interface CoreOptions {
   secretBox?: SecretBox;
   log?: (line: string) => void;
   now?: () => number;
+  /** Tests: wraps the quota counter store (a store that throws or hangs, QPIPE-3/5). */
+  wrapQuotaStore?: (store: SwitchingQuotaStore) => SwitchingQuotaStore;
 }
 
 export interface StartedInfo {
@@ -82,6 +89,8 @@ export function createCore(options: CoreOptions): Core {
   let storage: Storage | null = null;
   let resilience: ResilienceRuntime | null = null;
   let claude: ClaudeRuntime | null = null;
+  let quotaStore: SwitchingQuotaStore | null = null;
+  let quota: QuotaRuntime | null = null;
   let catalog: Catalog = buildCatalog([], []);
   let info: ProxyInfo | null = null;
   let admin: AdminHandler | null = null;
@@ -110,7 +119,21 @@ export function createCore(options: CoreOptions): Core {
       s.connections.list().map((c) => ({ view: c, secret: c.secret })),
       s.combos.list(),
       s.routes.list(),
+      quota?.catalogPools() ?? [],
     );
+  };
+  const needQuota = (): QuotaRuntime => {
+    if (!quota) throw new Error('core not started');
+    return quota;
+  };
+  /** The admin door's face of the quota engine; a reload also rebuilds the catalog (its `qtSd/` combos). */
+  const quotaAdmin: QuotaAdmin = {
+    usage: (poolIdOrName, at) => needQuota().usage(poolIdOrName, at),
+    storeStatus: () => needQuota().storeStatus(),
+    reload: () => {
+      needQuota().reload();
+      reloadCatalog();
+    },
   };
   const currentInfo = (): ProxyInfo => {
     if (!info) throw new Error('core not started');
@@ -120,6 +143,7 @@ export function createCore(options: CoreOptions): Core {
   const inner = createRouter(
     createHandlers(
       handlerDeps(need, needResilience, {
+        quota: quotaAdmin,
         events,
         now,
         info: currentInfo,
@@ -218,10 +242,30 @@ export function createCore(options: CoreOptions): Core {
       const applied = applyConfig(s, loaded.value, now());
       if (!applied.ok) return refuse(applied);
     }
-    reloadCatalog();
     const r = (resilience = createResilienceRuntime(s.db, process.env, () => catalog, events, now));
 
     const settingsCache = { value: s.settings.get() };
+    // The quota engine (issue 10): setting > env > default, resolved again when the setting changes.
+    const quotaConfigOf = (stored: Settings['quotaStore']) => {
+      const resolved = resolveQuotaConfig(stored, process.env);
+      for (const problem of resolved.problems) log(`[quota:factory] ${problem}`);
+      return resolved;
+    };
+    const quotaConfig = { value: quotaConfigOf(settingsCache.value.quotaStore) };
+    const factory = createQuotaStoreFactory({ db: s.db, config: () => quotaConfig.value, log });
+    const store = (quotaStore = options.wrapQuotaStore ? options.wrapQuotaStore(factory) : factory);
+    const q = (quota = createQuotaRuntime({
+      store,
+      storeState: () => store.status(),
+      pools: s.quotaPools,
+      config: () => quotaConfig.value,
+      log,
+      now,
+    }));
+    q.reload();
+    reloadCatalog();
+    // Redis (when configured) connects or falls back before the first request is counted.
+    await store.ready();
     clientLimits = () => settingsCache.value;
     const claudeDeps = {
       connections: s.connections,
@@ -243,7 +287,19 @@ export function createCore(options: CoreOptions): Core {
     r.control.attachTransient({ clear: (id) => lanes.clearCoolOffs(id) });
     lookUpMissingOrganizations(claudeDeps);
     events.subscribe((e) => {
-      if (e.type === 'settings.changed') settingsCache.value = e.payload.settings;
+      if (e.type === 'settings.changed') {
+        const before = JSON.stringify(settingsCache.value.quotaStore);
+        settingsCache.value = e.payload.settings;
+        if (JSON.stringify(e.payload.settings.quotaStore) !== before) {
+          quotaConfig.value = quotaConfigOf(e.payload.settings.quotaStore);
+          void store.reconfigure();
+        }
+      }
+      // A revoked key or a removed connection leaves its pools: the request path must see it at once.
+      if ((e.type === 'keys.changed' || e.type === 'connections.changed') && storage) {
+        q.reload();
+        reloadCatalog();
+      }
     });
     const ctx: ProxyContext = {
       catalog: () => catalog,
@@ -256,6 +312,9 @@ export function createCore(options: CoreOptions): Core {
       affinity: s.affinity,
       leases: s.leases,
       roundRobin: createRoundRobinStore(),
+      quota: q,
+      quotaShare: createQuotaShareDispatch(q),
+      quotaShareWaitsForSlot: () => r.settings.get().quotaShareConcurrencyLimit.enabled,
       log,
       now,
       // After the data dir is lost nothing more is logged; the gate refuses new requests already.
@@ -297,6 +356,7 @@ export function createCore(options: CoreOptions): Core {
       },
     );
     timers.push(...storageTimers);
+    timers.push(startQuotaGc(store, () => quotaConfig.value.retentionDays, now, log));
 
     const proxyUrl = urlOf(options.host, port.value);
     const dashboardUrl = `${adminUrl}/?token=${encodeURIComponent(adminToken)}`;
@@ -320,6 +380,12 @@ export function createCore(options: CoreOptions): Core {
     await closeServers(servers.splice(0));
     await settled();
     await pools.close();
+    // Consumption is recorded on the turn after each answer: let the last ones run, then flush the
+    // store's write-behind before SQLite closes under it.
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    await quotaStore?.close();
+    quotaStore = null;
+    quota = null;
     storage?.close();
     storage = null;
     resilience = null;

@@ -6,6 +6,7 @@ import { CooldownsBadge } from './features/cooldowns/cooldowns-badge';
 import { CooldownsTab } from './features/cooldowns/cooldowns-tab';
 import { AppHeader } from './features/header/app-header';
 import { KeysTab } from './features/keys/keys-tab';
+import { QuotaTab } from './features/quota/quota-tab';
 import { RoutesTab } from './features/routes/routes-tab';
 import { SessionsTab } from './features/sessions/sessions-tab';
 import { SettingsTab } from './features/settings/settings-tab';
@@ -26,6 +27,7 @@ const TABS = [
   { id: 'combos', label: 'Combos', view: CombosTab },
   { id: 'routes', label: 'Routes', view: RoutesTab },
   { id: 'sessions', label: 'Sessions', view: SessionsTab },
+  { id: 'quota', label: 'Quota', view: QuotaTab },
   { id: 'activity', label: 'Activity', view: ActivityTab },
   { id: 'setup', label: 'Setup', view: SetupTab },
   { id: 'settings', label: 'Settings', view: SettingsTab },

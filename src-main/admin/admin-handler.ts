@@ -6,7 +6,7 @@ import { refuseCrossSite } from './cross-site-guard';
 import { notBuiltPage, signInPage } from './dashboard-pages';
 import { createEventStreams } from './events-route';
 import { sendError, sendJson, sendPage, sendText } from './http-replies';
-import { handleRest } from './rest-routes';
+import { handleRest, isRestPath } from './rest-routes';
 import { handleRpc } from './rpc-route';
 import { createStaticFiles } from './static-files';
 
@@ -68,7 +68,7 @@ export function createAdminHandler(deps: AdminHandlerDeps): AdminHandler {
         return sendError(res, { code: 'method_not_allowed', message: 'Use GET for /api/events' }, { allow: 'GET' });
       return streams.open(req, res);
     }
-    if (pathname.startsWith('/api/resilience/') || pathname.startsWith('/api/monitoring/')) {
+    if (isRestPath(pathname)) {
       return handleRest(req, res, pathname, router);
     }
     req.resume();

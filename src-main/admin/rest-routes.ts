@@ -1,28 +1,24 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { statusOf, type Result } from '../../src-shared/contract/errors';
+import type { Result } from '../../src-shared/contract/errors';
 import type { CooldownSnapshot } from '../../src-shared/domain/cooldown';
 import type { Router } from '../api/router';
 import { sendError, sendJson } from './http-replies';
+import { QUOTA_REST_ROUTES } from './quota-rest-routes';
 import { MAX_RPC_BODY_BYTES, readJsonBody } from './read-json-body';
+import { compilePath, type PathParams, type PathPattern } from './rest-match';
+import { answer, isRecord, type RestHandler, type RestRoute } from './rest-reply';
 
 /**
- * The spec's REST endpoints (LOCK-8, BRK-7, BRK-8, issue 3 §6), each a thin mapping onto contract
+ * The spec's REST endpoints (LOCK-8, BRK-7, BRK-8, issue 3 §6, QUI-12), each a thin mapping onto contract
  * methods so the window, the tray and these URLs can never disagree.
  */
-type RestHandler = (router: Router, body: unknown) => Promise<{ status: number; body: unknown }>;
-
-const answer = (result: Result<unknown>, shape: (value: unknown) => unknown = (v) => v) =>
-  result.ok
-    ? { status: 200, body: shape(result.value) }
-    : { status: statusOf(result.error), body: { ok: false, error: result.error } };
 
 const snapshot = async (router: Router): Promise<Result<CooldownSnapshot>> =>
   (await router.call('cooldowns.list', undefined)) as Result<CooldownSnapshot>;
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim().length > 0 ? v.trim() : null);
 
-const ROUTES: Record<string, RestHandler> = {
+const RESILIENCE_ROUTES: Record<string, RestHandler> = {
   'GET /api/resilience/cooldowns': async (router) => answer(await snapshot(router), (s) => s),
   'DELETE /api/resilience/cooldowns': async (router, body) => {
     const connection = isRecord(body) ? str(body.connection) : null;
@@ -90,23 +86,51 @@ const ROUTES: Record<string, RestHandler> = {
   },
 };
 
+/** Where the REST endpoints live; the admin door sends these prefixes here. */
+const REST_PREFIXES = ['/api/resilience/', '/api/monitoring/', '/api/quota/'] as const;
+
+export const isRestPath = (pathname: string): boolean => REST_PREFIXES.some((prefix) => pathname.startsWith(prefix));
+
+const ROUTES: ReadonlyArray<RestRoute & { compiled: PathPattern }> = [
+  ...Object.entries(RESILIENCE_ROUTES).map(([key, handler]): RestRoute => {
+    const space = key.indexOf(' ');
+    return { method: key.slice(0, space), path: key.slice(space + 1), handler };
+  }),
+  ...QUOTA_REST_ROUTES,
+].map((route) => ({ ...route, compiled: compilePath(route.path) }));
+
+const WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PUT', 'DELETE']);
+
 export async function handleRest(
   req: IncomingMessage,
   res: ServerResponse,
   pathname: string,
   router: Router,
 ): Promise<void> {
-  const route = ROUTES[`${req.method ?? 'GET'} ${pathname}`];
-  if (!route) {
+  const method = req.method ?? 'GET';
+  const matches: Array<{ route: RestRoute; params: Result<PathParams> }> = [];
+  for (const route of ROUTES) {
+    const params = route.compiled.match(pathname);
+    if (params !== null) matches.push({ route, params });
+  }
+  const hit = matches.find((m) => m.route.method === method);
+  if (!hit) {
     req.resume();
-    return sendError(res, { code: 'not_found', message: 'No such admin endpoint' });
+    if (matches.length === 0) return sendError(res, { code: 'not_found', message: 'No such admin endpoint' });
+    const allow = [...new Set(matches.map((m) => m.route.method))].join(', ');
+    return sendError(res, { code: 'method_not_allowed', message: `Use ${allow} for ${pathname}` }, { allow });
+  }
+  const { params } = hit;
+  if (!params.ok) {
+    req.resume();
+    return sendError(res, params.error);
   }
   let body: unknown = undefined;
-  if (req.method === 'DELETE' || req.method === 'POST') {
+  if (WITH_BODY.has(method)) {
     const parsed = await readJsonBody(req, MAX_RPC_BODY_BYTES);
     if (!parsed.ok) return sendError(res, parsed.error);
     body = parsed.value ?? undefined;
   } else req.resume();
-  const out = await route(router, body);
+  const out = await hit.route.handler(router, body, params.value);
   sendJson(res, out.status, out.body);
 }

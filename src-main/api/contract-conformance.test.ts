@@ -54,8 +54,11 @@ function normaliser(): (value: unknown) => unknown {
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
     }
     if (key === null) return value;
-    if ((key === 'id' || key === 'connectionId') && typeof value === 'string') return idOf(value);
-    if (/At$|^(now|ts|latencyMs|ttfbMs)$/.test(key) && typeof value === 'number') return '<number>';
+    if ((key === 'id' || key === 'connectionId' || key === 'poolId' || key === 'keyId') && typeof value === 'string')
+      return idOf(value);
+    // `<poolId>:<unit>:<window>`: the pool id part differs between the two cores.
+    if (key === 'dimensionKey' && typeof value === 'string') return value.replace(/^[^:]+/, (id) => idOf(id));
+    if (/At$|^(now|ts|at|latencyMs|ttfbMs)$/.test(key) && typeof value === 'number') return '<number>';
     if (key === 'plainKey' || key === 'prefix' || key === 'dataDir') return `<${key}>`;
     if (typeof value === 'string')
       return value.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>').replace(/\b\d+ ms\b/g, '<n> ms');
@@ -152,6 +155,35 @@ function steps(upstreamUrl: string): Step[] {
     { method: 'resilience.reset', input: undefined },
     { method: 'claude.status', input: undefined },
     { method: 'claude.importCredentials', input: { name: 'max-import', path: '/nonexistent/.credentials.json' } },
+    { method: 'quota.listPools', input: undefined },
+    { method: 'quota.listPlans', input: undefined },
+    {
+      method: 'quota.setPlan',
+      input: { connection: 'main', dimensions: [{ unit: 'requests', window: 'hourly', limit: 100 }] },
+    },
+    {
+      method: 'quota.setPlan',
+      input: { connection: 'ghost', dimensions: [{ unit: 'requests', window: 'hourly', limit: 1 }] },
+    },
+    {
+      method: 'quota.upsertPool',
+      input: {
+        name: 'team',
+        connection: 'main',
+        allocations: [
+          { key: 'test', weight: 50 },
+          { key: 'lease-bot', weight: 50 },
+        ],
+      },
+    },
+    { method: 'quota.upsertPool', input: { name: 'bad', connection: 'main', allocations: [{ key: 'carol' }] } },
+    { method: 'quota.listPools', input: undefined },
+    { method: 'quota.poolUsage', input: { id: 'team' } },
+    { method: 'quota.poolUsage', input: { id: 'nope' } },
+    { method: 'quota.removePlan', input: { connection: 'main' } },
+    { method: 'quota.removePool', input: { name: 'team' } },
+    { method: 'quota.removePool', input: { name: 'team' } },
+    { method: 'quota.storeStatus', input: undefined },
   ];
 }
 
@@ -201,6 +233,28 @@ const INVALID_INPUTS: Record<MethodName, unknown[]> = {
   'resilience.updateSettings': ['text', { bogusSection: {} }, { cooldown: { apikey: { baseCooldownMs: 'slow' } } }],
   'claude.status': NO_INPUT,
   'claude.importCredentials': [{}, { name: 'bad name!' }, { name: 'ok', extra: 1 }],
+  'quota.listPools': NO_INPUT,
+  'quota.upsertPool': [
+    { name: 'p' },
+    { name: 'p', connection: 'main', allocations: [] },
+    { name: 'bad name!', connection: 'main', allocations: [{ key: 'test' }] },
+    {
+      name: 'p',
+      connection: 'main',
+      dimensions: [{ unit: 'hours', window: 'hourly', limit: 1 }],
+      allocations: [{ key: 'test' }],
+    },
+  ],
+  'quota.removePool': [{}],
+  'quota.poolUsage': [{}, { id: '' }],
+  'quota.listPlans': NO_INPUT,
+  'quota.setPlan': [
+    { connection: 'main' },
+    { connection: 'main', dimensions: [] },
+    { connection: 'main', dimensions: [{ unit: 'requests', window: 'fortnightly', limit: 1 }] },
+  ],
+  'quota.removePlan': [{}, { connection: 'main', extra: 1 }],
+  'quota.storeStatus': NO_INPUT,
 };
 
 describe('contract conformance: HTTP door and IPC door', () => {
@@ -299,6 +353,19 @@ describe('contract conformance: HTTP door and IPC door', () => {
       'resilience.reset:ok',
       'claude.status:ok',
       'claude.importCredentials:not_found',
+      'quota.listPools:ok',
+      'quota.listPlans:ok',
+      'quota.setPlan:ok',
+      'quota.setPlan:not_found',
+      'quota.upsertPool:ok',
+      'quota.upsertPool:invalid_input',
+      'quota.listPools:ok',
+      'quota.poolUsage:ok',
+      'quota.poolUsage:not_found',
+      'quota.removePlan:ok',
+      'quota.removePool:ok',
+      'quota.removePool:not_found',
+      'quota.storeStatus:ok',
     ]);
     expect(ipcLog).toEqual([]);
   });

@@ -6,6 +6,7 @@ import type { ConnectionsRepo, StoredConnection } from '../db/connections-repo';
 import type { KeysRepo } from '../db/keys-repo';
 import type { Database } from '../db/open';
 import type { RoutesRepo } from '../db/routes-repo';
+import type { QuotaPoolsRepo } from '../quota/quota-ports';
 import type { LoadedConfig } from './load-config';
 
 export interface ConfigRepos {
@@ -14,6 +15,7 @@ export interface ConfigRepos {
   keys: KeysRepo;
   combos: CombosRepo;
   routes: RoutesRepo;
+  quotaPools: QuotaPoolsRepo;
 }
 
 class ConfigApplyError extends Error {}
@@ -53,7 +55,7 @@ export function applyConfig(
   repos: ConfigRepos,
   config: LoadedConfig,
   now: number,
-): Result<{ connections: number; keys: number; combos: number; routes: number | null }> {
+): Result<{ connections: number; keys: number; combos: number; routes: number | null; pools: number; plans: number }> {
   const run = repos.db.transaction(() => {
     for (const given of config.connections) {
       const existing = repos.connections.getByName(given.name);
@@ -75,6 +77,16 @@ export function applyConfig(
       repos.combos.upsert(combo, now);
     }
     if (config.routes) repos.routes.replace(config.routes);
+    // After keys and connections, so a pool may name what this same file defines.
+    for (const pool of config.pools) {
+      const saved = repos.quotaPools.upsert(pool, now);
+      if (!saved.ok) throw new ConfigApplyError(`pools: "${pool.name}": ${saved.error.message}`);
+    }
+    for (const plan of config.plans) {
+      const connection = repos.connections.getByName(plan.connection);
+      if (!connection) throw new ConfigApplyError(`plans: no connection named "${plan.connection}"`);
+      repos.quotaPools.setPlan(connection.id, plan.dimensions, now);
+    }
   });
   try {
     run();
@@ -83,6 +95,8 @@ export function applyConfig(
       keys: config.keys.length,
       combos: config.combos.length,
       routes: config.routes?.length ?? null,
+      pools: config.pools.length,
+      plans: config.plans.length,
     });
   } catch (error) {
     if (error instanceof ConfigApplyError) return fail('invalid_input', error.message);

@@ -3,6 +3,7 @@ import { createMemoryDb } from '../testing/temp-db';
 import { createCombosRepo } from '../db/combos-repo';
 import { createConnectionsRepo } from '../db/connections-repo';
 import { createKeysRepo } from '../db/keys-repo';
+import { createQuotaPoolsRepo } from '../db/quota-pools-repo';
 import { createRoutesRepo } from '../db/routes-repo';
 import { applyConfig } from './apply-config';
 import { parseConfig, storedNamesOf } from './load-config';
@@ -55,6 +56,7 @@ function repos() {
     keys: createKeysRepo(db),
     combos: createCombosRepo(db),
     routes: createRoutesRepo(db),
+    quotaPools: createQuotaPoolsRepo(db),
   };
 }
 
@@ -65,7 +67,7 @@ describe('config: keys access, combo strategy, routes', () => {
     const r = repos();
     expect(applyConfig(r, parsed.value, 1)).toEqual({
       ok: true,
-      value: { connections: 2, keys: 2, combos: 2, routes: 4 },
+      value: { connections: 2, keys: 2, combos: 2, routes: 4, pools: 0, plans: 0 },
     });
     expect(r.keys.list().map((k) => [k.name, k.scopes, k.allowedConnections])).toEqual([
       ['agent', ['lease:exclusive'], ['max-1', 'max-2']],

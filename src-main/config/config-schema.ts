@@ -49,10 +49,14 @@ export const configFileSchema = z
     combos: z.array(z.unknown()).default([]),
     /** Absent keeps the stored routes (edited in the dashboard); present replaces them, in order. */
     routes: z.array(z.unknown()).max(200).optional(),
+    /** Quota pools (issue 10 §5), upserted by name; keys and connections by name. */
+    pools: z.array(z.unknown()).max(200).default([]),
+    /** Manual plan overrides by connection name (QPLAN-1). */
+    plans: z.array(z.unknown()).max(200).default([]),
   })
   .loose();
 
-export const CONFIG_ROOT_KEYS = new Set(['$schema', 'connections', 'keys', 'combos', 'routes']);
+export const CONFIG_ROOT_KEYS = new Set(['$schema', 'connections', 'keys', 'combos', 'routes', 'pools', 'plans']);
 
 export { configConnectionSchema, configKeySchema };
 export const configComboSchema = comboInputSchema;

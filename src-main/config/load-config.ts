@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import type { ComboStrategy, ComboTarget } from '../../src-shared/domain/combo';
 import type { ConnectionDraft } from '../../src-shared/domain/connection';
+import type { QuotaPoolSpec } from '../../src-shared/domain/quota';
 import type { Route } from '../../src-shared/domain/route';
 import { findJsonSyntaxError } from './json-syntax-error';
 import { checkKeys, checkRoutes, issuesAt, type ConfigKey, type ConfigProblem } from './config-access';
+import { checkPlans, checkPools, type ConfigPlan } from './config-quota';
 import {
   CONFIG_ROOT_KEYS,
   configComboSchema,
@@ -22,6 +24,10 @@ export interface LoadedConfig {
   combos: { name: string; targets: ComboTarget[]; strategy: ComboStrategy }[];
   /** `null` when the file has no `routes`: the stored ones stay. */
   routes: Route[] | null;
+  /** Quota pools, upserted by name (stored pools the file does not name stay). */
+  pools: QuotaPoolSpec[];
+  /** Manual plan overrides by connection name. */
+  plans: ConfigPlan[];
 }
 
 /** What the database already holds besides connection names, for judging a route's `to`. */
@@ -29,19 +35,23 @@ export interface StoredNames {
   combos: ReadonlySet<string>;
   /** Models and aliases the stored connections list. */
   models: ReadonlySet<string>;
+  /** Active (not revoked) local keys, which a file's pool may name. */
+  keys: ReadonlySet<string>;
 }
 
-const NOTHING_STORED: StoredNames = { combos: new Set(), models: new Set() };
+const NOTHING_STORED: StoredNames = { combos: new Set(), models: new Set(), keys: new Set() };
 
-/** The stored combos and listed models, so a file's route may name what the dashboard created. */
+/** The stored combos, listed models and active keys, so a file may name what the dashboard created. */
 export function storedNamesOf(repos: {
   connections: { list(): readonly { models: readonly string[]; modelAliases: Readonly<Record<string, string>> }[] };
   combos: { list(): readonly { name: string }[] };
+  keys: { list(): readonly { name: string; revokedAt: number | null }[] };
 }): StoredNames {
   const models = new Set<string>();
   for (const c of repos.connections.list())
     for (const m of [...c.models, ...Object.keys(c.modelAliases)]) models.add(m);
-  return { combos: new Set(repos.combos.list().map((c) => c.name)), models };
+  const keys = new Set(repos.keys.list().flatMap((k) => (k.revokedAt === null ? [k.name] : [])));
+  return { combos: new Set(repos.combos.list().map((c) => c.name)), models, keys };
 }
 
 export type LoadConfigResult = { ok: true; value: LoadedConfig } | { ok: false; problems: ConfigProblem[] };
@@ -83,7 +93,7 @@ export function parseConfig(
   if (!outline.success) return { ok: false, problems: issuesAt('', outline.error) };
   const problems: ConfigProblem[] = Object.keys(outline.data)
     .filter((key) => !CONFIG_ROOT_KEYS.has(key))
-    .map((key) => ({ path: key, message: 'unknown field (expected connections, keys, combos, routes)' }));
+    .map((key) => ({ path: key, message: 'unknown field (expected connections, keys, combos, routes, pools, plans)' }));
 
   const connections: ConnectionDraft[] = [];
   const names = new Set<string>(knownConnections);
@@ -136,6 +146,10 @@ export function parseConfig(
   };
   const routes = outline.data.routes === undefined ? null : checkRoutes(outline.data.routes, known, problems);
 
+  const keyNames = new Set([...stored.keys, ...keys.map((k) => k.name)]);
+  const pools = checkPools(outline.data.pools, { connections: names, keys: keyNames }, problems);
+  const plans = checkPlans(outline.data.plans, names, problems);
+
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, value: { connections, keys, combos, routes } };
+  return { ok: true, value: { connections, keys, combos, routes, pools, plans } };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,7 +42,7 @@ describe('migrate', () => {
       ok: true,
       value: {
         from: 0,
-        to: 8,
+        to: 9,
         applied: [
           '0001_init.sql',
           '0002_resilience.sql',
@@ -52,16 +52,22 @@ describe('migrate', () => {
           '0006_affinity_leases.sql',
           '0007_keys_combos_routes.sql',
           '0008_request_log_session_pin.sql',
+          '0009_quota.sql',
         ],
       },
     });
-    expect(readUserVersion(db)).toBe(8);
+    expect(readUserVersion(db)).toBe(9);
     expect(tables(db)).toEqual([
       'combos',
       'connection_health',
       'connections',
       'local_keys',
       'provider_breakers',
+      'provider_plans',
+      'quota_allocations',
+      'quota_consumption',
+      'quota_pool_connections',
+      'quota_pools',
       'request_log',
       'request_log_seq',
       'routes',
@@ -84,6 +90,47 @@ describe('migrate', () => {
     expect(insert('openai', 2)).toThrow(/CHECK/);
     expect(insert('openai', 'yes')).toThrow(/cannot store TEXT value in INTEGER column/);
     expect(insert('openai', 1)).not.toThrow();
+  });
+
+  it('QDB-1..5: the quota tables are STRICT, created IF NOT EXISTS, and guard their columns', () => {
+    const shipped = findMigrationsDir(here) ?? '';
+    const sql = readFileSync(join(shipped, '0009_quota.sql'), 'utf8');
+    const creates = sql.match(/CREATE (TABLE|INDEX)\b[^;]*/g) ?? [];
+    expect(creates.length).toBeGreaterThanOrEqual(5);
+    for (const statement of creates) expect(statement).toMatch(/^CREATE (TABLE|INDEX) IF NOT EXISTS /);
+    const db = memoryDb();
+    migrate(db, shipped);
+    const strict = db
+      .prepare<[], { name: string }>(
+        "SELECT name FROM pragma_table_list WHERE strict = 1 AND (name LIKE 'quota_%' OR name = 'provider_plans')",
+      )
+      .all()
+      .map((t) => t.name)
+      .sort();
+    expect(strict).toEqual([
+      'provider_plans',
+      'quota_allocations',
+      'quota_consumption',
+      'quota_pool_connections',
+      'quota_pools',
+    ]);
+    db.prepare("INSERT INTO quota_pools (id, name, created_at, updated_at) VALUES ('p', 'team', 0, 0)").run();
+    expect(() =>
+      db
+        .prepare(
+          "INSERT INTO quota_pools (id, name, saturation_threshold, created_at, updated_at) VALUES ('q', 'x', 2, 0, 0)",
+        )
+        .run(),
+    ).toThrow(/CHECK/);
+    // Membership and allocations point at real rows (foreign keys are on).
+    expect(() =>
+      db
+        .prepare("INSERT INTO quota_pool_connections (pool_id, connection_id, position) VALUES ('p', 'ghost', 0)")
+        .run(),
+    ).toThrow(/FOREIGN KEY/);
+    // QDB-5: the file applied a second time over live tables is harmless.
+    expect(() => db.exec(sql)).not.toThrow();
+    expect(db.prepare('SELECT COUNT(*) AS n FROM quota_pools').get()).toEqual({ n: 1 });
   });
 
   it('PROD-3: running again is a no-op', () => {

@@ -80,10 +80,13 @@ describe('migration 0007', () => {
       `INSERT INTO combos (id, name, targets_json, created_at, updated_at) VALUES ('b', 'main', '[{"connection":"x","model":null}]', 1, 1)`,
     ).run();
 
-    expect(migrate(db, shipped)).toMatchObject({
-      ok: true,
-      value: { from: 6, to: 8, applied: ['0007_keys_combos_routes.sql', '0008_request_log_session_pin.sql'] },
-    });
+    const upgraded = migrate(db, shipped);
+    expect(upgraded).toMatchObject({ ok: true, value: { from: 6 } });
+    // Later migrations may follow; 0007 is the first one applied over a version-6 database.
+    expect(upgraded.ok && upgraded.value.applied.slice(0, 2)).toEqual([
+      '0007_keys_combos_routes.sql',
+      '0008_request_log_session_pin.sql',
+    ]);
     expect(createKeysRepo(db).list()).toMatchObject([{ name: 'old', scopes: [], allowedConnections: [] }]);
     expect(createCombosRepo(db).list()).toMatchObject([
       { name: 'main', strategy: 'priority', targets: [{ connection: 'x', model: null }] },

@@ -10,6 +10,8 @@ import { createKeysRepo, type KeysRepo } from './keys-repo';
 import { createLeasesRepo, type LeasesRepo } from './leases-repo';
 import { findMigrationsDir, migrate } from './migrate';
 import { openDatabase, type Database } from './open';
+import type { QuotaPoolsRepo } from '../quota/quota-ports';
+import { createQuotaPoolsRepo } from './quota-pools-repo';
 import { createRequestLog, type RequestLog } from './request-log-repo';
 import { createRoutesRepo, type RoutesRepo } from './routes-repo';
 import { createSettingsRepo, type SettingsRepo } from './settings-repo';
@@ -28,6 +30,8 @@ export interface Storage {
   leases: LeasesRepo;
   /** Model routes in order. */
   routes: RoutesRepo;
+  /** Quota pools, their allocations and manual plan overrides (issue 10). */
+  quotaPools: QuotaPoolsRepo;
   /** Flushes the request log and the pins, then closes the database. */
   close(): void;
   /** Closes without writing what is buffered: the data directory is gone, so a write would go nowhere. */
@@ -77,6 +81,7 @@ export function openStorage(
     affinity,
     leases: createLeasesRepo(db),
     routes: createRoutesRepo(db),
+    quotaPools: createQuotaPoolsRepo(db),
     close() {
       try {
         requestLog.flush();

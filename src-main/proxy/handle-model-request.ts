@@ -3,11 +3,11 @@ import { sendClientError } from './client-errors';
 import { parseModelBody } from './parse-model-body';
 import type { ProxyContext } from './proxy-context';
 import { createKeepAlive } from './sse-keepalive';
-import { admitCandidate, admitLeaseGate, leaseClaimOf } from './stages/admit';
+import { admitCandidate, admitLeaseGate, admitQuotaGate, leaseClaimOf, quotaApplies } from './stages/admit';
 import { sendAnswer, answerError } from './stages/answer';
 import { attemptCandidate } from './stages/attempt';
 import type { ModelRequest, RequestFrame } from './stages/frame';
-import { learnPick, learnPin, recordRequest, type Ended } from './stages/learn';
+import { learnPick, learnPin, learnQuota, markQuota, recordRequest, type Ended } from './stages/learn';
 import { noTargetError } from './stages/no-target-error';
 import { planRequest } from './stages/plan';
 
@@ -44,8 +44,10 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
     excluded: [],
     servedVia: null,
     sessionPin: null,
+    quota: null,
   };
   let ended: Ended | null = null;
+  let releaseShare: (() => void) | null = null;
   const onClientClose = () => {
     if (!res.writableFinished) controller.abort();
   };
@@ -73,24 +75,34 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
       return;
     }
     frame.excluded = plan.excluded;
-    // admit (the list gate: leases)
+    releaseShare = plan.quotaShare?.release ?? null;
+    // admit (the list gates: leases, then quota — only for a key a pool allocates)
     const gate = admitLeaseGate(ctx, model, plan.candidates, frame.excluded, lease.claim);
     if (!gate.ok) {
       ended = answerError(frame, gate.error);
       return;
     }
+    let candidates = gate.candidates;
+    if (quotaApplies(ctx, frame)) {
+      const quota = await admitQuotaGate(ctx, frame, candidates);
+      if (!quota.ok) {
+        ended = answerError(frame, quota.error);
+        return;
+      }
+      candidates = quota.candidates;
+    }
+    const waitForSlot = plan.quotaShare !== null && ctx.quotaShareWaitsForSlot();
 
     res.on('close', onClientClose);
     // The socket may have gone before we subscribed (a pipelined request behind a closed one): 'close' will not come again.
     if (res.destroyed) controller.abort();
-    const candidates = gate.candidates;
     let picked = false;
     for (let i = 0; i < candidates.length; i++) {
       const target = candidates[i];
       if (!target) continue;
       const isLast = i === candidates.length - 1;
       // admit (this candidate: fence, slot, breaker)
-      const admitted = await admitCandidate(ctx, target, isLast, lease.claim, controller.signal);
+      const admitted = await admitCandidate(ctx, target, isLast, lease.claim, controller.signal, waitForSlot);
       if (admitted.kind === 'aborted') return;
       if (admitted.kind === 'refused') {
         ended = answerError(frame, admitted.error);
@@ -125,7 +137,9 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
           case 'served': {
             // learn (the session's pin) before the answer, whose headers say whether the pin decided
             const pinned = learnPin(ctx, frame, plan, target);
+            markQuota(frame, target);
             ended = await sendAnswer(frame, outcome.answer, pinned);
+            learnQuota(ctx, frame, target, outcome.answer, ended);
             return;
           }
         }
@@ -133,9 +147,11 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
         admitted.release();
       }
     }
-    // Every candidate declined before dispatch (e.g. a probe slot was taken meanwhile).
-    ended = answerError(frame, noTargetError(model, frame.excluded));
+    // Every candidate declined before dispatch (e.g. a probe slot was taken meanwhile); when quota
+    // held some of them, its refusal says why (a person must see "quota", not "busy").
+    ended = answerError(frame, frame.quota?.error ?? noTargetError(model, frame.excluded));
   } finally {
+    releaseShare?.();
     res.off('close', onClientClose);
     // learn (the activity log)
     recordRequest(ctx, frame, model, stream, ended);

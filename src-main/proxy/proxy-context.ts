@@ -5,6 +5,8 @@ import type { AffinityRepo } from '../db/affinity-repo';
 import type { LeasesRepo } from '../db/leases-repo';
 import type { ProviderHooks } from '../providers/provider-hooks';
 import type { UpstreamPools } from '../providers/upstream-pools';
+import type { QuotaRuntime } from '../quota/runtime/quota-runtime';
+import type { QuotaShareDispatch } from '../quota/runtime/quota-share-dispatch';
 import type { Catalog } from '../routing/catalog';
 import type { RoundRobinStore } from '../routing/strategies/round-robin-store';
 import type { ConnectionSlots } from './connection-slots';
@@ -27,6 +29,12 @@ export interface ProxyContext {
   leases: LeasesRepo;
   /** Combos' round-robin memory. */
   roundRobin: RoundRobinStore;
+  /** The quota engine: pre-check, post-record, saturation (issue 10). */
+  quota: QuotaRuntime;
+  /** The `qtSd/` combos' scheduler (ROUTE-10/11) and its in-flight leases. */
+  quotaShare: QuotaShareDispatch;
+  /** CONC-5: whether quota-share dispatch waits for a connection's maxConcurrent slot (CONC-3). */
+  quotaShareWaitsForSlot(): boolean;
   /** Operator-facing warnings (never secrets). */
   log(line: string): void;
   now(): number;

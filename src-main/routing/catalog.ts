@@ -25,6 +25,32 @@ export interface Catalog {
   combos: ReadonlyMap<string, ComboView>;
   /** Model routes in order; the first whose glob matches decides (after exact combo/connection names). */
   routes: readonly Route[];
+  /** The quota pools' system combos by name (`qtSd/<pool>`, ROUTE-10): generated, never stored or edited. */
+  systemCombos: ReadonlyMap<string, SystemCombo>;
+}
+
+/** The name prefix of a pool's system combo (ROUTE-10). */
+export const SYSTEM_COMBO_PREFIX = 'qtSd/';
+
+/**
+ * A pool spanning several connections becomes a combo the client can name, `qtSd/<pool>`, ordered by
+ * the internal `quota-share` strategy (ROUTE-10/11) instead of a public one. `view.strategy` is only
+ * the shape's placeholder: the plan stage never lets a public strategy order these targets.
+ */
+export interface SystemCombo {
+  view: ComboView;
+  strategy: 'quota-share';
+  poolId: string;
+  /** DRR weight per connection id (ROUTE-11); equal when nothing says otherwise. */
+  weights: ReadonlyMap<string, number>;
+}
+
+/** What the catalog needs of a pool to give it a system combo. */
+export interface PoolForCatalog {
+  id: string;
+  name: string;
+  connectionIds: readonly string[];
+  weights?: ReadonlyMap<string, number>;
 }
 
 export function toRuntimeConnection(view: ConnectionView, secret: ConnectionSecret | null): RuntimeConnection {
@@ -43,6 +69,7 @@ export function buildCatalog(
   connections: readonly { view: ConnectionView; secret: ConnectionSecret | null }[],
   combos: readonly ComboView[],
   routes: readonly Route[] = [],
+  pools: readonly PoolForCatalog[] = [],
 ): Catalog {
   const runtime = connections
     .map((c) => toRuntimeConnection(c.view, c.secret))
@@ -52,5 +79,35 @@ export function buildCatalog(
     byName: new Map(runtime.map((c) => [c.view.name, c])),
     combos: new Map(combos.map((c) => [c.name, c])),
     routes,
+    systemCombos: systemCombosOf(runtime, pools),
   };
+}
+
+/** ROUTE-10: every pool with at least two known connections gets its `qtSd/<pool>` combo. */
+function systemCombosOf(
+  connections: readonly RuntimeConnection[],
+  pools: readonly PoolForCatalog[],
+): ReadonlyMap<string, SystemCombo> {
+  const out = new Map<string, SystemCombo>();
+  if (pools.length === 0) return out;
+  const byId = new Map(connections.map((c) => [c.view.id, c.view.name]));
+  for (const pool of pools) {
+    const names = pool.connectionIds.map((id) => byId.get(id)).filter((n): n is string => n !== undefined);
+    if (names.length < 2) continue;
+    const name = `${SYSTEM_COMBO_PREFIX}${pool.name}`;
+    out.set(name, {
+      view: {
+        id: `system:${pool.id}`,
+        name,
+        targets: names.map((connection) => ({ connection, model: null })),
+        strategy: 'priority',
+        createdAt: 0,
+        updatedAt: 0,
+      },
+      strategy: 'quota-share',
+      poolId: pool.id,
+      weights: pool.weights ?? new Map(),
+    });
+  }
+  return out;
 }

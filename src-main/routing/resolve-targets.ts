@@ -1,6 +1,6 @@
 import type { ComboView } from '../../src-shared/domain/combo';
 import type { ApiFormat } from '../../src-shared/domain/connection';
-import type { Catalog, RuntimeConnection } from './catalog';
+import { SYSTEM_COMBO_PREFIX, type Catalog, type RuntimeConnection, type SystemCombo } from './catalog';
 import { matchRoute } from './routes/match-route';
 
 /** One candidate upstream for a request: a connection and the model id to send it. */
@@ -23,6 +23,8 @@ export type Resolution =
       excluded: Exclusion[];
       /** The combo whose targets these are (directly or through a route): its strategy orders them. */
       combo: ComboView | null;
+      /** Set when `combo` is a pool's system combo: the quota-share strategy orders it (ROUTE-10/11). */
+      system: SystemCombo | null;
       /** The route that decided, when one did (its glob names the pin scope). */
       route: string | null;
     }
@@ -31,7 +33,7 @@ export type Resolution =
 type Resolved = Extract<Resolution, { kind: 'targets' }>;
 
 function direct(via: 'connection' | 'model', found: { targets: Target[]; excluded: Exclusion[] }): Resolved {
-  return { kind: 'targets', via, ...found, combo: null, route: null };
+  return { kind: 'targets', via, ...found, combo: null, system: null, route: null };
 }
 
 function usable(connection: RuntimeConnection, format: ApiFormat): Exclusion['reason'] | null {
@@ -72,7 +74,8 @@ function resolveCombo(
   format: ApiFormat,
   passThrough: string | null = null,
 ): Resolved | null {
-  const combo = catalog.combos.get(comboName);
+  const system = catalog.systemCombos.get(comboName) ?? null;
+  const combo = system?.view ?? catalog.combos.get(comboName);
   if (!combo) return null;
   // Targets without a pinned model get the model named after "combo/", else the combo's first pinned model.
   const fallback = requested ?? combo.targets.find((t) => t.model !== null)?.model ?? null;
@@ -84,12 +87,13 @@ function resolveCombo(
       missing.push({ connection: target.connection, reason: 'unknown_connection' });
       continue;
     }
-    // A route's client model passes through only to a connection that serves any model.
-    const own = connection.view.models[0] ?? passThrough;
+    // A route's client model passes through only to a connection that serves any model; a pool's
+    // system combo carries the client's model to every account of the family (they serve the same).
+    const own = system ? (passThrough ?? connection.view.models[0]) : (connection.view.models[0] ?? passThrough);
     candidates.push({ connection, model: target.model ?? fallback ?? own ?? null });
   }
   const { targets, excluded } = collect(candidates, format);
-  return { kind: 'targets', via: 'combo', targets, excluded: [...missing, ...excluded], combo, route: null };
+  return { kind: 'targets', via: 'combo', targets, excluded: [...missing, ...excluded], combo, system, route: null };
 }
 
 /** Exact names: a combo; a model a connection lists (ids may contain "/"); `connection/model`; `combo/model`. */
@@ -107,6 +111,13 @@ function resolveExact(catalog: Catalog, model: string, format: ApiFormat, passTh
       ),
     );
 
+  // `qtSd/<pool>/<model>`: the system combo's name itself holds a slash.
+  if (model.startsWith(SYSTEM_COMBO_PREFIX)) {
+    const slash = model.indexOf('/', SYSTEM_COMBO_PREFIX.length);
+    const rest = slash > 0 ? model.slice(slash + 1) : '';
+    const viaSystem = rest.length > 0 ? resolveCombo(catalog, model.slice(0, slash), rest, format) : null;
+    if (viaSystem) return viaSystem;
+  }
   const slash = model.indexOf('/');
   if (slash > 0) {
     const prefix = model.slice(0, slash);
@@ -159,6 +170,8 @@ export function resolveTargets(catalog: Catalog, model: string, format: ApiForma
 export function listModels(catalog: Catalog, format: ApiFormat): string[] {
   const names = new Set<string>();
   for (const combo of catalog.combos.values()) names.add(combo.name);
+  // Listed so a client can discover and name them; they are routing names, not editable combos.
+  for (const name of catalog.systemCombos.keys()) names.add(name);
   for (const c of catalog.connections) {
     if (c.adapter.format !== format || !c.view.enabled) continue;
     for (const m of c.view.models) names.add(m);

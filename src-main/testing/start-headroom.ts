@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCore, type Core } from '../core';
+import { createCore, type Core, type CoreOptions } from '../core';
 
 export const TEST_LOCAL_KEY = 'hr-test-local-key-0123456789';
 export const TEST_ADMIN_TOKEN = 'test-admin-token-abcdefghijklmnop';
@@ -23,7 +23,13 @@ export interface RunningHeadroom {
  */
 export async function startHeadroom(
   config: Record<string, unknown>,
-  extra: { rendererDir?: string | null; dataDir?: string } = {},
+  extra: {
+    rendererDir?: string | null;
+    dataDir?: string;
+    /** The core's clock (e.g. pinned to the middle of a quota window so a test never straddles a bucket edge). */
+    now?: () => number;
+    wrapQuotaStore?: CoreOptions['wrapQuotaStore'];
+  } = {},
 ): Promise<RunningHeadroom> {
   const dataDir = extra.dataDir ?? mkdtempSync(join(tmpdir(), 'headroom-it-'));
   const file = join(dataDir, 'config.json');
@@ -40,6 +46,8 @@ export async function startHeadroom(
     mode: 'headless',
     rendererDir: extra.rendererDir ?? null,
     log: (line) => logs.push(line),
+    ...(extra.now ? { now: extra.now } : {}),
+    ...(extra.wrapQuotaStore ? { wrapQuotaStore: extra.wrapQuotaStore } : {}),
   });
   const started = await core.start();
   if (!started.ok) throw new Error(`Headroom did not start: ${started.error.message}`);

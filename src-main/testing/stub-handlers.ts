@@ -6,6 +6,7 @@ import type { Route } from '../../src-shared/domain/route';
 import type { ComboView } from '../../src-shared/domain/combo';
 import type { ConnectionView } from '../../src-shared/domain/connection';
 import type { LocalKeyView } from '../../src-shared/domain/local-key';
+import type { QuotaPlanView, QuotaPoolUsage, QuotaPoolView, QuotaStoreStatus } from '../../src-shared/domain/quota';
 import type { RequestLogEntry } from '../../src-shared/domain/request-log';
 import { DEFAULT_RESILIENCE_SETTINGS } from '../../src-shared/domain/resilience-settings';
 import { DEFAULT_SETTINGS } from '../../src-shared/domain/settings';
@@ -107,6 +108,48 @@ export const stubLogEntry: RequestLogEntry = {
   sessionPin: null,
 };
 
+export const stubPool: QuotaPoolView = {
+  id: 'q1',
+  name: 'team',
+  connections: ['anthropic-main'],
+  dimensions: [{ unit: 'requests', window: 'hourly', limit: 1500 }],
+  effectiveDimensions: [{ unit: 'requests', window: 'hourly', limit: 1500 }],
+  dimensionsSource: 'pool',
+  allocations: [
+    { keyId: 'k1', key: 'laptop', weight: 0, effectiveWeight: 100, policy: 'hard', capValue: null, capUnit: null },
+  ],
+  saturationThreshold: null,
+  createdAt: 1_700_000_000_000,
+  updatedAt: 1_700_000_000_000,
+};
+
+export const stubPoolUsage: QuotaPoolUsage = {
+  poolId: 'q1',
+  name: 'team',
+  at: 1_700_000_000_000,
+  saturationThreshold: 0.5,
+  dimensions: [],
+};
+
+export const stubPlan: QuotaPlanView = {
+  connection: 'anthropic-main',
+  catalogProvider: null,
+  source: 'none',
+  dimensions: [],
+  catalogDimensions: [],
+};
+
+export const stubStoreStatus: QuotaStoreStatus = {
+  configured: 'sqlite',
+  configuredFrom: 'default',
+  active: 'sqlite',
+  redisUrl: null,
+  fallbackReason: null,
+  saturationThreshold: 0.5,
+  softDeprioritizeFactor: 0.7,
+  retentionDays: 14,
+};
+
 /** A handler for every contract method answering canned ok Results; override the ones a test cares about. */
 export function createStubHandlers(overrides: Partial<Handlers> = {}): Handlers {
   const handlers: Handlers = {
@@ -141,6 +184,14 @@ export function createStubHandlers(overrides: Partial<Handlers> = {}): Handlers 
     'claude.status': () => ok([]),
     'resilience.getSettings': () => ok(DEFAULT_RESILIENCE_SETTINGS),
     'resilience.updateSettings': () => ok(DEFAULT_RESILIENCE_SETTINGS),
+    'quota.listPools': () => ok([stubPool]),
+    'quota.upsertPool': (spec) => ok({ ...stubPool, name: spec.name, connections: spec.connections }),
+    'quota.removePool': () => ok({ removed: true }),
+    'quota.poolUsage': () => ok(stubPoolUsage),
+    'quota.listPlans': () => ok([stubPlan]),
+    'quota.setPlan': ({ connection, dimensions }) => ok({ ...stubPlan, connection, source: 'manual', dimensions }),
+    'quota.removePlan': ({ connection }) => ok({ ...stubPlan, connection }),
+    'quota.storeStatus': () => ok(stubStoreStatus),
   };
   return { ...handlers, ...overrides };
 }

@@ -12,6 +12,8 @@ import { DEFAULT_SETTINGS, type Settings } from '../../src-shared/domain/setting
 import type { SessionPinView } from '../../src-shared/domain/affinity';
 import type { LeaseView } from '../../src-shared/domain/lease';
 import type { Route } from '../../src-shared/domain/route';
+import type { QuotaPlanView, QuotaPoolUsage, QuotaPoolView, QuotaStoreStatus } from '../../src-shared/domain/quota';
+import { createFakeQuotaHandlers, FAKE_QUOTA_STORE_STATUS } from './fake-quota-handlers';
 import { defaultResilienceSettings, updateFakeResilience } from './fake-resilience-settings';
 import { createFakeSessionHandlers } from './fake-session-handlers';
 
@@ -29,6 +31,11 @@ export interface FakeState {
   routes: Route[];
   pins: SessionPinView[];
   leases: LeaseView[];
+  quotaPools: QuotaPoolView[];
+  /** What `quota.poolUsage` answers, by pool id; a pool without an entry reports idle usage. */
+  quotaUsage: Record<string, QuotaPoolUsage>;
+  quotaPlans: QuotaPlanView[];
+  quotaStoreStatus: QuotaStoreStatus;
 }
 
 export type FakeHandlers = { [M in MethodName]: (input: MethodParsedInput<M>) => Result<MethodOutput<M>> };
@@ -56,6 +63,10 @@ export function createFakeState(seed: Partial<FakeState> = {}): FakeState {
     routes: [],
     pins: [],
     leases: [],
+    quotaPools: [],
+    quotaUsage: {},
+    quotaPlans: [],
+    quotaStoreStatus: FAKE_QUOTA_STORE_STATUS,
     resilienceSettings: defaultResilienceSettings(),
     ...seed,
   };
@@ -151,6 +162,7 @@ export function createFakeHandlers(
       return ok(view);
     },
     ...createFakeSessionHandlers(state, emit),
+    ...createFakeQuotaHandlers(state, now),
     'combos.remove': ({ name }) => {
       const before = state.combos.length;
       state.combos = state.combos.filter((c) => c.name !== name);

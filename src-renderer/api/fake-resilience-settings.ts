@@ -20,7 +20,14 @@ export function defaultResilienceSettings(): ResilienceSettings {
  */
 export function updateFakeResilience(current: ResilienceSettings, patch: ResiliencePatch): Result<ResilienceSettings> {
   const merged: StoredResiliencePatch = {};
-  for (const key of ['cooldown', 'breaker', 'windowGate', 'modelLockout', 'providerErrorRules'] as const) {
+  for (const key of [
+    'cooldown',
+    'breaker',
+    'windowGate',
+    'modelLockout',
+    'providerErrorRules',
+    'quotaShareConcurrencyLimit',
+  ] as const) {
     merged[key] = deepMerge(current[key], patch[key]);
   }
   const result = resolveResilienceSections(merged);

@@ -9,6 +9,7 @@ import { createConnectionsStore } from './connections-store';
 import { createCooldownsStore, type CooldownsStore } from './cooldowns-store';
 import { createKeysStore, type KeysStore } from './keys-store';
 import type { ListStore } from './list-store';
+import { createQuotaStore, type QuotaStore } from './quota-store';
 import { createSettingsStore, type SettingsStore } from './settings-store';
 
 /** One store per domain, shared by every view of the dashboard. */
@@ -21,6 +22,8 @@ export interface Stores {
   cooldowns: CooldownsStore;
   settings: SettingsStore;
   claude: ClaudeStore;
+  /** Loaded and polled by the Quota tab while it is shown (QUI-9), not at start-up. */
+  quota: QuotaStore;
 }
 
 export function createStores(api: ApiClient): Stores {
@@ -33,6 +36,7 @@ export function createStores(api: ApiClient): Stores {
     cooldowns: createCooldownsStore(api),
     settings: createSettingsStore(api),
     claude: createClaudeStore(api),
+    quota: createQuotaStore(api),
   };
 }
 

@@ -28,6 +28,7 @@ export const ERROR_CODES = [
   'lease_scope_required',
   'lease_headers_invalid',
   'lease_capacity_unavailable',
+  'quota_exceeded',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -83,6 +84,7 @@ export function statusOf(error: AppError): number {
     case 'lease_not_held':
       return 409;
     case 'lease_capacity_unavailable':
+    case 'quota_exceeded':
       return 429;
     case 'conflict':
       return 409;

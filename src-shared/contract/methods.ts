@@ -12,6 +12,14 @@ import { pinClearSchema, type SessionPinView } from '../domain/affinity';
 import type { LeaseView } from '../domain/lease';
 import { leaseClearSchema } from '../domain/lease-clear';
 import { routesSchema, type Route } from '../domain/route';
+import {
+  quotaPlanInputSchema,
+  quotaPoolInputSchema,
+  type QuotaPlanView,
+  type QuotaPoolUsage,
+  type QuotaPoolView,
+  type QuotaStoreStatus,
+} from '../domain/quota';
 
 const byName = z.object({ name: z.string().trim().min(1) });
 const byId = z.object({ id: z.string().trim().min(1) });
@@ -60,6 +68,24 @@ export const methods = {
   'leases.list': { input: none, output: [] as LeaseView[] },
   /** Ends every active lease or one connection's (reason `cleared`); the owners' next requests are refused. */
   'leases.clear': { input: leaseClearSchema, output: { cleared: 0 } as { cleared: number } },
+  /** Quota pools (QFAIR, QUI-12); `[]` with none. */
+  'quota.listPools': { input: none, output: [] as QuotaPoolView[] },
+  /** Creates or replaces a pool by name (keys and connections by name; unknown ones are refused with their path). */
+  'quota.upsertPool': { input: quotaPoolInputSchema, output: {} as QuotaPoolView },
+  'quota.removePool': { input: byName, output: { removed: true } as { removed: boolean } },
+  /** Per dimension and key: consumed, fair share, remaining, borrowing, mode, burn rate (by pool id or name). */
+  'quota.poolUsage': { input: byId, output: {} as QuotaPoolUsage },
+  /** The effective plan of every connection (QPLAN-1/3). */
+  'quota.listPlans': { input: none, output: [] as QuotaPlanView[] },
+  /** Stores a manual plan override for a connection (QUI-14). */
+  'quota.setPlan': { input: quotaPlanInputSchema, output: {} as QuotaPlanView },
+  /** Drops the override: the connection falls back to its catalog plan or none (QUI-15). */
+  'quota.removePlan': {
+    input: z.object({ connection: z.string().trim().min(1) }).strict(),
+    output: {} as QuotaPlanView,
+  },
+  /** Which counter store is in force and why (QDRV); change it with settings.update({ quotaStore }). */
+  'quota.storeStatus': { input: none, output: {} as QuotaStoreStatus },
   'settings.get': { input: none, output: {} as Settings },
   'settings.update': { input: settingsPatchSchema, output: {} as Settings },
   'activity.list': {

@@ -83,6 +83,7 @@ export interface TargetExclusion {
     | 'no_model'
     | 'busy'
     | 'not_allowed'
-    | 'leased';
+    | 'leased'
+    | 'quota';
   retryAfterSeconds: number | null;
 }

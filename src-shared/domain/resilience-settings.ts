@@ -21,6 +21,10 @@ import {
   type WindowGateSettingsPatch,
 } from './resilience-window-gate';
 
+/** CONC-5: serialise quota-share dispatch through each connection's max_concurrent semaphore (default on). */
+export const quotaShareConcurrencySchema = z.object({ enabled: z.boolean().default(true) }).strict();
+export type QuotaShareConcurrencySettings = z.infer<typeof quotaShareConcurrencySchema>;
+
 /** Every resilience setting in force: defaults < env < stored (per-connection overrides apply at use). */
 export interface ResilienceSettings {
   cooldown: CooldownSettings;
@@ -28,6 +32,7 @@ export interface ResilienceSettings {
   windowGate: WindowGateSettings;
   modelLockout: ModelLockoutSettings;
   providerErrorRules: OperatorRules;
+  quotaShareConcurrencyLimit: QuotaShareConcurrencySettings;
 }
 
 export type ResilienceSection = keyof ResilienceSettings;
@@ -43,6 +48,7 @@ export const resiliencePatchSchema = z
     windowGate: windowGateSettingsPatchSchema.optional(),
     modelLockout: modelLockoutSettingsPatchSchema.optional(),
     providerErrorRules: providerErrorRulesSchema.optional(),
+    quotaShareConcurrencyLimit: quotaShareConcurrencySchema.partial().strict().optional(),
   })
   .strict();
 export type ResiliencePatch = z.input<typeof resiliencePatchSchema>;
@@ -54,6 +60,7 @@ export const resilienceSectionSchemas = {
   windowGate: windowGateSettingsSchema,
   modelLockout: modelLockoutSettingsSchema,
   providerErrorRules: providerErrorRulesSchema,
+  quotaShareConcurrencyLimit: quotaShareConcurrencySchema,
 } as const satisfies { [S in ResilienceSection]: z.ZodType<ResilienceSettings[S], unknown> };
 
 /** What a person changed, section by section, as stored: unvalidated until resolved (it may be a hand edit). */
@@ -106,7 +113,13 @@ export function resolveResilienceSections(
   const cooldown = parse('cooldown', cooldownSettingsSchema, stored.cooldown ?? {});
   const modelLockout = parse('modelLockout', modelLockoutSettingsSchema, stored.modelLockout ?? {});
   const providerErrorRules = parse('providerErrorRules', providerErrorRulesSchema, stored.providerErrorRules ?? {});
-  if (!breaker || !gatePatch || !cooldown || !modelLockout || !providerErrorRules) return { ok: false, issues };
+  const quotaShareConcurrencyLimit = parse(
+    'quotaShareConcurrencyLimit',
+    quotaShareConcurrencySchema,
+    stored.quotaShareConcurrencyLimit ?? {},
+  );
+  if (!breaker || !gatePatch || !cooldown || !modelLockout || !providerErrorRules || !quotaShareConcurrencyLimit)
+    return { ok: false, issues };
   const windowGate = resolveWindowGateSettings(base.windowGate, gatePatch);
   if (windowGate.maxRetryCooldownMs < windowGate.minRetryCooldownMs) {
     return {
@@ -114,7 +127,10 @@ export function resolveResilienceSections(
       issues: [{ path: 'windowGate.maxRetryCooldownMs', message: 'must be at least minRetryCooldownMs' }],
     };
   }
-  return { ok: true, value: { breaker, windowGate, cooldown, modelLockout, providerErrorRules } };
+  return {
+    ok: true,
+    value: { breaker, windowGate, cooldown, modelLockout, providerErrorRules, quotaShareConcurrencyLimit },
+  };
 }
 
 /** The settings in force with nothing stored and no environment. */

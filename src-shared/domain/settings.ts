@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { DEFAULT_SESSION_AFFINITY_TTL_MS, sessionAffinityTtlMsSchema } from './affinity';
+import { quotaStoreSettingsSchema } from './quota';
 
 /** Settings the core owns; each field validated and clamped by its range, defaults applied on read. */
 const fields = {
@@ -29,6 +30,11 @@ const fields = {
   requestLogMaxAgeDays: z.number().int().min(1).max(365),
   /** A paused proxy answers 503 to every model request until resumed. */
   paused: z.boolean(),
+  /**
+   * The quota engine's store and thresholds (QDRV-3, QENV-2); a null or missing field falls back to
+   * its QUOTA_* environment variable, then the default. Written whole: a patch replaces the object.
+   */
+  quotaStore: quotaStoreSettingsSchema,
   /** Claude OAuth token endpoint and client id: facts of the current Claude Code client, kept as settings. */
   claudeOAuthTokenUrl: z.string().url(),
   claudeOAuthClientId: z.string().min(1).max(200),
@@ -51,6 +57,7 @@ export const DEFAULT_SETTINGS: Settings = {
   requestLogMaxRows: 50_000,
   requestLogMaxAgeDays: 30,
   paused: false,
+  quotaStore: {},
   claudeOAuthTokenUrl: 'https://platform.claude.com/v1/oauth/token',
   claudeOAuthClientId: '9d1c250a-e61b-44d9-88ed-5944d1962f5e',
 };

@@ -4,6 +4,7 @@ import { comboHandlers } from './combos';
 import { connectionHandlers } from './connections';
 import type { HandlerDeps } from './handler-deps';
 import { keyHandlers } from './keys';
+import { quotaHandlers } from './quota';
 import { resilienceHandlers } from './resilience';
 import { routeHandlers } from './routes';
 import { sessionHandlers } from './sessions';
@@ -20,5 +21,6 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...restHandlers(deps),
     ...resilienceHandlers(deps),
     ...claudeHandlers(deps),
+    ...quotaHandlers(deps),
   };
 }

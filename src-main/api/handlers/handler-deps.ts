@@ -11,6 +11,7 @@ import type { RoutesRepo } from '../../db/routes-repo';
 import type { SettingsRepo } from '../../db/settings-repo';
 import type { Database } from '../../db/open';
 import type { EventBus } from '../event-bus';
+import type { QuotaAdmin, QuotaPoolsRepo } from '../../quota/quota-ports';
 import type { ResilienceControl } from '../../resilience/resilience-control';
 import type { ResilienceSettings } from '../../resilience/resilience-settings';
 
@@ -27,6 +28,10 @@ export interface HandlerDeps {
   /** Exclusive leases; the request path shares this instance and its book. */
   leases: LeasesRepo;
   routes: RoutesRepo;
+  /** Quota pools, allocations and plan overrides (SQLite metadata). */
+  quotaPools: QuotaPoolsRepo;
+  /** The running quota engine: usage snapshots, store status, reload after a change. */
+  quota: QuotaAdmin;
   events: EventBus;
   now(): number;
   info(): ProxyInfo;

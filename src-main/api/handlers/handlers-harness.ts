@@ -5,8 +5,9 @@ import type { CoreEvent } from '../../../src-shared/contract/events';
 import type { ConnectionDraft } from '../../../src-shared/domain/connection';
 import { openStorage, type Storage } from '../../db/storage';
 import { createEventBus } from '../event-bus';
-import { createRouter, type Router } from '../router';
+import { createRouter, type Handlers, type Router } from '../router';
 import { createHandlers } from './create-handlers';
+import { createFakeQuotaAdmin } from './fake-quota-admin';
 
 export const T0 = 1_700_000_000_000;
 
@@ -14,8 +15,12 @@ export const T0 = 1_700_000_000_000;
 export interface HandlersHarness {
   storage: Storage;
   router: Router;
+  /** The same handlers, for a door test (the admin HTTP harness) over real storage. */
+  handlers: Handlers;
   events: CoreEvent[];
   reloads: () => number;
+  /** How often a handler asked the quota engine to reload. */
+  quotaReloads: () => number;
   setNow(at: number): void;
   close(): void;
 }
@@ -49,31 +54,34 @@ export function startHandlersHarness(): HandlersHarness {
   bus.subscribe((e) => events.push(e));
   let now = T0;
   let reloads = 0;
-  const router = createRouter(
-    createHandlers({
-      ...storage,
-      events: bus,
-      now: () => now,
-      info: unused('info'),
-      resilience: {
-        snapshot: unused('resilience'),
-        clear: unused('resilience'),
-        resetConnection: () => {},
-        resetAll: unused('resilience'),
-        markTerminal: unused('resilience'),
-        attachTransient: unused('resilience'),
-      },
-      resilienceSettings: { get: unused('resilience settings'), update: unused('resilience settings') },
-      testConnection: unused('testConnection'),
-      claudeStatus: unused('claudeStatus'),
-      reloadCatalog: () => void reloads++,
-    }),
-  );
+  const quota = createFakeQuotaAdmin(() => storage.quotaPools.list());
+  const handlers = createHandlers({
+    ...storage,
+    quota,
+    events: bus,
+    now: () => now,
+    info: unused('info'),
+    resilience: {
+      snapshot: unused('resilience'),
+      clear: unused('resilience'),
+      resetConnection: () => {},
+      resetAll: unused('resilience'),
+      markTerminal: unused('resilience'),
+      attachTransient: unused('resilience'),
+    },
+    resilienceSettings: { get: unused('resilience settings'), update: unused('resilience settings') },
+    testConnection: unused('testConnection'),
+    claudeStatus: unused('claudeStatus'),
+    reloadCatalog: () => void reloads++,
+  });
+  const router = createRouter(handlers);
   return {
     storage,
     router,
+    handlers,
     events,
     reloads: () => reloads,
+    quotaReloads: () => quota.reloads(),
     setNow: (at) => void (now = at),
     close() {
       storage.close();

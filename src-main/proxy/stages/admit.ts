@@ -7,8 +7,12 @@ import { checkFence } from '../../routing/leases/lease-fence';
 import { readLeaseHeaders } from '../../routing/leases/lease-headers';
 import type { LeaseClaim } from '../../routing/leases/lease-owner-match';
 import type { Target } from '../../routing/resolve-targets';
+import { estimateCost } from '../../quota/engine/cost-estimate';
+import { maxTokensOf } from '../../quota/runtime/body-limits';
+import { gateCandidates } from '../../quota/runtime/quota-gate';
 import type { ProxyContext } from '../proxy-context';
 import type { Admission } from '../resilience-port';
+import type { RequestFrame } from './frame';
 import { noTargetError } from './no-target-error';
 
 /** How long a request waits for a busy connection's slot before going ahead anyway (CONC-4). */
@@ -83,6 +87,52 @@ export function admitLeaseGate(
   }
 }
 
+/** Whether a pool allocates this request's key at all: one Map lookup; only then does the quota gate run. */
+export function quotaApplies(ctx: ProxyContext, frame: RequestFrame): boolean {
+  return ctx.quota.coversKey(frame.request.key.id);
+}
+
+/**
+ * The admit stage's quota gate (QPIPE-1/2/7), after routing and the lease gate: the request's cost is
+ * estimated once, each pool covering a candidate decides once; a held candidate is excluded with
+ * reason `quota`, a penalized one goes after the others. Every candidate held → the quota's own 429
+ * (the soonest retry among them), so a person sees "quota" as the reason.
+ */
+export async function admitQuotaGate(
+  ctx: ProxyContext,
+  frame: RequestFrame,
+  candidates: readonly Target[],
+): Promise<{ ok: true; candidates: readonly Target[] } | { ok: false; error: AppError }> {
+  const { request } = frame;
+  const now = ctx.now();
+  const cost = estimateCost({
+    bodyBytes: request.body.length,
+    maxTokens: maxTokensOf(request.body),
+    model: candidates[0]?.upstreamModel ?? frame.parsed.model,
+  });
+  const gate = await gateCandidates(ctx.quota, request.key.id, candidates, (t) => t.connection.view.id, cost, now);
+  let soonest: AppError | null = null;
+  for (const { target, error } of gate.blocked) {
+    if (soonest === null || (error.retryAfterMs ?? 0) < (soonest.retryAfterMs ?? 0)) soonest = error;
+    frame.excluded.push({
+      connection: target.connection.view.name,
+      model: target.upstreamModel,
+      reason: 'quota',
+      retryAfterSeconds: error.retryAfterMs === undefined ? null : Math.ceil(error.retryAfterMs / 1000),
+    });
+  }
+  const error = soonest === null ? null : withExclusions(soonest, frame);
+  frame.quota = { covered: gate.covered, penalized: gate.penalized, error };
+  if (gate.allowed.length === 0 && error !== null) return { ok: false, error };
+  return { ok: true, candidates: gate.allowed };
+}
+
+/** The quota's refusal, with every candidate's exclusion beside its numbers (a mixed plan shows all reasons). */
+function withExclusions(error: AppError, frame: RequestFrame): AppError {
+  const details = typeof error.details === 'object' && error.details !== null ? error.details : {};
+  return { ...error, details: { ...details, excluded: frame.excluded } };
+}
+
 /** One admitted candidate: release frees its slot and breaker probe, whatever the attempt did. */
 export type CandidateAdmission =
   | { kind: 'admitted'; admission: Admission; release(): void }
@@ -94,6 +144,10 @@ export type CandidateAdmission =
  * The admit stage per candidate: the lease fence right before dispatch (LEASE-6, LEASE-8), the
  * maxConcurrent slot (CONC-2: a busy connection is passed over while later ones remain; the last is
  * waited for within a budget, then used anyway), then the breaker's admission (a HALF_OPEN probe slot).
+ * `waitForSlot` (quota-share dispatch, CONC-3): every candidate's slot is waited for like the last
+ * one's — the scheduler already put the least loaded account first, and skipping a busy shared
+ * account would only send its burst to the next one. Same semaphore as CONC-2 (one per connection:
+ * the `qsconn:<id>` of the reference), so both paths together never exceed maxConcurrent.
  */
 export async function admitCandidate(
   ctx: ProxyContext,
@@ -101,13 +155,14 @@ export async function admitCandidate(
   isLast: boolean,
   claim: LeaseClaim | null,
   signal: AbortSignal,
+  waitForSlot = false,
 ): Promise<CandidateAdmission> {
   const view = target.connection.view;
   if (claim) {
     const fence = checkFence(ctx.leases.book(), claim, view.id, ctx.now());
     if (fence.kind === 'refused') return { kind: 'refused', error: { code: fence.code, message: fence.message } };
   }
-  const slot = await takeSlot(ctx, target, isLast, signal);
+  const slot = await takeSlot(ctx, target, isLast || waitForSlot, signal);
   if (slot === 'aborted') return { kind: 'aborted' };
   if (slot === 'busy')
     return {

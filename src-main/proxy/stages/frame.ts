@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { AppError } from '../../../src-shared/contract/errors';
 import type { TargetExclusion } from '../../../src-shared/domain/cooldown';
 import type { LocalKeyView } from '../../../src-shared/domain/local-key';
 import type { FailoverHop, SessionPinMark } from '../../../src-shared/domain/request-log';
@@ -35,4 +36,16 @@ export interface RequestFrame {
   servedVia: string | null;
   /** What the session's pin did, for the activity row (set by the learn stage). */
   sessionPin: SessionPinMark | null;
+  /** What the quota pre-check found (null: no pool allocates this key). */
+  quota: QuotaMark | null;
+}
+
+/** The quota pre-check's findings, kept for the answer's header and the final refusal. */
+export interface QuotaMark {
+  /** Connection ids a pool covers for this key. */
+  covered: ReadonlySet<string>;
+  /** Connection ids whose pool penalised this key (soft policy, QPIPE-7). */
+  penalized: ReadonlySet<string>;
+  /** The refusal to give when quota held some candidates and nothing else could serve. */
+  error: AppError | null;
 }

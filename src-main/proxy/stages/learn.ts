@@ -5,6 +5,7 @@ import type { Target } from '../../routing/resolve-targets';
 import type { ProxyContext } from '../proxy-context';
 import type { RelayOutcome } from '../relay';
 import type { Admission, AttemptOutcome as ResilienceOutcome, AttemptVerdict } from '../resilience-port';
+import type { Answer } from './attempt';
 import type { RequestFrame } from './frame';
 import type { Plan } from './plan';
 
@@ -59,6 +60,38 @@ const PIN_MARK: Record<PinChange['kind'], SessionPinMark | null> = {
   extended: 'kept',
   moved: 'moved',
 };
+
+/** The header a served request a pool covers carries: whether its key was penalized (QPIPE-7). */
+export const QUOTA_HEADER = 'x-headroom-quota';
+
+/**
+ * Before the answer: a request a pool covers says `x-headroom-quota: penalized|ok` (merged into its
+ * headers); one served elsewhere because its pool's connection was demoted says `penalized`.
+ */
+export function markQuota(frame: RequestFrame, target: Target): void {
+  const mark = frame.quota;
+  const id = target.connection.view.id;
+  const res = frame.request.res;
+  // A keep-alive stream already sent its headers: nothing more can be said there.
+  if (!mark || res.headersSent) return;
+  // Served outside the key's pool because its pool's connection was demoted: the penalty decided the route.
+  if (mark.covered.has(id)) res.setHeader(QUOTA_HEADER, mark.penalized.has(id) ? 'penalized' : 'ok');
+  else if (mark.penalized.size > 0) res.setHeader(QUOTA_HEADER, 'penalized');
+}
+
+/**
+ * After the answer was sent (QPIPE-4/5): the served response's saturation headers and its usage go
+ * to the quota engine, which writes them on a later turn of the loop; nothing here is awaited.
+ */
+export function learnQuota(ctx: ProxyContext, frame: RequestFrame, target: Target, answer: Answer, ended: Ended): void {
+  if (answer.kind !== 'relay') return;
+  ctx.quota.record(
+    frame.request.key.id,
+    target.connection.view.id,
+    { usage: ended.outcome?.usage ?? null, model: target.upstreamModel, headers: answer.upstream.headers },
+    ctx.now(),
+  );
+}
 
 /** The request's row in the activity log; buffered, written by the core's timer. */
 export function recordRequest(

@@ -27,6 +27,8 @@ export type Plan =
       excluded: TargetExclusion[];
       combo: ComboView | null;
       pin: PinPlan | null;
+      /** Set for a pool's `qtSd/` combo: its candidates wait for their slot (CONC-3); release ends the pick's in-flight lease. */
+      quotaShare: { release(): void } | null;
     };
 
 const connectionIdOf = (t: Target) => t.connection.view.id;
@@ -91,10 +93,13 @@ export function planRequest(
     }
     return { kind: 'refused', error };
   }
-  const ordered = ctx.roundRobin.order(resolution.combo, screened.runnable);
+  // ROUTE-10/11: a pool's system combo is ordered by the quota-share scheduler, never a public strategy.
+  const share = resolution.system ? ctx.quotaShare.order(resolution.system, screened.runnable, model, now) : null;
+  const ordered = share ? share.ordered : ctx.roundRobin.order(resolution.combo, screened.runnable);
+  const quotaShare = share ? { release: share.release } : null;
   const ttlMs = ctx.settings().sessionAffinityTtlMs;
   if (session === null || ttlMs <= 0)
-    return { kind: 'candidates', candidates: ordered, excluded, combo: resolution.combo, pin: null };
+    return { kind: 'candidates', candidates: ordered, excluded, combo: resolution.combo, pin: null, quotaShare };
   // AFF-7: scoped to the key, the session and what was asked for (a route by its glob, so every model it catches shares one pin).
   const scope: PinScope = {
     keyId: key.id,
@@ -110,5 +115,6 @@ export function planRequest(
     excluded,
     combo: resolution.combo,
     pin: { scope, stored, decided },
+    quotaShare,
   };
 }

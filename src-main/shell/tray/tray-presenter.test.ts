@@ -36,7 +36,7 @@ function setup(snapshot: CooldownSnapshot = snapshotOf({ connections: [connectio
 }
 
 describe('tray presenter', () => {
-  it('PROD-4: draws once from cooldowns.list, app.info, activity.summary, connections.list and claude.status, with the login item state', async () => {
+  it('PROD-4: draws once from cooldowns.list, app.info, activity.summary, connections.list, claude.status and quota.listPools, with the login item state', async () => {
     const t = setup();
     await t.presenter.start();
     expect(t.router.calls.map((c) => c.method).sort()).toEqual([
@@ -45,6 +45,7 @@ describe('tray presenter', () => {
       'claude.status',
       'connections.list',
       'cooldowns.list',
+      'quota.listPools',
     ]);
     expect(t.views).toHaveLength(1);
     expect(t.views[0]?.state).toBe('serving');
@@ -65,7 +66,7 @@ describe('tray presenter', () => {
     t.clock.advance(1_000);
     expect(t.views).toHaveLength(3);
     expect(t.views.at(-1)?.state).toBe('blocked');
-    expect(t.router.calls).toHaveLength(5);
+    expect(t.router.calls).toHaveLength(6);
   });
 
   it('PROD-4: while something cools the menu redraws every second so the countdown moves, then stops', async () => {
@@ -167,6 +168,69 @@ describe('tray presenter', () => {
     expect(t.statusLine(view)).toBe('⚠ Data directory lost — nothing is saved; restart Headroom');
     expect(view?.template[1]).toMatchObject({ label: message, enabled: false });
     expect(view?.tooltip).toContain('Data directory lost');
-    expect(t.router.calls).toHaveLength(5);
+    expect(t.router.calls).toHaveLength(6);
+  });
+
+  it('PROD-4 QUI-1: a pool near saturation shows as "Quota: team 85 % (5h tokens)", re-read at most every 15 s, and goes once it slides back', async () => {
+    const t = setup();
+    const usage = (fraction: number) => ({
+      poolId: 'pool-team',
+      name: 'team',
+      at: T0,
+      saturationThreshold: 0.5,
+      dimensions: [
+        {
+          dimensionKey: 'pool-team:tokens:5h',
+          unit: 'tokens',
+          window: '5h',
+          windowMs: 18_000_000,
+          limit: 1_000_000,
+          consumedTotal: fraction * 1_000_000,
+          globalUsedPercent: fraction,
+          saturationSource: 'counter',
+          mode: fraction >= 0.5 ? 'strict' : 'generous',
+          keys: [],
+          burnRate: { perSecond: 0, timeToExhaustionMs: null, samples: 0 },
+          history: [],
+        },
+      ],
+    });
+    t.answers['quota.listPools'] = [{ id: 'pool-team', name: 'team' }];
+    t.answers['quota.poolUsage'] = usage(0.85);
+    const quotaLabels = (v: TrayView | undefined): string[] =>
+      (v?.template ?? []).flatMap((i) => (i.type === 'normal' && i.label.startsWith('Quota:') ? [i.label] : []));
+    await t.presenter.start();
+    expect(quotaLabels(t.views.at(-1))).toEqual(['Quota: team 85 % (5h tokens)']);
+    expect(t.router.calls.filter((c) => c.method === 'quota.poolUsage')).toEqual([
+      { method: 'quota.poolUsage', input: { id: 'pool-team' } },
+    ]);
+    const line = t.views.at(-1)?.template.find((i) => i.type === 'normal' && i.label.startsWith('Quota:'));
+    expect(line).toMatchObject({ enabled: true, action: { kind: 'open' } });
+
+    // Events refetch the model (at most each second), but the pools only once per 15 s.
+    t.clock.advance(2_000);
+    t.emit({ type: 'connections.changed', payload: { connections: [] } });
+    await t.flush();
+    t.clock.advance(1_000);
+    await t.flush();
+    expect(t.router.calls.filter((c) => c.method === 'quota.poolUsage')).toHaveLength(1);
+
+    t.answers['quota.poolUsage'] = usage(0.3);
+    t.clock.advance(15_000);
+    await t.flush();
+    t.clock.advance(1_000);
+    await t.flush();
+    expect(t.router.calls.filter((c) => c.method === 'quota.poolUsage')).toHaveLength(2);
+    expect(quotaLabels(t.views.at(-1))).toEqual([]);
+    expect(t.clock.pending()).toBe(0);
+  });
+
+  it('PROD-4: a core without the quota methods still gets a tray, without quota lines', async () => {
+    const t = setup();
+    t.answers['quota.listPools'] = new Error('unknown method');
+    await t.presenter.start();
+    expect(t.views).toHaveLength(1);
+    expect(t.views[0]?.template.some((i) => i.type === 'normal' && i.label.startsWith('Quota:'))).toBe(false);
+    expect(t.router.calls.some((c) => c.method === 'quota.poolUsage')).toBe(false);
   });
 });

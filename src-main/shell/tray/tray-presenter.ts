@@ -1,9 +1,11 @@
 import type { CoreEvent, EventName } from '../../../src-shared/contract/events';
 import type { ClaudeConnectionStatus } from '../../../src-shared/domain/claude';
 import type { ConnectionView } from '../../../src-shared/domain/connection';
+import type { QuotaPoolUsage } from '../../../src-shared/domain/quota';
 import { callContract, type ContractRouter } from '../contract-call';
 import { claudeConnections } from './claude-items';
 import { withoutDisabled } from './cooling-items';
+import { saturatedPools, type TrayQuotaItem } from './quota-items';
 import { createThrottle, systemClock, type Clock } from './throttle';
 import type { LoginItem } from './tray-actions';
 import { buildTrayTemplate, hasCountdown, trayTooltip, type TrayMenuItem, type TrayModel } from './tray-template';
@@ -26,6 +28,8 @@ export interface TrayPresenterDeps {
   throttleMs?: number;
   /** Countdown step while something is cooling or a Claude reset counts down. */
   tickMs?: number;
+  /** Least time between two reads of the quota pools' usage; also the re-read step while a pool line shows. */
+  quotaRefreshMs?: number;
   log?: (line: string) => void;
 }
 
@@ -64,6 +68,10 @@ export function createTrayPresenter(deps: TrayPresenterDeps): TrayPresenter {
   let names: ReadonlyMap<string, string> = new Map();
   let claude: readonly ClaudeConnectionStatus[] = [];
   let storageLost: string | null = null;
+  const quotaRefreshMs = deps.quotaRefreshMs ?? 15_000;
+  let quota: readonly TrayQuotaItem[] = [];
+  let quotaReadAt: number | null = null;
+  let quotaTimer: unknown = null;
   const setConnections = (list: readonly ConnectionView[]): void => {
     disabledIds = new Set(list.filter((c) => !c.enabled).map((c) => c.id));
     names = new Map(list.map((c) => [c.id, c.name]));
@@ -90,6 +98,7 @@ export function createTrayPresenter(deps: TrayPresenterDeps): TrayPresenter {
       claude: claudeConnections(claude, names, disabledIds),
       openAtLogin: openAtLogin(),
       storageLost,
+      quota,
     };
     current = {
       state: trayState(shown.snapshot, shown.info, now),
@@ -100,8 +109,41 @@ export function createTrayPresenter(deps: TrayPresenterDeps): TrayPresenter {
     if (hasCountdown(shown, now)) tick = clock.setTimeout(draw, tickMs);
   };
 
+  /**
+   * Pools near saturation, read at most once per `quotaRefreshMs` (a request storm refetches the model every
+   * second); a core without the quota methods, or one that fails, just shows no quota lines.
+   */
+  const fetchQuota = async (): Promise<void> => {
+    const now = clock.now();
+    if (quotaReadAt !== null && now - quotaReadAt < quotaRefreshMs) return;
+    quotaReadAt = now;
+    const pools = await callContract(deps.router, 'quota.listPools', undefined);
+    if (!pools.ok || !Array.isArray(pools.value)) return void (quota = []);
+    const usages = await Promise.all(
+      pools.value.map((p) => callContract(deps.router, 'quota.poolUsage', { id: p.id })),
+    );
+    const read = usages.flatMap((u): QuotaPoolUsage[] =>
+      u.ok && u.value && Array.isArray(u.value.dimensions) ? [u.value] : [],
+    );
+    quota = saturatedPools(read);
+    scheduleQuotaRead();
+  };
+
+  /** While a pool line shows, re-read so it goes away once the window slides below the threshold. */
+  const scheduleQuotaRead = (): void => {
+    if (quotaTimer !== null) clock.clearTimeout(quotaTimer);
+    quotaTimer = null;
+    if (stopped || quota.length === 0) return;
+    quotaTimer = clock.setTimeout(() => {
+      quotaTimer = null;
+      needFetch = true;
+      update.request();
+    }, quotaRefreshMs);
+  };
+
   const fetchModel = async (): Promise<void> => {
     const seenEvents = eventCount;
+    const quotaRead = fetchQuota();
     const [snapshot, info, summary, connections, status] = await Promise.all([
       callContract(deps.router, 'cooldowns.list', undefined),
       callContract(deps.router, 'app.info', undefined),
@@ -109,6 +151,7 @@ export function createTrayPresenter(deps: TrayPresenterDeps): TrayPresenter {
       callContract(deps.router, 'connections.list', undefined),
       callContract(deps.router, 'claude.status', undefined),
     ]);
+    await quotaRead;
     if (stopped) return;
     if (connections.ok) setConnections(connections.value);
     // Claude usage is extra: a core that cannot answer it still gets a tray, just without those lines.
@@ -177,6 +220,8 @@ export function createTrayPresenter(deps: TrayPresenterDeps): TrayPresenter {
       update.cancel();
       if (tick !== null) clock.clearTimeout(tick);
       tick = null;
+      if (quotaTimer !== null) clock.clearTimeout(quotaTimer);
+      quotaTimer = null;
     },
     view: () => current,
   };

@@ -251,4 +251,22 @@ describe('buildTrayTemplate', () => {
     const items = buildTrayTemplate(model(snapshotOf({ connections: [coolingRow('a', 1_000)] })), T0);
     expect(JSON.parse(JSON.stringify(items))).toEqual(items);
   });
+
+  it('PROD-4: pools near saturation follow the requests line, three at most and the rest counted', () => {
+    const quota = ['a', 'b', 'c', 'd', 'e'].map((pool, i) => ({
+      pool,
+      usedFraction: 0.9 - i * 0.05,
+      unit: 'requests' as const,
+      window: 'hourly' as const,
+    }));
+    const items = buildTrayTemplate(model(snapshotOf({ connections: [connectionRow('a')] }), { quota }), T0);
+    expect(labels(items).slice(2, 8)).toEqual([
+      'Requests today: 42',
+      'Quota: a 90 % (hourly requests)',
+      'Quota: b 85 % (hourly requests)',
+      'Quota: c 80 % (hourly requests)',
+      '…and 2 more pools near saturation',
+      '—',
+    ]);
+  });
 });

@@ -8,10 +8,11 @@ import {
   type TrayClaudeConnection,
 } from './claude-items';
 import { coolingItems, formatTimeLeft, terminalItems, type CoolingItem, type TerminalItem } from './cooling-items';
+import { quotaLine, type TrayQuotaItem } from './quota-items';
 import type { TrayAction } from './tray-actions';
 import { firstRecoveryMs, trayState, type TrayState } from './tray-state';
 
-/** Everything the tray shows, read through the contract (cooldowns.list, app.info, activity.summary, connections.list, claude.status). */
+/** Everything the tray shows, read through the contract (cooldowns.list, app.info, activity.summary, connections.list, claude.status, quota.*). */
 export interface TrayModel {
   snapshot: CooldownSnapshot;
   info: Pick<ProxyInfo, 'proxyUrl' | 'paused'>;
@@ -22,6 +23,18 @@ export interface TrayModel {
   openAtLogin: boolean | null;
   /** Set once the core reports its data directory gone (storage.lost): nothing is saved until a restart. */
   storageLost?: string | null;
+  /** Quota pools at or past their saturation threshold (quota.listPools + quota.poolUsage), most used first. */
+  quota?: readonly TrayQuotaItem[];
+}
+
+/** At most this many quota lines; the rest are counted on one more line. */
+export const MAX_QUOTA_LINES = 3;
+
+/** "Quota: team 85 % (5h tokens)" per pool near saturation; each opens the window (the Quota tab says why). */
+function quotaLines(items: readonly TrayQuotaItem[]): TrayMenuItem[] {
+  const shown = items.slice(0, MAX_QUOTA_LINES).map((item) => act(quotaLine(item), { kind: 'open' }));
+  const rest = items.length - shown.length;
+  return rest > 0 ? [...shown, info(`…and ${rest} more pool${rest === 1 ? '' : 's'} near saturation`)] : shown;
 }
 
 /** The tray's loud line while storage is lost; first in the menu and in the tooltip. */
@@ -183,6 +196,7 @@ export function buildTrayTemplate(model: TrayModel, now: number): TrayMenuItem[]
     info(`Proxy: ${model.info.proxyUrl}`),
     info(requestsLine(model.summary)),
     ...claudeSubmenu(model, now),
+    ...quotaLines(model.quota ?? []),
     SEPARATOR,
     act(`Clear all cooldowns (${cooling.length})`, { kind: 'clear-all' }, cooling.length > 0),
     cooldownSubmenu(cooling, terminal),

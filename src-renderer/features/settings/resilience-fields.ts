@@ -5,6 +5,7 @@ import {
 } from '../../../src-shared/domain/resilience-ranges';
 import type { SectionSpec } from './field-spec';
 import { MODEL_LOCKOUT_SECTION } from './model-lockout-fields';
+import { QUOTA_SHARE_CONCURRENCY_SECTION } from './quota-share-fields';
 
 // Ranges come from the shared table the core's schemas are built from; resilience-ranges.test.ts checks them against the schemas.
 
@@ -169,4 +170,10 @@ const windowGate: SectionSpec = {
 };
 
 /** The resilience sections in the order the Settings tab shows them. */
-export const RESILIENCE_SECTIONS: SectionSpec[] = [cooldown, breaker, windowGate, MODEL_LOCKOUT_SECTION];
+export const RESILIENCE_SECTIONS: SectionSpec[] = [
+  cooldown,
+  breaker,
+  windowGate,
+  MODEL_LOCKOUT_SECTION,
+  QUOTA_SHARE_CONCURRENCY_SECTION,
+];

@@ -4,6 +4,7 @@ import type { SettingsPatch } from '../../../src-shared/domain/settings';
 import { useStores } from '../../stores/stores-context';
 import { ErrorRulesSection } from './error-rules-section';
 import { ProxyInfo } from './proxy-info';
+import { QuotaStoreSection } from './quota-store-section';
 import { PROXY_SECTION } from './proxy-fields';
 import { RESILIENCE_SECTIONS } from './resilience-fields';
 import { SettingsSection } from './settings-section';
@@ -16,7 +17,7 @@ export function SettingsTab() {
     <section aria-labelledby="settings-title">
       <h2 id="settings-title">Settings</h2>
       <nav className="settings-index" aria-label="Settings sections">
-        {[...RESILIENCE_SECTIONS, PROXY_SECTION].map((s) => (
+        {[...RESILIENCE_SECTIONS, PROXY_SECTION, { id: 'quotaStore', title: 'Quota store' }].map((s) => (
           <a key={s.id} href={`#settings`} onClick={(e) => jumpTo(e, `section-${s.id}-title`)}>
             {s.title}
           </a>
@@ -37,6 +38,8 @@ export function SettingsTab() {
             save={(patch) => state.updateProxy(patch as SettingsPatch)}
           />
           <ProxyInfo />
+          <h3 className="group-title">Quota</h3>
+          <QuotaStoreSection settings={state.proxy} save={state.updateProxy} />
         </div>
       </LoadGate>
     </section>

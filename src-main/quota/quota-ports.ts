@@ -1,0 +1,89 @@
+import type {
+  QuotaDimension,
+  QuotaPoolSpec,
+  QuotaPoolUsage,
+  QuotaPoolView,
+  QuotaStoreDriver,
+  QuotaStoreStatus,
+} from '../../src-shared/domain/quota';
+import type { Result } from '../../src-shared/contract/errors';
+
+/**
+ * The seams between the quota engine's parts (issue 10), written first so each part can be built
+ * against them: the counter store (QWIN-3, QDRV), the pool metadata (QDB), and what the admin door
+ * asks of the running engine. Ids are the stored ids (keys, connections, pools), never names.
+ */
+
+/** One dimension's counter address: `<poolId>:<unit>:<window>` and its window length. */
+export interface DimensionRef {
+  key: string;
+  windowMs: number;
+}
+
+/** Two parallel arrays of bucket values; see `QuotaStore.readMany`. */
+export interface BucketPairs {
+  prev: Float64Array;
+  curr: Float64Array;
+}
+
+/** The two-bucket sliding counters (QWIN-1..5). Every method may reject; callers fail open (QPIPE-3/5). */
+export interface QuotaStore {
+  readonly driver: QuotaStoreDriver;
+  /** The effective sliding value of one key on one dimension at `now` (QWIN-2). */
+  peek(keyId: string, dim: DimensionRef, now: number): Promise<number>;
+  /** Adds `amount` to the current bucket; resolves to the new effective value (QWIN-4/5: serialised per key|dimension). */
+  consume(keyId: string, dim: DimensionRef, amount: number, now: number): Promise<number>;
+  /**
+   * The raw buckets of several keys on several dimensions at `now`, in one round trip (the pre-check
+   * needs the key's own value, every other key's for the pool total, and the split between the two
+   * buckets for Retry-After): index `k * dims.length + d`; `prev` is bucket `floor(now / windowMs) - 1`.
+   */
+  readMany(keyIds: readonly string[], dims: readonly DimensionRef[], now: number): Promise<BucketPairs>;
+  /** Deletes buckets last written before `now - retentionMs` (QENV-3); resolves to the rows removed. */
+  gc(retentionMs: number, now: number): Promise<number>;
+  /** Zeroes one key's counters, or all (tests, and a pool's "reset usage"). */
+  clear(keyId?: string): Promise<void>;
+  /** Writes what is buffered (SQLite write-behind) and releases connections. */
+  close(): Promise<void>;
+}
+
+/** A pool as the engine uses it: ids resolved, dimensions in force, weights already equalised. */
+export interface ResolvedPool {
+  id: string;
+  name: string;
+  connectionIds: readonly string[];
+  dimensions: readonly QuotaDimension[];
+  saturationThreshold: number | null;
+  allocations: ReadonlyArray<{
+    keyId: string;
+    keyName: string;
+    weight: number;
+    effectiveWeight: number;
+    policy: 'hard' | 'soft' | 'burst';
+    capValue: number | null;
+    capUnit: 'percent' | 'requests' | 'tokens' | 'usd' | null;
+  }>;
+}
+
+/** Pools and plans in SQLite (QDB-1/2/4); read into memory once per change, never per request. */
+export interface QuotaPoolsRepo {
+  list(): QuotaPoolView[];
+  /** Names resolved to ids; an unknown key or connection is `invalid_input` naming its path. */
+  upsert(spec: QuotaPoolSpec, now: number): Result<QuotaPoolView>;
+  remove(name: string): boolean;
+  /** Every pool in the engine's shape; the runtime rebuilds its index from this after each change. */
+  resolved(): ResolvedPool[];
+  /** Manual plan overrides by connection id (QPLAN-1). */
+  plans(): ReadonlyMap<string, QuotaDimension[]>;
+  setPlan(connectionId: string, dimensions: QuotaDimension[], now: number): void;
+  removePlan(connectionId: string): boolean;
+}
+
+/** What the admin door (contract handlers) asks of the running engine. */
+export interface QuotaAdmin {
+  /** Usage per dimension and key of one pool (by id or name); null when no such pool. */
+  usage(poolIdOrName: string, now: number): Promise<QuotaPoolUsage | null>;
+  storeStatus(): QuotaStoreStatus;
+  /** Called after pools, plans, keys or connections changed so the request path sees it at once. */
+  reload(): void;
+}

@@ -1,0 +1,172 @@
+import type { QuotaPoolUsage, QuotaStoreDriver, QuotaStoreStatus } from '../../../src-shared/domain/quota';
+import type { FairShareCost } from '../engine/fair-share';
+import { buildPoolUsage } from '../engine/pool-usage';
+import type { QuotaAdmin, QuotaPoolsRepo, QuotaStore } from '../quota-ports';
+import { createHistory } from './history';
+import { buildPoolIndex, EMPTY_INDEX, findPool, type IndexedPool, type PoolIndex } from './pool-index';
+import { decideForKey, effectiveSaturation, type QuotaVerdict } from './quota-decision';
+import { recordConsumption, type ServedCost } from './quota-record';
+import { createSaturationCache } from './saturation-cache';
+import { readSaturation } from './saturation-headers';
+import type { PoolForCatalog } from '../../routing/catalog';
+import { systemCombosOf } from './system-combos';
+import { createWarnLimiter } from './warn-limiter';
+
+/** The resolved quota settings the runtime reads on every use (setting > env > default, QDRV-3/QENV-2). */
+export interface QuotaRuntimeConfig {
+  driver: QuotaStoreDriver;
+  driverFrom: 'setting' | 'env' | 'default';
+  saturationThreshold: number;
+  softDeprioritizeFactor: number;
+  retentionDays: number;
+}
+
+export interface QuotaRuntimeDeps {
+  store: QuotaStore;
+  /** What the store factory chose and why (masked URL, no password). */
+  storeState: () => { active: QuotaStoreDriver; redisUrl: string | null; fallbackReason: string | null };
+  pools: QuotaPoolsRepo;
+  config: () => QuotaRuntimeConfig;
+  log: (line: string) => void;
+  now: () => number;
+}
+
+/** The quota engine as the request path uses it, plus the admin door's `QuotaAdmin`. */
+export interface QuotaRuntime extends QuotaAdmin {
+  /** Whether any pool allocates this key: one Map lookup, so keys without a pool pay nothing more. */
+  coversKey(keyId: string): boolean;
+  /** The pool enforcing this (key, connection) pair, or null. */
+  poolOf(keyId: string, connectionId: string): IndexedPool | null;
+  /** QPIPE-1/2/3: one store round trip and the fair-share decision; never rejects (fail-open). */
+  check(pool: IndexedPool, keyId: string, cost: FairShareCost, now: number): Promise<QuotaVerdict>;
+  /** QPIPE-4/5/6: saturation read now, consumption written after `setImmediate`; never throws, never awaited. */
+  record(keyId: string, connectionId: string, served: ServedCost, now: number): void;
+  /** QPIPE-7's factor (documented where it applies: the ordered strategies demote instead). */
+  softDeprioritizeFactor(): number;
+  /** The pools' `qtSd/` combos for the catalog (ROUTE-10). */
+  catalogPools(): PoolForCatalog[];
+  /** Per connection, the provider's fresh 5 h / 7 d reports, for the quota-share scheduler's gating. */
+  saturation: ReturnType<typeof createSaturationCache>;
+}
+
+const NO_PENALTY: QuotaVerdict = { kind: 'allow', penalized: false };
+
+export function createQuotaRuntime(deps: QuotaRuntimeDeps): QuotaRuntime {
+  const { store, log } = deps;
+  let index: PoolIndex = EMPTY_INDEX;
+  const saturation = createSaturationCache();
+  const history = createHistory();
+  const warnEnforce = createWarnLimiter(log);
+  const warnRecord = createWarnLimiter(log);
+
+  const threshold = (ip: IndexedPool) => ip.pool.saturationThreshold ?? deps.config().saturationThreshold;
+  const reported = (ip: IndexedPool, now: number) => (d: number) => {
+    const dim = ip.dims[d];
+    return dim === undefined ? null : saturation.poolFraction(ip.pool.connectionIds, dim, now);
+  };
+  const failOpen = (what: string, error: unknown, now: number): QuotaVerdict => {
+    const reason = error instanceof Error ? error.message : String(error);
+    warnEnforce(`[quota:enforce] ${what} failed, request allowed (fail-open): ${reason}`, now);
+    return NO_PENALTY;
+  };
+
+  const reload = () => {
+    const fromPlan = new Set(
+      deps.pools
+        .list()
+        .filter((p) => p.dimensionsSource === 'manual-plan' || p.dimensionsSource === 'catalog')
+        .map((p) => p.id),
+    );
+    index = buildPoolIndex(deps.pools.resolved(), fromPlan);
+    history.keep(new Set(index.pools.map((p) => p.pool.id)));
+  };
+
+  return {
+    coversKey: (keyId) => index.byKey.has(keyId),
+    poolOf: (keyId, connectionId) => index.byKey.get(keyId)?.get(connectionId) ?? null,
+    async check(ip, keyId, cost, now) {
+      const k = ip.allocationIndex.get(keyId);
+      if (k === undefined) return NO_PENALTY;
+      let pairs;
+      try {
+        pairs = await store.readMany(ip.storeKeys, ip.refs, now);
+      } catch (error) {
+        return failOpen(`reading pool "${ip.pool.name}"`, error, now);
+      }
+      try {
+        const sat = effectiveSaturation(ip, pairs, now, reported(ip, now));
+        history.sampleIfDue(ip, pairs, sat, now);
+        return decideForKey(ip, k, pairs, cost, sat, threshold(ip), now);
+      } catch (error) {
+        return failOpen(`deciding pool "${ip.pool.name}"`, error, now);
+      }
+    },
+    record(keyId, connectionId, served, now) {
+      if (!index.connections.has(connectionId)) return;
+      try {
+        const readings = readSaturation(served.headers);
+        const growth = readings.length > 0 ? saturation.observe(connectionId, readings, now) : null;
+        const ip = index.byKey.get(keyId)?.get(connectionId);
+        if (!ip) return;
+        // QPIPE-5: after the answer, off this turn of the loop; the client never waits for the store.
+        setImmediate(() => {
+          recordConsumption(
+            store,
+            ip,
+            ip.storeKeys[ip.allocationIndex.get(keyId) ?? -1] ?? keyId,
+            served,
+            growth,
+            now,
+          ).catch((error: unknown) => {
+            const reason = error instanceof Error ? error.message : String(error);
+            warnRecord(`[quota:enforce] recordConsumption failed (drift expected): ${reason}`, deps.now());
+          });
+        });
+      } catch (error) {
+        const reason = error instanceof Error ? error.message : String(error);
+        warnRecord(`[quota:enforce] recordConsumption failed (drift expected): ${reason}`, now);
+      }
+    },
+    softDeprioritizeFactor: () => deps.config().softDeprioritizeFactor,
+    catalogPools: () => systemCombosOf(index.pools, deps.pools.plans()),
+    saturation,
+    async usage(idOrName, now): Promise<QuotaPoolUsage | null> {
+      const ip = findPool(index, idOrName);
+      if (!ip) return null;
+      const pairs = await store.readMany(ip.storeKeys, ip.refs, now);
+      const sat = effectiveSaturation(ip, pairs, now, reported(ip, now));
+      history.sampleIfDue(ip, pairs, sat, now);
+      const t = threshold(ip);
+      return {
+        poolId: ip.pool.id,
+        name: ip.pool.name,
+        at: now,
+        saturationThreshold: t,
+        dimensions: buildPoolUsage({
+          pool: ip.pool,
+          dimensions: ip.dims,
+          pairs,
+          providerSaturation: sat,
+          history: history.of(ip),
+          saturationThreshold: t,
+          now,
+        }),
+      };
+    },
+    storeStatus(): QuotaStoreStatus {
+      const c = deps.config();
+      const s = deps.storeState();
+      return {
+        configured: c.driver,
+        configuredFrom: c.driverFrom,
+        active: s.active,
+        redisUrl: s.redisUrl,
+        fallbackReason: s.fallbackReason,
+        saturationThreshold: c.saturationThreshold,
+        softDeprioritizeFactor: c.softDeprioritizeFactor,
+        retentionDays: c.retentionDays,
+      };
+    },
+    reload,
+  };
+}

@@ -1,0 +1,65 @@
+import { useState, type FormEvent } from 'react';
+import { useStore } from 'zustand';
+import type { QuotaPoolView } from '../../../src-shared/domain/quota';
+import { Dialog } from '../../components/dialog';
+import { useFormErrors } from '../../components/use-form-errors';
+import { useStores } from '../../stores/stores-context';
+import { AllocationFields } from './allocation-fields';
+import { buildPoolInput, poolErrorsFrom, poolFormFrom, type AllocationDraft, type PoolErrors } from './pool-form';
+
+/**
+ * QUI-8: a pool's keys, weights, policies and caps. Saving is `quota.upsertPool` under the same
+ * name with the pool's connections and dimensions as they are, so only the allocations change.
+ */
+export function EditAllocationsModal({ pool, onClose }: { pool: QuotaPoolView; onClose: () => void }) {
+  const { quota, keys } = useStores();
+  const keyList = useStore(keys, (s) => s.items);
+  const [form, setForm] = useState(() => poolFormFrom(pool));
+  const { errors, setErrors, refuse, formRef } = useFormErrors<PoolErrors>({});
+  const [busy, setBusy] = useState(false);
+
+  const change = (allocations: AllocationDraft[]): void => {
+    setForm((f) => ({ ...f, allocations }));
+    setErrors((e) =>
+      Object.fromEntries(Object.entries(e).filter(([k]) => !k.startsWith('allocations') && k !== 'form')),
+    );
+  };
+
+  const submit = async (event: FormEvent<HTMLFormElement>): Promise<void> => {
+    event.preventDefault();
+    const built = buildPoolInput(form);
+    if (!built.ok) return refuse(built.errors);
+    setBusy(true);
+    const result = await quota.getState().upsert({ ...built.input, saturationThreshold: pool.saturationThreshold });
+    setBusy(false);
+    if (!result.ok) return refuse(poolErrorsFrom(result.error));
+    onClose();
+  };
+
+  return (
+    <Dialog title={`Allocations of ${pool.name}`} onClose={onClose} wide>
+      <form ref={formRef} className="quota-form" noValidate onSubmit={(e) => void submit(e)}>
+        <AllocationFields
+          rows={form.allocations}
+          keyNames={keyList.filter((k) => k.revokedAt === null).map((k) => k.name)}
+          errors={errors}
+          onChange={change}
+        />
+        {/* Errors the allocations cannot show (a connection gone meanwhile) still need a place. */}
+        {[errors.form, errors.connections, errors.dimensions, errors.name].filter(Boolean).map((line) => (
+          <p key={line} className="notice error" role="alert">
+            {line}
+          </p>
+        ))}
+        <div className="dialog-actions">
+          <button type="button" className="button" onClick={onClose}>
+            Cancel
+          </button>
+          <button type="submit" className="button primary" disabled={busy}>
+            {busy ? 'Saving…' : 'Save allocations'}
+          </button>
+        </div>
+      </form>
+    </Dialog>
+  );
+}
