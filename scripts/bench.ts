@@ -31,6 +31,7 @@ import { clockTicks, cpuMs, memory, procAvailable } from './bench/proc-stats';
 import { summarizeProfile } from './bench/profile-summary';
 import { launchEngines, launchFloor, launchHeadroom, type LaunchSetup } from './bench/proxies';
 import { formatChecks, formatTable, mb, type Check } from './bench/report';
+import { fairShareCheck } from './bench/quota-row';
 import { buildChecks, buildRows, type AllTotals, type Name, type PhaseId, type ProxyFacts } from './bench/results';
 import { LOCAL_KEY, STREAM_DELTAS, UPSTREAM_KEY } from './bench/shared';
 
@@ -270,6 +271,10 @@ async function main(): Promise<void> {
   await Promise.all(PROXIES.map((n) => children[n].stop()));
   await upstream.stop();
 
+  // --- the quota engine's own micro-benchmark (issue 10), alone on the machine once the proxies are gone
+  log('quota fair-share micro-benchmark');
+  const fairShare = await fairShareCheck(root);
+
   // --- report
   const concurrency = Object.fromEntries(
     (Object.keys(PHASE_KIND) as PhaseId[]).map((id) => [id, PLAN[id].concurrency]),
@@ -341,6 +346,12 @@ async function main(): Promise<void> {
   say('Same targets — Headroom, default config (one connection, no engines configured):');
   say(formatChecks([...buildChecks(rows, 'headroom'), startMs('headroom'), ...checks]));
   say();
+  say('Quota engine, issue 10 (in-process micro-benchmark):');
+  if (fairShare) {
+    say(formatChecks([fairShare.check]));
+    say(`  ${fairShare.detail}`);
+  } else say('  scripts/bench/quota-micro.ts is not in this tree: fair-share decision not measured');
+  say();
   say(`total bench time ${((performance.now() - began) / 1000).toFixed(1)} s`);
 
   console.log(out.join('\n'));
@@ -354,7 +365,12 @@ async function main(): Promise<void> {
     engines: enginesRun.status,
     rows,
     slices,
-    checks: { engines: buildChecks(rows, 'engines'), headroom: buildChecks(rows, 'headroom'), history: checks },
+    checks: {
+      engines: buildChecks(rows, 'engines'),
+      headroom: buildChecks(rows, 'headroom'),
+      history: checks,
+      quota: fairShare ? [fairShare.check] : [],
+    },
     facts,
     profiled: PROFILE,
   };

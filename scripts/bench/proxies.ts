@@ -31,6 +31,10 @@ export interface EngineStatus {
 }
 
 const COMBO = 'main';
+/** A second local key the bench never sends, so the pool really splits its quota between two keys. */
+const OTHER_KEY = 'hr-bench-other-key-9876543210';
+/** Far above anything a run sends: the pool's checks and records run, its limit never blocks. */
+const POOL_LIMIT = 1e12;
 let seq = 0;
 
 function baseConfig(upstreamUrl: string): Record<string, unknown> {
@@ -40,17 +44,26 @@ function baseConfig(upstreamUrl: string): Record<string, unknown> {
   };
 }
 
-function enginesConfig(upstreamUrl: string, routes: boolean, strategy: boolean): Record<string, unknown> {
+interface EngineVariant {
+  routes: boolean;
+  strategy: boolean;
+  /** A quota pool over both connections that covers the bench key (issue 10): pre-check and post-record run. */
+  pool: boolean;
+}
+
+function enginesConfig(upstreamUrl: string, v: EngineVariant): Record<string, unknown> {
   const connection = (name: string) => ({
     name,
     kind: 'anthropic',
     baseUrl: upstreamUrl,
     apiKey: UPSTREAM_KEY,
-    models: [MODEL],
+    // A model a connection lists is an exact match and wins over routes (issue 9 §5): with the `*`
+    // route on, the connections serve any model so the route, and the combo's strategy, decide.
+    ...(v.routes ? {} : { models: [MODEL] }),
   });
   return {
     connections: [connection('bench-a'), connection('bench-b')],
-    keys: [{ name: 'bench', key: LOCAL_KEY }],
+    keys: [{ name: 'bench', key: LOCAL_KEY }, ...(v.pool ? [{ name: 'bench-other', key: OTHER_KEY }] : [])],
     combos: [
       {
         name: COMBO,
@@ -58,10 +71,25 @@ function enginesConfig(upstreamUrl: string, routes: boolean, strategy: boolean):
           { connection: 'bench-a', model: MODEL },
           { connection: 'bench-b', model: MODEL },
         ],
-        ...(strategy ? { strategy: 'round-robin' } : {}),
+        ...(v.strategy ? { strategy: 'round-robin' } : {}),
       },
     ],
-    ...(routes ? { routes: [{ match: '*', to: COMBO }] } : {}),
+    ...(v.routes ? { routes: [{ match: '*', to: COMBO }] } : {}),
+    ...(v.pool
+      ? {
+          pools: [
+            {
+              name: 'bench-pool',
+              connections: ['bench-a', 'bench-b'],
+              dimensions: [{ unit: 'requests', window: 'hourly', limit: POOL_LIMIT }],
+              allocations: [
+                { key: 'bench', weight: 50, policy: 'hard' },
+                { key: 'bench-other', weight: 50, policy: 'hard' },
+              ],
+            },
+          ],
+        }
+      : {}),
   };
 }
 
@@ -118,33 +146,29 @@ export async function launchFloor(setup: LaunchSetup, profile: boolean): Promise
 }
 
 /**
- * Starts the every-engine-on Headroom, dropping `routes` and then `strategy` from the config while
- * this build refuses them; then checks by behaviour which engines really acted.
+ * Starts the every-engine-on Headroom, dropping `pools`, then `routes`, then `strategy` from the
+ * config while this build refuses them; then checks by behaviour which engines really acted.
  */
 export async function launchEngines(
   setup: LaunchSetup,
   profile: boolean,
 ): Promise<{ started: Started; status: EngineStatus }> {
   const notes: string[] = [];
-  const variants = [
-    { routes: true, strategy: true },
-    { routes: false, strategy: true },
-    { routes: true, strategy: false },
-    { routes: false, strategy: false },
-  ];
+  const variants: EngineVariant[] = [true, false].flatMap((pool) => [
+    { routes: true, strategy: true, pool },
+    { routes: false, strategy: true, pool },
+    { routes: true, strategy: false, pool },
+    { routes: false, strategy: false, pool },
+  ]);
   let lastError: unknown = null;
   for (const v of variants) {
     try {
-      const started = await startHeadroom(
-        setup,
-        'engines',
-        enginesConfig(setup.upstreamUrl, v.routes, v.strategy),
-        profile,
-      );
+      const started = await startHeadroom(setup, 'engines', enginesConfig(setup.upstreamUrl, v), profile);
+      if (!v.pool) notes.push('quota pool: NOT AVAILABLE (config key refused); no quota pre-check or record');
       if (!v.routes) notes.push('routes: NOT AVAILABLE (config key refused); the bench asks for the combo by name');
       if (!v.strategy) notes.push('combo strategy: NOT AVAILABLE (config key refused)');
       const model = v.routes ? MODEL : COMBO;
-      notes.push(...(await probeEngines(started.child.readyValue, model, v.routes)));
+      notes.push(...(await probeEngines(started.child.readyValue, model, v.routes, v.pool)));
       return { started, status: { model, notes } };
     } catch (error) {
       lastError = error;
@@ -170,11 +194,16 @@ async function ask(origin: string, model: string, session: string | null) {
     const v = res.headers[name];
     return typeof v === 'string' ? v : null;
   };
-  return { status: res.statusCode, connection: one('x-headroom-connection'), pin: one('x-headroom-session-pin') };
+  return {
+    status: res.statusCode,
+    connection: one('x-headroom-connection'),
+    pin: one('x-headroom-session-pin'),
+    quota: one('x-headroom-quota'),
+  };
 }
 
 /** What the engines visibly did: which connection served, whether a pin decided. */
-async function probeEngines(origin: string, model: string, routes: boolean): Promise<string[]> {
+async function probeEngines(origin: string, model: string, routes: boolean, pool: boolean): Promise<string[]> {
   const plain = [];
   for (let i = 0; i < 4; i++) plain.push(await ask(origin, model, null));
   const bad = plain.find((r) => r.status !== 200);
@@ -188,5 +217,13 @@ async function probeEngines(origin: string, model: string, routes: boolean): Pro
     `round-robin (no session): served by ${served.join(', ')}${new Set(served).size > 1 ? '' : ' — NOT ALTERNATING (strategy not in effect)'}`,
     `affinity (one session, 3 requests): ${pinned.map((r) => r.connection ?? '?').join(', ')}; ` +
       `x-headroom-session-pin ${pinned.some((r) => r.pin !== null) ? 'seen' : 'NOT seen (affinity not in effect)'}${onePin ? '' : ', NOT STICKY'}`,
+    ...(pool
+      ? [
+          `quota pool (bench + bench-other, ${POOL_LIMIT} requests/hour over both connections): x-headroom-quota ` +
+            (plain.some((r) => r.quota !== null)
+              ? `${plain.find((r) => r.quota !== null)?.quota ?? ''} seen`
+              : 'NOT seen (the pre-check is not wired in this build)'),
+        ]
+      : []),
   ];
 }

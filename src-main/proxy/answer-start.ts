@@ -127,7 +127,8 @@ function malformedJson(chunks: Buffer[], size: number, usage: Usage): string | n
   )
     return null;
   try {
-    const value: unknown = JSON.parse(Buffer.concat(chunks, size).toString('utf8'));
+    const whole = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
+    const value: unknown = JSON.parse(whole?.toString('utf8') ?? '');
     return typeof value === 'object' && value !== null && !Array.isArray(value)
       ? null
       : 'a JSON body that is not an object';

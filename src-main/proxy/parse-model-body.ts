@@ -9,6 +9,11 @@ export interface ModelBody {
   rawModel: string;
   /** Where the model's value sits in the body, when the scan found it (large bodies). */
   modelAt: Span | null;
+  /**
+   * The top-level answer budget (`max_tokens`, else `max_completion_tokens`, else `max_output_tokens`)
+   * as a non-negative integer, or null: read in the same pass, so no stage has to search the body again.
+   */
+  maxTokens: number | null;
 }
 
 /** Longer than any real model id, combo or `connection/model`; past it the name is refused, not stored. */
@@ -35,7 +40,9 @@ export function parseModelBody(raw: Buffer): Result<ModelBody> {
     return fail('invalid_input', 'The request body must be a JSON object', { status: 400 });
   }
   const body = json as Record<string, unknown>;
-  return checked(body.model, body.stream === true, null);
+  const maxTokens =
+    budgetOf(body.max_tokens) ?? budgetOf(body.max_completion_tokens) ?? budgetOf(body.max_output_tokens);
+  return checked(body.model, body.stream === true, null, maxTokens);
 }
 
 function scanLarge(raw: Buffer): Result<ModelBody> {
@@ -48,10 +55,15 @@ function scanLarge(raw: Buffer): Result<ModelBody> {
   } catch {
     return fail('invalid_json', 'The request body is not valid JSON');
   }
-  return checked(value, scan.streamTrue, scan.model);
+  return checked(value, scan.streamTrue, scan.model, scan.maxTokens);
 }
 
-function checked(value: unknown, stream: boolean, modelAt: Span | null): Result<ModelBody> {
+/** A budget as the scan reads one: the integer part of a non-negative number. */
+function budgetOf(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : null;
+}
+
+function checked(value: unknown, stream: boolean, modelAt: Span | null, maxTokens: number | null): Result<ModelBody> {
   if (typeof value !== 'string') return missingModel();
   // Checked before any other work on it: the request log, errors and upstreams never see a huge name.
   if (value.length > MAX_MODEL_CHARS) {
@@ -62,7 +74,7 @@ function checked(value: unknown, stream: boolean, modelAt: Span | null): Result<
   // Control characters could forge log lines; they are never part of a real model id.
   const model = stripControlChars(value).trim();
   if (model.length === 0) return missingModel();
-  return ok({ model, stream, rawModel: value, modelAt });
+  return ok({ model, stream, rawModel: value, modelAt, maxTokens });
 }
 
 function missingModel(): Result<never> {

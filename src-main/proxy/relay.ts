@@ -79,9 +79,19 @@ export function relayResponse(
   if (start.ended) {
     // The whole body was held and checked: one write, and its usage is already known.
     return new Promise((resolve) => {
-      for (const chunk of start.chunks.slice(0, -1)) res.write(chunk);
-      const last = start.chunks[start.chunks.length - 1];
-      const done = (complete: boolean) =>
+      const lastAt = start.chunks.length - 1;
+      for (let i = 0; i < lastAt; i++) {
+        const chunk = start.chunks[i];
+        if (chunk) res.write(chunk);
+      }
+      const last = start.chunks[lastAt];
+      // Settled once: a second resolve() is a no-op for the promise but still a trip into Node's
+      // promise hooks, and 'close' follows the end callback on every kept-alive response.
+      let settled = false;
+      const done = (complete: boolean) => {
+        if (settled) return;
+        settled = true;
+        res.off('close', onClose);
         resolve({
           complete,
           clientGone: !complete,
@@ -89,7 +99,9 @@ export function relayResponse(
           usage: start.usage ?? tap.finish(),
           errorCode: complete ? null : 'client_closed',
         });
-      res.once('close', () => done(res.writableFinished));
+      };
+      const onClose = () => done(res.writableFinished);
+      res.once('close', onClose);
       res.end(last, () => done(true));
     });
   }

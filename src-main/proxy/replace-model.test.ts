@@ -122,4 +122,35 @@ describe('replacing the model without re-serialising the body', () => {
       error: { code: 'invalid_input' },
     });
   });
+  it('issue 9 perf / QPIPE-1: the same pass reads the top-level answer budget as JSON.parse sees it, nested look-alikes ignored', () => {
+    const next = rng(99);
+    const names = ['max_tokens', 'max_completion_tokens', 'max_output_tokens'] as const;
+    for (let n = 0; n < 300; n++) {
+      const body: Record<string, unknown> = { model: 'm' };
+      for (let k = 0; k < 1 + Math.floor(next() * 4); k++) body[`k${k}`] = randomValue(next, 0);
+      body.nested = { max_tokens: 7, list: [{ max_output_tokens: 9 }] };
+      for (const name of names) {
+        const pick = Math.floor(next() * 4);
+        if (pick === 1) body[name] = Math.floor(next() * 100_000);
+        else if (pick === 2) body[name] = 'many';
+        else if (pick === 3) body[name] = null;
+      }
+      const text = next() < 0.5 ? JSON.stringify(body) : JSON.stringify(body, null, 2);
+      const scan = scanBody(Buffer.from(text));
+      const numeric = names.map((name) => body[name]).find((v): v is number => typeof v === 'number');
+      expect(scan.ok && scan.maxTokens, `case ${n}`).toBe(numeric ?? null);
+    }
+  });
+
+  it('issue 9 perf / QPIPE-1: parseModelBody carries the budget for small (parsed) and large (scanned) bodies alike', () => {
+    const filler = 'x'.repeat(FULL_PARSE_MAX_BYTES);
+    const small = parseModelBody(Buffer.from(JSON.stringify({ model: 'a', max_completion_tokens: 512 })));
+    const large = parseModelBody(Buffer.from(JSON.stringify({ system: filler, model: 'a', max_tokens: 32_000 })));
+    const none = parseModelBody(
+      Buffer.from(JSON.stringify({ system: filler, model: 'a', tools: [{ max_tokens: 3 }] })),
+    );
+    expect(small).toMatchObject({ ok: true, value: { maxTokens: 512 } });
+    expect(large).toMatchObject({ ok: true, value: { maxTokens: 32_000 } });
+    expect(none).toMatchObject({ ok: true, value: { maxTokens: null } });
+  });
 });

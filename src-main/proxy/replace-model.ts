@@ -6,9 +6,23 @@ const OPEN_OBJECT = 0x7b;
 const CLOSE_OBJECT = 0x7d;
 const OPEN_ARRAY = 0x5b;
 const CLOSE_ARRAY = 0x5d;
-const MODEL_KEY = Buffer.from('"model"');
-const STREAM_KEY = Buffer.from('"stream"');
+const ZERO = 0x30;
+const NINE = 0x39;
 const TRUE = Buffer.from('true');
+
+/** The top-level keys the scan reads; every other key is skipped without a comparison past its length. */
+const KEYS = [
+  { name: 'model', bytes: Buffer.from('"model"') },
+  { name: 'stream', bytes: Buffer.from('"stream"') },
+  { name: 'max_tokens', bytes: Buffer.from('"max_tokens"') },
+  { name: 'max_completion_tokens', bytes: Buffer.from('"max_completion_tokens"') },
+  { name: 'max_output_tokens', bytes: Buffer.from('"max_output_tokens"') },
+] as const;
+type Key = (typeof KEYS)[number]['name'];
+/** The answer budget's names (Anthropic, Chat Completions, Responses); the first one present wins. */
+type BudgetKey = 'max_tokens' | 'max_completion_tokens' | 'max_output_tokens';
+/** Past ten digits a budget is no number a provider accepts; reading stops there. */
+const MAX_BUDGET_DIGITS = 10;
 
 /** A token's place in the body: [start, end), quotes included for strings. */
 export interface Span {
@@ -16,95 +30,148 @@ export interface Span {
   end: number;
 }
 
-/** What routing needs from a body, read without building it: the top-level model and stream values. */
-export type BodyScan = { ok: true; model: Span | null; streamTrue: boolean } | { ok: false };
+/**
+ * What routing needs from a body, read without building it: the top-level model and stream values,
+ * and the answer budget (`max_tokens` or an alias; a non-negative integer prefix, else null).
+ */
+export type BodyScan = { ok: true; model: Span | null; streamTrue: boolean; maxTokens: number | null } | { ok: false };
 
 /** The index of the quote that ends the string opened at `open`, or -1 when it never ends. */
 function stringEnd(raw: Buffer, open: number): number {
   let close = raw.indexOf(QUOTE, open + 1);
   while (close !== -1) {
-    let slashes = 0;
-    for (let i = close - 1; raw[i] === BACKSLASH; i--) slashes++;
+    if (raw[close - 1] !== BACKSLASH) return close;
+    let slashes = 1;
+    for (let i = close - 2; raw[i] === BACKSLASH; i--) slashes++;
     if (slashes % 2 === 0) return close;
     close = raw.indexOf(QUOTE, close + 1);
   }
   return -1;
 }
 
-function isKey(raw: Buffer, key: Buffer, name: string, open: number, close: number): boolean {
-  if (close - open + 1 === key.length) return raw.compare(key, 0, key.length, open, close + 1) === 0;
+/**
+ * The index of the bracket closing the container opened at `open`, or -1 when brackets do not match
+ * or it never closes. Nested content only needs its brackets counted and its strings skipped, so
+ * this loop tests each byte outside strings against four brackets and a quote, nothing more.
+ */
+function containerEnd(raw: Buffer, open: number): number {
+  const closers: number[] = [raw[open] === OPEN_OBJECT ? CLOSE_OBJECT : CLOSE_ARRAY];
+  for (let i = open + 1; i < raw.length; i++) {
+    const c = raw[i];
+    if (c === QUOTE) {
+      i = stringEnd(raw, i);
+      if (i === -1) return -1;
+    } else if (c === OPEN_OBJECT) closers.push(CLOSE_OBJECT);
+    else if (c === OPEN_ARRAY) closers.push(CLOSE_ARRAY);
+    else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
+      if (closers.pop() !== c) return -1;
+      if (closers.length === 0) return i;
+    }
+  }
+  return -1;
+}
+
+function keyAt(raw: Buffer, open: number, close: number): Key | null {
+  const length = close - open + 1;
+  for (const key of KEYS) {
+    if (length === key.bytes.length && raw.compare(key.bytes, 0, length, open, close + 1) === 0) return key.name;
+  }
   // An escaped spelling ("mod\u0065l") is legal JSON; decode only that rare shape.
   const slash = raw.indexOf(BACKSLASH, open);
-  if (slash === -1 || slash > close) return false;
+  if (slash === -1 || slash > close) return null;
   try {
-    return JSON.parse(raw.toString('utf8', open, close + 1)) === name;
+    const name: unknown = JSON.parse(raw.toString('utf8', open, close + 1));
+    return KEYS.find((key) => key.name === name)?.name ?? null;
   } catch {
-    return false;
+    return null;
   }
+}
+
+/** The non-negative integer prefix of the literal at `at` (as the quota's estimate reads it), or null. */
+function integerAt(raw: Buffer, at: number): number | null {
+  let value = 0;
+  let digits = 0;
+  for (let c = raw[at]; c !== undefined && c >= ZERO && c <= NINE && digits < MAX_BUDGET_DIGITS; c = raw[at]) {
+    value = value * 10 + (c - ZERO);
+    digits++;
+    at++;
+  }
+  return digits > 0 ? value : null;
 }
 
 const isSpace = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 /**
- * One pass over a JSON body: the span of the top-level `"model"` value and whether the top-level
- * `stream` is `true` (the last occurrence of each, as JSON.parse reads them), string contents
- * skipped with the native indexOf. Checks the structure (one object, strings closed, brackets
- * matched, nothing after it), not every token: an upstream still refuses what slips through.
+ * One pass over a JSON body: the span of the top-level `"model"` value, whether the top-level
+ * `stream` is `true` and the top-level answer budget (the last occurrence of each, as JSON.parse
+ * reads them), string contents skipped with the native indexOf and nested containers with a loop
+ * that only counts brackets. Checks the structure (one object, strings closed, brackets matched,
+ * nothing after it), not every token: an upstream still refuses what slips through.
  */
 export function scanBody(raw: Buffer): BodyScan {
-  const stack: number[] = [];
-  let expectKey = false;
-  let key: 'model' | 'stream' | null = null;
+  let expectKey = true;
+  let key: Key | null = null;
   let afterColon = false;
   let model: Span | null = null;
   let streamTrue = false;
+  const budget: Record<BudgetKey, number | null> = {
+    max_tokens: null,
+    max_completion_tokens: null,
+    max_output_tokens: null,
+  };
+  /** A top-level value that is not what the key needs (a string budget, an object model …) resets it. */
+  const other = () => {
+    if (key === 'model') model = null;
+    else if (key === 'stream') streamTrue = false;
+    else if (key !== null) budget[key] = null;
+  };
   let i = 0;
   while (isSpace(raw[i])) i++;
   if (raw[i] !== OPEN_OBJECT) return { ok: false };
-  for (; i < raw.length; i++) {
+  let closed = false;
+  for (i++; i < raw.length; i++) {
     const c = raw[i];
     if (c === QUOTE) {
       const close = stringEnd(raw, i);
       if (close === -1) return { ok: false };
-      if (stack.length === 1 && expectKey) {
-        key = isKey(raw, MODEL_KEY, 'model', i, close)
-          ? 'model'
-          : isKey(raw, STREAM_KEY, 'stream', i, close)
-            ? 'stream'
-            : null;
+      if (expectKey) {
+        key = keyAt(raw, i, close);
         expectKey = false;
-      } else if (stack.length === 1 && afterColon) {
+      } else if (afterColon) {
         if (key === 'model') model = { start: i, end: close + 1 };
-        else if (key === 'stream') streamTrue = false;
+        else other();
       }
       afterColon = false;
       i = close;
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
-      if (stack.length === 1 && afterColon) {
-        if (key === 'model') model = null;
-        else if (key === 'stream') streamTrue = false;
-      }
-      stack.push(c === OPEN_OBJECT ? CLOSE_OBJECT : CLOSE_ARRAY);
-      expectKey = stack.length === 1 && c === OPEN_OBJECT;
+      if (afterColon) other();
+      const end = containerEnd(raw, i);
+      if (end === -1) return { ok: false };
+      expectKey = false;
       afterColon = false;
-    } else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
-      if (stack.pop() !== c) return { ok: false };
-      if (stack.length === 0) break;
-    } else if (stack.length === 1 && c === COMMA) {
+      i = end;
+    } else if (c === CLOSE_OBJECT) {
+      closed = true;
+      break;
+    } else if (c === CLOSE_ARRAY) {
+      return { ok: false };
+    } else if (c === COMMA) {
       expectKey = true;
       key = null;
-    } else if (stack.length === 1 && c === COLON) {
+    } else if (c === COLON) {
       afterColon = true;
-    } else if (stack.length === 1 && afterColon && !isSpace(c)) {
-      // A bare literal or number at the top level: only `stream: true` matters, any other value resets.
-      if (key === 'model') model = null;
-      else if (key === 'stream') streamTrue = raw.compare(TRUE, 0, TRUE.length, i, i + TRUE.length) === 0;
+    } else if (afterColon && !isSpace(c)) {
+      // A bare literal or number: `stream: true` and a numeric budget matter, any other value resets.
+      if (key === 'stream') streamTrue = raw.compare(TRUE, 0, TRUE.length, i, i + TRUE.length) === 0;
+      else if (key === 'model' || key === null) other();
+      else budget[key] = integerAt(raw, i);
       afterColon = false;
     }
   }
-  if (stack.length !== 0) return { ok: false };
+  if (!closed) return { ok: false };
   for (i++; i < raw.length; i++) if (!isSpace(raw[i])) return { ok: false };
-  return { ok: true, model, streamTrue };
+  const maxTokens = budget.max_tokens ?? budget.max_completion_tokens ?? budget.max_output_tokens;
+  return { ok: true, model, streamTrue, maxTokens };
 }
 
 /** The span of the top-level model string value, or null (see scanBody). */

@@ -20,9 +20,11 @@ export function buildUpstreamHeaders(
     const value = client[name];
     if (typeof value === 'string') headers[name] = value;
   }
-  for (const [name, value] of Object.entries(client)) {
+  // for…in, not Object.entries: no [name, value] array per header on every request.
+  for (const name in client) {
+    const value = client[name];
     // The SDKs' x-stainless-* describe the client runtime and retry count; harmless and useful upstream.
-    if (name.startsWith('x-stainless-') && typeof value === 'string') headers[name] = value;
+    if (typeof value === 'string' && name.startsWith('x-stainless-')) headers[name] = value;
   }
   headers['content-type'] ??= 'application/json';
   if (secret) Object.assign(headers, connection.adapter.authHeaders(secret));
@@ -48,7 +50,8 @@ export function buildClientHeaders(
   extra: Record<string, string>,
 ): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {};
-  for (const [name, value] of Object.entries(upstream)) {
+  for (const name in upstream) {
+    const value = upstream[name];
     if (value === undefined || DROP_FROM_RESPONSE.has(name)) continue;
     headers[name] = value;
   }

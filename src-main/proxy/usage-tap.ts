@@ -143,7 +143,9 @@ export function createUsageTap(contentType: string | undefined): UsageTap {
     finish() {
       if (isJson && jsonChunks.length > 0) {
         try {
-          absorb(usage, asObject(JSON.parse(Buffer.concat(jsonChunks, jsonSize).toString('utf8')))?.usage);
+          // A small answer is one chunk: decoded in place, not copied first.
+          const whole = jsonChunks.length === 1 ? jsonChunks[0] : Buffer.concat(jsonChunks, jsonSize);
+          absorb(usage, asObject(JSON.parse(whole?.toString('utf8') ?? ''))?.usage);
         } catch {
           // Not JSON after all: no usage to report.
         }

@@ -75,6 +75,19 @@ export const PRICE_TABLE: readonly ModelPrice[] = [
 /** The price entry of a model id, or null when no family matches. */
 export function priceOf(model: string | null | undefined): ModelPrice | null {
   if (model === null || model === undefined) return null;
+  // Memoised: the same few model ids come with every request; the table scan and lowercasing need not.
+  const known = memo.get(model);
+  if (known !== undefined) return known;
+  const found = lookUp(model);
+  if (memo.size >= MEMO_MAX) memo.clear();
+  memo.set(model, found);
+  return found;
+}
+
+const MEMO_MAX = 256;
+const memo = new Map<string, ModelPrice | null>();
+
+function lookUp(model: string): ModelPrice | null {
   const slash = model.lastIndexOf('/');
   const id = (slash >= 0 ? model.slice(slash + 1) : model).trim().toLowerCase();
   if (id === '') return null;

@@ -32,9 +32,14 @@ function numberOf(headers: HeaderBag, name: string): number | null {
 
 const clamp01 = (n: number) => (n < 0 ? 0 : n > 1 ? 1 : n);
 
+const CODEX = {
+  primary: { used: 'x-codex-primary-used-percent', minutes: 'x-codex-primary-window-minutes' },
+  secondary: { used: 'x-codex-secondary-used-percent', minutes: 'x-codex-secondary-window-minutes' },
+} as const;
+
 /** A Codex window by its announced length: up to a day counts as the 5 h window, longer as the weekly. */
 function codexWindow(headers: HeaderBag, which: 'primary' | 'secondary'): SaturationWindow {
-  const minutes = numberOf(headers, `x-codex-${which}-window-minutes`);
+  const minutes = numberOf(headers, CODEX[which].minutes);
   if (minutes === null) return which === 'primary' ? '5h' : '7d';
   return minutes <= 24 * 60 ? '5h' : '7d';
 }
@@ -54,7 +59,7 @@ export function readSaturation(headers: HeaderBag): SaturationReading[] {
   const u7 = numberOf(headers, 'anthropic-ratelimit-unified-7d-utilization');
   if (u7 !== null) out.push({ window: '7d', fraction: clamp01(u7) });
   for (const which of ['primary', 'secondary'] as const) {
-    const pct = numberOf(headers, `x-codex-${which}-used-percent`);
+    const pct = numberOf(headers, CODEX[which].used);
     if (pct !== null) out.push({ window: codexWindow(headers, which), fraction: clamp01(pct / 100) });
   }
   const requests =

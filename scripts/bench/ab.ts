@@ -1,0 +1,105 @@
+/**
+ * A/B of two Headroom builds on a noisy machine: `node --import tsx scripts/bench/ab.ts A.js B.js
+ * [--engines] [--kinds=cc,small] [--rounds=10] [--requests=400] [--b-flags=--flag,…]`. Both run at once against one
+ * upstream (c=2 each), so whatever else loads the machine loads both alike; each round prints B's
+ * CPU per request over A's, read from /proc. Run it twice with A and B swapped, and once A/A.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { spawnNode, stopAll } from './children';
+import { createTarget, runBatch, type Kind, type Target } from './load';
+import { cpuMs } from './proc-stats';
+import { launchEngines, launchHeadroom, type LaunchSetup } from './proxies';
+import { LOCAL_KEY } from './shared';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
+const argv = process.argv.slice(2);
+const option = (name: string) => argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+const entries = argv.filter((a) => !a.startsWith('--'));
+const ENGINES = argv.includes('--engines');
+const ALL_KINDS: readonly Kind[] = ['small', 'stream', 'cc', 'cc-stream'];
+const isKind = (k: string): k is Kind => (ALL_KINDS as readonly string[]).includes(k);
+const KINDS = (option('kinds') ?? 'cc,small').split(',').filter(isKind);
+const ROUNDS = Number(option('rounds') ?? 10);
+const REQUESTS = Number(option('requests') ?? 400);
+
+interface Side {
+  pid: number;
+  target: Target;
+}
+
+async function start(setup: LaunchSetup, entry: string, flags: readonly string[] = []): Promise<Side> {
+  const at = { ...setup, entryArgs: [...flags, resolve(entry)] };
+  if (!ENGINES) {
+    const s = await launchHeadroom(at, false);
+    return { pid: s.child.pid, target: createTarget('headroom', s.child.readyValue, LOCAL_KEY, 4) };
+  }
+  const e = await launchEngines(at, false);
+  const target = createTarget('engines', e.started.child.readyValue, LOCAL_KEY, 4, {
+    model: e.status.model,
+    sessions: true,
+  });
+  return { pid: e.started.child.pid, target };
+}
+
+async function main(): Promise<void> {
+  const [a, b] = entries;
+  if (!a || !b) throw new Error('usage: ab.ts A-headless.js B-headless.js [--engines] [--kinds=cc,small]');
+  const work = mkdtempSync(join(tmpdir(), 'headroom-ab-'));
+  process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+  const upstream = await spawnNode({
+    name: 'upstream',
+    cwd: root,
+    args: ['--import', 'tsx', join(root, 'scripts/bench/upstream-child.ts')],
+    ready: /^READY (\S+)/,
+  });
+  const setup: LaunchSetup = {
+    root,
+    work,
+    upstreamUrl: upstream.readyValue,
+    entryArgs: [],
+    profileDir: null,
+    pin: null,
+  };
+  // `--b-flags=--max-semi-space-size=32,…`: node flags for B only (a runtime setting tried against the same build).
+  const bFlags = (option('b-flags') ?? '').split(',').filter((f) => f.length > 0);
+  const sides = { A: await start(setup, a), B: await start(setup, b, bFlags) };
+  for (const kind of KINDS) await Promise.all([sides.A, sides.B].map((s) => runBatch(s.target, kind, 2, 300)));
+  for (const kind of KINDS) {
+    const requests = kind === 'cc' || kind === 'small' ? REQUESTS : Math.ceil(REQUESTS / 3);
+    const ratios: number[] = [];
+    let cpuA = 0;
+    let cpuB = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      const a0 = cpuMs(sides.A.pid);
+      const b0 = cpuMs(sides.B.pid);
+      const [ra, rb] = await Promise.all([
+        runBatch(sides.A.target, kind, 2, requests),
+        runBatch(sides.B.target, kind, 2, requests),
+      ]);
+      if (ra.errors + rb.errors > 0) throw new Error(`${kind}: errors A ${ra.firstError} B ${rb.firstError}`);
+      const da = cpuMs(sides.A.pid) - a0;
+      const db = cpuMs(sides.B.pid) - b0;
+      cpuA += da;
+      cpuB += db;
+      ratios.push(db / da);
+    }
+    ratios.sort((x, y) => x - y);
+    const n = ROUNDS * requests;
+    console.log(
+      `${kind.padEnd(10)} CPU/request A ${(cpuA / n).toFixed(4)} ms, B ${(cpuB / n).toFixed(4)} ms; ` +
+        `B/A ${(cpuB / cpuA).toFixed(3)} (rounds: ${ratios.map((r) => r.toFixed(2)).join(' ')})`,
+    );
+  }
+  await Promise.all([sides.A.target.pool.close(), sides.B.target.pool.close()]);
+}
+
+main().then(
+  () => stopAll().then(() => process.exit(0)),
+  (error: unknown) => {
+    console.error(`ab: FAILED: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    void stopAll().finally(() => process.exit(1));
+  },
+);
