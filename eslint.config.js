@@ -41,6 +41,8 @@ const mainImports = {
 /** Pure engine folders (ARCHITECTURE §3): plain data in, decisions out; the proxy and repos do the I/O. */
 const engineFolders = [
   'src-main/resilience/{breaker,classify,cooldown,lockout,window-gate}',
+  'src-main/resilience/cooldown-wait',
+  'src-main/resilience/queue/engine',
   'src-main/routing/{affinity,leases,routes,strategies}',
   'src-main/providers/claude-oauth/{lane,reset}',
   'src-main/quota/engine',

@@ -97,6 +97,8 @@ export function createCore(options: CoreOptions): Core {
   const servers: Server[] = [];
   const timers: NodeJS.Timeout[] = [];
   const pools = createUpstreamPools();
+  // QUEUE-1: the request queue under maxConcurrent, shared by the proxy and queues.list; settings read per request (QUEUE-7).
+  const slots = createConnectionSlots({ settings: () => needResilience().settings.get().requestQueue, now });
   // The client-socket limits are read before storage opens (the ports bind first): defaults until then.
   let clientLimits: () => Settings = () => DEFAULT_SETTINGS;
   const { track, settled } = createSettlingTracker();
@@ -143,6 +145,7 @@ export function createCore(options: CoreOptions): Core {
   const inner = createRouter(
     createHandlers(
       handlerDeps(need, needResilience, {
+        queues: slots,
         quota: quotaAdmin,
         events,
         now,
@@ -307,7 +310,7 @@ export function createCore(options: CoreOptions): Core {
       verifyKey: createKeyVerifier(s.keys, events, now),
       pools,
       resilience: r.port,
-      slots: createConnectionSlots(),
+      slots,
       hooks: createClaudeHooks(claude),
       affinity: s.affinity,
       leases: s.leases,
@@ -315,6 +318,7 @@ export function createCore(options: CoreOptions): Core {
       quota: q,
       quotaShare: createQuotaShareDispatch(q),
       quotaShareWaitsForSlot: () => r.settings.get().quotaShareConcurrencyLimit.enabled,
+      cooldownWait: { settings: () => r.settings.get().comboCooldownWait, snapshot: (at) => r.control.snapshot(at) },
       log,
       now,
       // After the data dir is lost nothing more is logged; the gate refuses new requests already.

@@ -125,7 +125,7 @@ describe('config: keys access, combo strategy, routes', () => {
   it('ISSUE9-STRATEGY: an unknown strategy is a problem at its path', () => {
     const problems = problemsOf({
       connections: FILE.connections,
-      combos: [{ name: 'm', targets: ['max-1'], strategy: 'random' }],
+      combos: [{ name: 'm', targets: ['max-1'], strategy: 'sticky' }],
     });
     expect(problems.map((p) => p.path)).toEqual(['combos.0.strategy']);
   });

@@ -27,6 +27,8 @@ const configConnectionSchema = z
     autoLimitReset: z.boolean().optional(),
     organizationUUID: z.string().optional(),
     providerSpecificData: z.record(z.string(), z.unknown()).optional(),
+    /** QUEUE-7: the connection's own queue budgets; checked by the contract's schema on conversion. */
+    rateLimitOverrides: z.record(z.string(), z.unknown()).optional(),
   })
   .strict();
 
@@ -90,6 +92,7 @@ export function toConnectionInput(c: ConfigConnection): unknown {
     maxConcurrent: c.maxConcurrent,
     disableCooling: c.disableCooling,
     providerSpecificData: psd,
+    ...(c.rateLimitOverrides === undefined ? {} : { rateLimitOverrides: c.rateLimitOverrides }),
   };
 }
 

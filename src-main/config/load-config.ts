@@ -132,7 +132,11 @@ export function parseConfig(
     });
     combos.push({
       name: combo.data.name,
-      targets: combo.data.targets.map((t) => ({ connection: t.connection, model: t.model })),
+      targets: combo.data.targets.map((t) => ({
+        connection: t.connection,
+        model: t.model,
+        ...('weight' in t && t.weight !== undefined ? { weight: t.weight } : {}),
+      })),
       strategy: combo.data.strategy,
     });
   });

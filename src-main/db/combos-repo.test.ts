@@ -1,7 +1,13 @@
+import { copyFileSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { comboInputSchema } from '../../src-shared/domain/combo';
+import { COMBO_STRATEGIES, comboInputSchema } from '../../src-shared/domain/combo';
 import { createMemoryDb } from '../testing/temp-db';
 import { createCombosRepo } from './combos-repo';
+import { findMigrationsDir, migrate } from './migrate';
+import { openDatabase } from './open';
 
 const closers: (() => void)[] = [];
 afterEach(() => {
@@ -75,6 +81,79 @@ describe('combos repo', () => {
       combos.upsert({ name: 'rr', targets: [{ connection: 'a', model: null }], strategy: 'priority' }, 3).strategy,
     ).toBe('priority');
     expect(combos.getByName('rr')?.strategy).toBe('priority');
-    expect(() => db.prepare("UPDATE combos SET strategy = 'random'").run()).toThrow(/CHECK/);
+    expect(() => db.prepare("UPDATE combos SET strategy = 'sticky'").run()).toThrow(/CHECK/);
+  });
+
+  it('ROUTE-1: every one of the 19 public strategies is stored and read back; quota-share is refused by the column', () => {
+    const { db, combos } = repo();
+    expect(COMBO_STRATEGIES).toHaveLength(19);
+    for (const strategy of COMBO_STRATEGIES)
+      expect(
+        combos.upsert({ name: `c-${strategy}`, targets: [{ connection: 'a', model: null }], strategy }, 1).strategy,
+      ).toBe(strategy);
+    expect(
+      combos
+        .list()
+        .map((c) => c.strategy)
+        .sort(),
+    ).toEqual([...COMBO_STRATEGIES].sort());
+    expect(() =>
+      db
+        .prepare(
+          "INSERT INTO combos (id, name, targets_json, created_at, updated_at, strategy) VALUES ('q', 'q', '[]', 0, 0, 'quota-share')",
+        )
+        .run(),
+    ).toThrow(/CHECK constraint failed/);
+  });
+
+  it('ROUTE-1: a weighted combo keeps each target weight; a weight outside 1..100 in the column reads as absent', () => {
+    const { db, combos } = repo();
+    const input = comboInputSchema.parse({
+      name: 'w',
+      strategy: 'weighted',
+      targets: [{ connection: 'a', weight: 3 }, { connection: 'b' }],
+    });
+    expect(combos.upsert(input, 1).targets).toEqual([
+      { connection: 'a', model: null, weight: 3 },
+      { connection: 'b', model: null },
+    ]);
+    db.prepare(
+      `UPDATE combos SET targets_json = '[{"connection":"a","model":null,"weight":0}]' WHERE name = 'w'`,
+    ).run();
+    expect(combos.getByName('w')?.targets).toEqual([{ connection: 'a', model: null }]);
+    expect(comboInputSchema.safeParse({ name: 'x', targets: [{ connection: 'a', weight: 0 }] }).success).toBe(false);
+  });
+
+  it('ROUTE-1: migration 0010 rebuilds the combos table and keeps every row of a version-9 database', () => {
+    const shipped = findMigrationsDir(fileURLToPath(new URL('.', import.meta.url)));
+    if (!shipped) throw new Error('migrations folder not found');
+    const upTo9 = mkdtempSync(join(tmpdir(), 'headroom-mig10-'));
+    closers.push(() => rmSync(upTo9, { recursive: true, force: true }));
+    for (const f of readdirSync(shipped).filter((f) => /^000\d_/.test(f)))
+      copyFileSync(join(shipped, f), join(upTo9, f));
+    const db = openDatabase(':memory:');
+    closers.push(() => db.close());
+    expect(migrate(db, upTo9).ok).toBe(true);
+    db.prepare(
+      `INSERT INTO combos (id, name, targets_json, created_at, updated_at, strategy) VALUES ('k1', 'kept', '[{"connection":"a","model":"m"}]', 3, 4, 'round-robin')`,
+    ).run();
+    expect(() => db.prepare("UPDATE combos SET strategy = 'p2c'").run()).toThrow(/CHECK constraint failed/);
+    const ten = mkdtempSync(join(tmpdir(), 'headroom-mig10b-'));
+    closers.push(() => rmSync(ten, { recursive: true, force: true }));
+    for (const f of readdirSync(shipped).filter((f) => /^(000\d|0010)_/.test(f)))
+      copyFileSync(join(shipped, f), join(ten, f));
+    expect(migrate(db, ten).ok).toBe(true);
+    const combos = createCombosRepo(db);
+    expect(combos.getByName('kept')).toEqual({
+      id: 'k1',
+      name: 'kept',
+      targets: [{ connection: 'a', model: 'm' }],
+      strategy: 'round-robin',
+      createdAt: 3,
+      updatedAt: 4,
+    });
+    expect(
+      combos.upsert({ name: 'kept', targets: [{ connection: 'a', model: 'm' }], strategy: 'p2c' }, 5).strategy,
+    ).toBe('p2c');
   });
 });

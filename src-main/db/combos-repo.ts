@@ -39,7 +39,14 @@ function parseTargets(text: string): ComboTarget[] {
   const targets: ComboTarget[] = [];
   for (const entry of parseJsonArray(text)) {
     if (!isRecord(entry) || typeof entry.connection !== 'string') continue;
-    targets.push({ connection: entry.connection, model: typeof entry.model === 'string' ? entry.model : null });
+    const target: ComboTarget = {
+      connection: entry.connection,
+      model: typeof entry.model === 'string' ? entry.model : null,
+    };
+    // `weighted` (ROUTE-1): a stored weight outside 1..100 is not ours and reads as absent (1).
+    const w = entry.weight;
+    if (typeof w === 'number' && Number.isInteger(w) && w >= 1 && w <= 100) target.weight = w;
+    targets.push(target);
   }
   return targets;
 }
@@ -69,8 +76,10 @@ export function createCombosRepo(db: Database, newId: () => string = randomUUID)
 
   const upsert = db.transaction((input: ComboUpsert, now: number): ComboView => {
     const existing = selectByName.get(input.name);
-    // Normalise to exactly { connection, model } so stray fields never reach the column.
-    const targets = input.targets.map(({ connection, model }) => ({ connection, model }));
+    // Normalise to exactly { connection, model, weight? } so stray fields never reach the column.
+    const targets = input.targets.map(({ connection, model, weight }) =>
+      weight === undefined ? { connection, model } : { connection, model, weight },
+    );
     upsertRow.run({
       id: existing?.id ?? newId(),
       name: input.name,

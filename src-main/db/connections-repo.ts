@@ -3,10 +3,12 @@ import {
   connectionSecretSchema,
   effectiveBaseUrl,
   hintSecret,
+  rateLimitOverridesSchema,
   type ConnectionDraft,
   type ConnectionKind,
   type ConnectionSecret,
   type ConnectionView,
+  type RateLimitOverrides,
 } from '../../src-shared/domain/connection';
 import type { SecretBox } from '../secrets/secret-box';
 import { parseJsonArray, parseJsonObject } from './json-columns';
@@ -44,8 +46,16 @@ interface ConnectionRow {
   max_concurrent: number | null;
   disable_cooling: number;
   provider_specific_json: string;
+  rate_limit_overrides_json: string;
   created_at: number;
   updated_at: number;
+}
+
+/** QUEUE-7: the stored overrides, validated on read; a hand-edited bad row reads as none, empty as absent. */
+function overridesOf(json: string): { rateLimitOverrides?: RateLimitOverrides } {
+  const parsed = rateLimitOverridesSchema.safeParse(parseJsonObject(json));
+  if (!parsed.success || Object.keys(parsed.data).length === 0) return {};
+  return { rateLimitOverrides: parsed.data };
 }
 
 /** Drops the secret: what the renderer, events and logs may see. */
@@ -81,14 +91,17 @@ export function createConnectionsRepo(db: Database, box: SecretBox, newId: () =>
   const deleteByName = db.prepare<[string]>('DELETE FROM connections WHERE name = ?');
   const upsertRow = db.prepare<[ConnectionRow]>(`
     INSERT INTO connections (id, name, kind, base_url, secret_sealed, secret_hint, models_json, model_aliases_json,
-      priority, enabled, max_concurrent, disable_cooling, provider_specific_json, created_at, updated_at)
+      priority, enabled, max_concurrent, disable_cooling, provider_specific_json, rate_limit_overrides_json,
+      created_at, updated_at)
     VALUES (@id, @name, @kind, @base_url, @secret_sealed, @secret_hint, @models_json, @model_aliases_json,
-      @priority, @enabled, @max_concurrent, @disable_cooling, @provider_specific_json, @created_at, @updated_at)
+      @priority, @enabled, @max_concurrent, @disable_cooling, @provider_specific_json, @rate_limit_overrides_json,
+      @created_at, @updated_at)
     ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, base_url = excluded.base_url,
       secret_sealed = excluded.secret_sealed, secret_hint = excluded.secret_hint, models_json = excluded.models_json,
       model_aliases_json = excluded.model_aliases_json, priority = excluded.priority, enabled = excluded.enabled,
       max_concurrent = excluded.max_concurrent, disable_cooling = excluded.disable_cooling,
-      provider_specific_json = excluded.provider_specific_json, updated_at = excluded.updated_at`);
+      provider_specific_json = excluded.provider_specific_json,
+      rate_limit_overrides_json = excluded.rate_limit_overrides_json, updated_at = excluded.updated_at`);
 
   const updateSecret = db.prepare<[string, string, number, string]>(
     'UPDATE connections SET secret_sealed = ?, secret_hint = ?, updated_at = ? WHERE id = ?',
@@ -113,6 +126,7 @@ export function createConnectionsRepo(db: Database, box: SecretBox, newId: () =>
       maxConcurrent: row.max_concurrent,
       disableCooling: row.disable_cooling === 1,
       providerSpecificData: parseJsonObject(row.provider_specific_json),
+      ...overridesOf(row.rate_limit_overrides_json),
       secretHint: row.secret_hint,
       secret,
       createdAt: row.created_at,
@@ -138,6 +152,7 @@ export function createConnectionsRepo(db: Database, box: SecretBox, newId: () =>
       max_concurrent: draft.maxConcurrent,
       disable_cooling: draft.disableCooling ? 1 : 0,
       provider_specific_json: JSON.stringify(draft.providerSpecificData),
+      rate_limit_overrides_json: JSON.stringify(draft.rateLimitOverrides ?? {}),
       created_at: existing?.created_at ?? now,
       updated_at: now,
     });

@@ -42,7 +42,7 @@ describe('migrate', () => {
       ok: true,
       value: {
         from: 0,
-        to: 9,
+        to: 12,
         applied: [
           '0001_init.sql',
           '0002_resilience.sql',
@@ -53,10 +53,13 @@ describe('migrate', () => {
           '0007_keys_combos_routes.sql',
           '0008_request_log_session_pin.sql',
           '0009_quota.sql',
+          '0010_combo_strategies.sql',
+          '0011_rate_limit_overrides.sql',
+          '0012_request_log_held.sql',
         ],
       },
     });
-    expect(readUserVersion(db)).toBe(9);
+    expect(readUserVersion(db)).toBe(12);
     expect(tables(db)).toEqual([
       'combos',
       'connection_health',

@@ -68,6 +68,17 @@ describe('request log', () => {
     expect(log.list()).toEqual([appended]);
   });
 
+  it('CONC-7: the held time is stored rounded in held_ms and read back; a request never held reads null', () => {
+    const { db, log } = setup();
+    const held = log.append(entry({ heldMs: 2_049.6 }));
+    const plain = log.append(entry());
+    expect(held.heldMs).toBe(2_050);
+    expect(log.list()).toEqual([plain, held]);
+    expect(plain.heldMs).toBeNull();
+    const stored = db.prepare<[], { held_ms: number | null }>('SELECT held_ms FROM request_log ORDER BY id').all();
+    expect(stored.map((r) => r.held_ms)).toEqual([2_050, null]);
+  });
+
   it('PROD-16: 10,000 appends and a flush store every row with contiguous ids', () => {
     const { db, log, rows } = setup();
     const ids = Array.from({ length: 10_000 }, (_, i) => log.append(entry({ ts: i })).id);

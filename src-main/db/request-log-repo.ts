@@ -64,6 +64,7 @@ function storedEntry(entry: NewRequestLogEntry, id: number): RequestLogEntry {
     errorCode: entry.errorCode,
     servedVia: entry.servedVia,
     sessionPin: entry.sessionPin,
+    heldMs: intOrNull(entry.heldMs ?? null),
   };
 }
 
@@ -79,9 +80,9 @@ export function createRequestLog(db: Database, opts: { flushEvery?: number; idBl
   const idBlock = Math.max(2, Math.floor(opts.idBlock ?? ID_BLOCK));
   const insert = db.prepare<[RequestLogRow]>(`
     INSERT INTO request_log (id, ts, key_name, api_format, endpoint, model, connection, status, stream, latency_ms,
-      ttfb_ms, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, failover_json, error_code, served_via, session_pin)
+      ttfb_ms, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, failover_json, error_code, served_via, session_pin, held_ms)
     VALUES (@id, @ts, @key_name, @api_format, @endpoint, @model, @connection, @status, @stream, @latency_ms,
-      @ttfb_ms, @input_tokens, @output_tokens, @cache_read_tokens, @cache_write_tokens, @failover_json, @error_code, @served_via, @session_pin)`);
+      @ttfb_ms, @input_tokens, @output_tokens, @cache_read_tokens, @cache_write_tokens, @failover_json, @error_code, @served_via, @session_pin, @held_ms)`);
   // One statement for every filter combination: a NULL parameter switches its condition off.
   const select = db.prepare<[ListParams], RequestLogRow>(`
     SELECT * FROM request_log

@@ -22,6 +22,7 @@ export interface RequestLogRow {
   error_code: string | null;
   served_via: string | null;
   session_pin: SessionPinMark | null;
+  held_ms: number | null;
 }
 
 /** STRICT INTEGER columns refuse fractions; timings from performance.now() have them. */
@@ -41,6 +42,7 @@ export function normaliseEntry(entry: RequestLogEntry): RequestLogEntry {
     cacheReadTokens: intOrNull(entry.cacheReadTokens),
     cacheWriteTokens: intOrNull(entry.cacheWriteTokens),
     failover: entry.failover.map(({ connection, status, reason }) => ({ connection, status, reason })),
+    heldMs: intOrNull(entry.heldMs ?? null),
   };
 }
 
@@ -65,6 +67,7 @@ export function toRow(entry: RequestLogEntry): RequestLogRow {
     error_code: entry.errorCode,
     served_via: entry.servedVia,
     session_pin: entry.sessionPin,
+    held_ms: entry.heldMs ?? null,
   };
 }
 
@@ -102,5 +105,6 @@ export function fromRow(row: RequestLogRow): RequestLogEntry {
     errorCode: row.error_code,
     servedVia: row.served_via ?? null,
     sessionPin: row.session_pin ?? null,
+    heldMs: row.held_ms ?? null,
   };
 }

@@ -1,23 +1,62 @@
+import { statusOf } from '../../src-shared/contract/errors';
+import type { TargetExclusion } from '../../src-shared/domain/cooldown';
+import type { ApiFormat } from '../../src-shared/domain/connection';
 import { extractSessionKey } from '../routing/affinity/session-key';
+import type { LeaseClaim } from '../routing/leases/lease-owner-match';
 import { sendClientError } from './client-errors';
+import { holdForCooldown } from './cooldown-hold';
 import { parseModelBody } from './parse-model-body';
 import type { ProxyContext } from './proxy-context';
 import { createKeepAlive } from './sse-keepalive';
-import { admitCandidate, admitLeaseGate, admitQuotaGate, leaseClaimOf, quotaApplies } from './stages/admit';
+import {
+  admitCandidate,
+  admitLeaseGate,
+  admitQuotaGate,
+  attemptWithinBudget,
+  leaseClaimOf,
+  quotaApplies,
+} from './stages/admit';
 import { sendAnswer, answerError } from './stages/answer';
-import { attemptCandidate } from './stages/attempt';
+import type { AttemptOutcome } from './stages/attempt';
 import type { ModelRequest, RequestFrame } from './stages/frame';
 import { learnPick, learnPin, learnQuota, markQuota, recordRequest, type Ended } from './stages/learn';
-import { noTargetError } from './stages/no-target-error';
-import { planRequest } from './stages/plan';
+import { exclusionsBehind, noTargetError } from './stages/no-target-error';
+import { planRequest, type Plan } from './stages/plan';
 
 export type { ModelRequest } from './stages/frame';
+
+interface PassInput {
+  model: string;
+  format: ApiFormat;
+  key: ModelRequest['key'];
+  session: string | null;
+  claim: LeaseClaim | null;
+  /** The request body already in memory: the plan's strategies read its size, prefix and tools (issue 11). */
+  body: Buffer;
+}
+
+/**
+ * How one pass of plan → admit → attempt ended. `cooling`: it would end with `finish()` only
+ * because targets are cooling (CONC-7) — the caller may wait and run another pass instead, after
+ * `discard()` (which drops a held upstream answer).
+ */
+type Pass =
+  | { kind: 'ended'; ended: Ended }
+  | { kind: 'aborted' }
+  | {
+      kind: 'cooling';
+      excluded: () => readonly TargetExclusion[] | null;
+      finish(): Promise<Ended>;
+      discard(): void;
+    };
 
 /**
  * One model request through the stages of ARCHITECTURE §2: plan → admit → attempt (until one
  * answers with something other than a failure the next candidate may fix) → answer → learn.
  * Nothing is committed to the client before an answer really began, so failover stays possible
- * until then; every attempt is learned from exactly once, and the request is logged once.
+ * until then; every attempt is learned from exactly once, and the request is logged once. A pass
+ * that would fail only because every target is in a short transient cooldown is held and run
+ * again (CONC-7..9, `proxy/cooldown-hold.ts`).
  */
 export async function handleModelRequest(ctx: ProxyContext, request: ModelRequest): Promise<void> {
   const { req, res, endpoint } = request;
@@ -45,9 +84,9 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
     servedVia: null,
     sessionPin: null,
     quota: null,
+    held: null,
   };
   let ended: Ended | null = null;
-  let releaseShare: (() => void) | null = null;
   const onClientClose = () => {
     if (!res.writableFinished) controller.abort();
   };
@@ -67,47 +106,125 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
       return;
     }
     const session = extractSessionKey(req.headers).session?.value ?? null;
-
-    // plan
-    const plan = planRequest(ctx, { model, format: endpoint.format, key: request.key, session });
-    if (plan.kind === 'refused') {
-      ended = answerError(frame, plan.error);
-      return;
-    }
-    frame.excluded = plan.excluded;
-    releaseShare = plan.quotaShare?.release ?? null;
-    // admit (the list gates: leases, then quota — only for a key a pool allocates)
-    const gate = admitLeaseGate(ctx, model, plan.candidates, frame.excluded, lease.claim);
-    if (!gate.ok) {
-      ended = answerError(frame, gate.error);
-      return;
-    }
-    let candidates = gate.candidates;
-    if (quotaApplies(ctx, frame)) {
-      const quota = await admitQuotaGate(ctx, frame, candidates);
-      if (!quota.ok) {
-        ended = answerError(frame, quota.error);
-        return;
-      }
-      candidates = quota.candidates;
-    }
-    const waitForSlot = plan.quotaShare !== null && ctx.quotaShareWaitsForSlot();
+    const input: PassInput = {
+      model,
+      format: endpoint.format,
+      key: request.key,
+      session,
+      claim: lease.claim,
+      body: request.body,
+    };
 
     res.on('close', onClientClose);
     // The socket may have gone before we subscribed (a pipelined request behind a closed one): 'close' will not come again.
     if (res.destroyed) controller.abort();
+    for (;;) {
+      const pass = await runPass(ctx, frame, input);
+      if (pass.kind === 'aborted') return;
+      if (pass.kind === 'ended') {
+        ended = pass.ended;
+        return;
+      }
+      const hold = await holdForCooldown(ctx, frame, pass.excluded);
+      if (hold === 'give-up') {
+        ended = await pass.finish();
+        return;
+      }
+      pass.discard();
+      if (hold === 'aborted') return;
+      // The next pass plans afresh; what earlier passes tried stays in the hops.
+      frame.excluded = [];
+      frame.quota = null;
+    }
+  } finally {
+    res.off('close', onClientClose);
+    // learn (the activity log)
+    recordRequest(frame.held ? withHeldMs(ctx, frame.held.heldMs) : ctx, frame, model, stream, ended);
+  }
+}
+
+/** The activity row of a held request carries its held time (the learn stage builds the rest). */
+function withHeldMs(ctx: ProxyContext, heldMs: number): ProxyContext {
+  return { ...ctx, record: (entry) => ctx.record({ ...entry, heldMs: Math.round(heldMs) }) };
+}
+
+/** A refusal that a wait may turn into an answer: only the cooling one, made from its exclusions. */
+function refusal(frame: RequestFrame, error: Parameters<typeof answerError>[1]): Pass {
+  const excluded = exclusionsBehind(error);
+  if (excluded === null) return { kind: 'ended', ended: answerError(frame, error) };
+  return {
+    kind: 'cooling',
+    excluded: () => excluded,
+    finish: () => Promise.resolve(answerError(frame, error)),
+    discard: () => undefined,
+  };
+}
+
+/** Statuses a short cooldown explains (CONC-7): rate limited, or unavailable for now. */
+const COOLING_STATUSES: ReadonlySet<number> = new Set([429, 503]);
+
+type Failed = Extract<AttemptOutcome, { kind: 'failed-before-first-byte' | 'failed-after-commit' }>;
+
+/** The status the client would see; null after a keep-alive stream opened (the failure can only be an SSE event). */
+function statusOfFailure(outcome: Failed): number | null {
+  if (outcome.kind === 'failed-after-commit') return null;
+  const answer = outcome.answer;
+  if (answer.kind === 'upstream-error') return answer.status;
+  if (answer.kind === 'error') return statusOf(answer.error);
+  return outcome.hop?.status ?? null;
+}
+
+/**
+ * The last candidate failed with a 429/503: if a fresh plan finds every target cooling, the pass
+ * is `cooling` (the failure just set that cooldown); the held answer goes out if no wait follows.
+ */
+function failedLast(ctx: ProxyContext, frame: RequestFrame, input: PassInput, outcome: Failed): Pass | null {
+  const status = statusOfFailure(outcome);
+  // After a keep-alive stream was opened for an earlier wait, the causes behind the exclusions decide alone.
+  const cooling = status !== null ? COOLING_STATUSES.has(status) : frame.held?.streamOpened === true;
+  if (!cooling || !ctx.cooldownWait.settings().enabled) return null;
+  return {
+    kind: 'cooling',
+    excluded: () => {
+      const again = planRequest(ctx, input);
+      if (again.kind === 'refused') return exclusionsBehind(again.error);
+      again.quotaShare?.release();
+      return null;
+    },
+    finish: () => sendAnswer(frame, outcome.answer, false),
+    discard: () => {
+      if (outcome.kind === 'failed-before-first-byte') outcome.drop?.body.destroy();
+    },
+  };
+}
+
+/** One pass of plan → admit → attempt → answer → learn. */
+async function runPass(ctx: ProxyContext, frame: RequestFrame, input: PassInput): Promise<Pass> {
+  // plan
+  const plan: Plan = planRequest(ctx, input);
+  if (plan.kind === 'refused') return refusal(frame, plan.error);
+  frame.excluded = plan.excluded;
+  const releaseShare = plan.quotaShare?.release ?? null;
+  try {
+    // admit (the list gates: leases, then quota — only for a key a pool allocates)
+    const gate = admitLeaseGate(ctx, input.model, plan.candidates, frame.excluded, input.claim);
+    if (!gate.ok) return refusal(frame, gate.error);
+    let candidates = gate.candidates;
+    if (quotaApplies(ctx, frame)) {
+      const quota = await admitQuotaGate(ctx, frame, candidates);
+      if (!quota.ok) return { kind: 'ended', ended: answerError(frame, quota.error) };
+      candidates = quota.candidates;
+    }
+    const waitForSlot = plan.quotaShare !== null && ctx.quotaShareWaitsForSlot();
     let picked = false;
     for (let i = 0; i < candidates.length; i++) {
       const target = candidates[i];
       if (!target) continue;
       const isLast = i === candidates.length - 1;
       // admit (this candidate: fence, slot, breaker)
-      const admitted = await admitCandidate(ctx, target, isLast, lease.claim, controller.signal, waitForSlot);
-      if (admitted.kind === 'aborted') return;
-      if (admitted.kind === 'refused') {
-        ended = answerError(frame, admitted.error);
-        return;
-      }
+      const admitted = await admitCandidate(ctx, target, isLast, input.claim, frame.signal, waitForSlot);
+      if (admitted.kind === 'aborted') return { kind: 'aborted' };
+      if (admitted.kind === 'refused') return { kind: 'ended', ended: answerError(frame, admitted.error) };
       if (admitted.kind === 'skip') {
         frame.excluded.push(admitted.exclusion);
         continue;
@@ -117,30 +234,44 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
         learnPick(ctx, plan, target);
       }
       try {
-        // attempt
-        const outcome = await attemptCandidate(ctx, frame, target, admitted.admission);
+        // attempt (within the request queue's execution backstop, QUEUE-4)
+        const outcome = await attemptWithinBudget(ctx, frame, target, admitted);
         switch (outcome.kind) {
           case 'refused':
-            if (outcome.reason === 'aborted') return;
+            if (outcome.reason === 'aborted') return { kind: 'aborted' };
             continue;
-          case 'failed-before-first-byte':
-            if (!isLast && outcome.canFailover && !frame.keepAlive.committed) {
+          case 'failed-before-first-byte': {
+            // A keep-alive opened for a cooldown wait named no connection: failover stays honest after it.
+            const open = frame.keepAlive.committed && frame.held?.streamOpened !== true;
+            if (!isLast && outcome.canFailover && !open) {
               outcome.drop?.body.destroy();
               if (outcome.hop) frame.hops.push(outcome.hop);
               continue;
             }
-            ended = await sendAnswer(frame, outcome.answer, false);
-            return;
+            return (
+              failedLast(ctx, frame, input, outcome) ?? {
+                kind: 'ended',
+                ended: await sendAnswer(frame, outcome.answer, false),
+              }
+            );
+          }
           case 'failed-after-commit':
-            ended = await sendAnswer(frame, outcome.answer, false);
-            return;
+            if (frame.held?.streamOpened === true) {
+              if (!isLast) {
+                frame.hops.push({ connection: target.connection.view.name, status: null, reason: 'upstream_error' });
+                continue;
+              }
+              const held = failedLast(ctx, frame, input, outcome);
+              if (held) return held;
+            }
+            return { kind: 'ended', ended: await sendAnswer(frame, outcome.answer, false) };
           case 'served': {
             // learn (the session's pin) before the answer, whose headers say whether the pin decided
             const pinned = learnPin(ctx, frame, plan, target);
             markQuota(frame, target);
-            ended = await sendAnswer(frame, outcome.answer, pinned);
+            const ended = await sendAnswer(frame, outcome.answer, pinned);
             learnQuota(ctx, frame, target, outcome.answer, ended);
-            return;
+            return { kind: 'ended', ended };
           }
         }
       } finally {
@@ -149,11 +280,10 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
     }
     // Every candidate declined before dispatch (e.g. a probe slot was taken meanwhile); when quota
     // held some of them, its refusal says why (a person must see "quota", not "busy").
-    ended = answerError(frame, frame.quota?.error ?? noTargetError(model, frame.excluded));
+    const quotaError = frame.quota?.error ?? null;
+    if (quotaError) return { kind: 'ended', ended: answerError(frame, quotaError) };
+    return refusal(frame, noTargetError(input.model, frame.excluded));
   } finally {
     releaseShare?.();
-    res.off('close', onClientClose);
-    // learn (the activity log)
-    recordRequest(ctx, frame, model, stream, ended);
   }
 }

@@ -1,3 +1,5 @@
+import type { CooldownSnapshot } from '../../src-shared/domain/cooldown';
+import type { ComboCooldownWaitSettings } from '../../src-shared/domain/resilience-combo-wait';
 import type { NewRequestLogEntry } from '../../src-shared/domain/request-log';
 import type { LocalKeyView } from '../../src-shared/domain/local-key';
 import type { Settings } from '../../src-shared/domain/settings';
@@ -35,6 +37,8 @@ export interface ProxyContext {
   quotaShare: QuotaShareDispatch;
   /** CONC-5: whether quota-share dispatch waits for a connection's maxConcurrent slot (CONC-3). */
   quotaShareWaitsForSlot(): boolean;
+  /** CONC-7..9: the cooldown-wait bounds and, read only on a refusal's path, what is cooling and why. */
+  cooldownWait: { settings(): ComboCooldownWaitSettings; snapshot(now: number): CooldownSnapshot };
   /** Operator-facing warnings (never secrets). */
   log(line: string): void;
   now(): number;

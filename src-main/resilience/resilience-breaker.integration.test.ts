@@ -16,7 +16,8 @@ import {
  * The provider circuit breaker (BRK) through the real proxy. Fakes listen on loopback, so their
  * providers get the `local` profile: OPEN at 2 failures, reset after 15 s (BRK-3).
  */
-const scene = createScene();
+// These tests pin what the engines answer at once; the cooldown wait (CONC-7) has its own tests.
+const scene = createScene({ cooldownWait: false });
 afterEach(() => scene.cleanup());
 
 const MODEL = 'claude-sonnet-4-5';

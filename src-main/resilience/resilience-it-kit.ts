@@ -27,7 +27,11 @@ export interface Scene {
   cleanup(): Promise<void>;
 }
 
-export function createScene(): Scene {
+/**
+ * `cooldownWait: false` switches the combo cooldown wait (CONC-7, on by default) off at each start,
+ * for tests that pin what the engines answer at once (a 429, a 503 all_targets_cooling_down).
+ */
+export function createScene(options: { cooldownWait?: boolean } = {}): Scene {
   const upstreams: FakeUpstream[] = [];
   let headroom: RunningHeadroom | null = null;
   let config: Record<string, unknown> = {};
@@ -42,6 +46,8 @@ export function createScene(): Scene {
     async start(next) {
       config = next;
       headroom = await startHeadroom(config, { dataDir: dir() });
+      if (options.cooldownWait === false)
+        await call(headroom, 'resilience.updateSettings', { comboCooldownWait: { enabled: false } });
       return headroom;
     },
     async restart() {

@@ -176,6 +176,7 @@ export function createStubHandlers(overrides: Partial<Handlers> = {}): Handlers 
     'activity.summary': () => ok({ requestsToday: 1, errorsToday: 0 }),
     'cooldowns.list': () => ok({ connections: [], providers: [], models: [], now: 1_700_000_000_000 }),
     'cooldowns.clear': () => ok({ cleared: 0 }),
+    'queues.list': () => ok([]),
     'connections.reset': ({ name }) => ok({ ...stubConnection, name }),
     'connections.test': () =>
       ok({ ok: true, status: 200, latencyMs: 12, message: 'Connected in 12 ms', models: ['claude-sonnet-4-5'] }),

@@ -16,6 +16,7 @@ import type { QuotaPlanView, QuotaPoolUsage, QuotaPoolView, QuotaStoreStatus } f
 import { createFakeQuotaHandlers, FAKE_QUOTA_STORE_STATUS } from './fake-quota-handlers';
 import { defaultResilienceSettings, updateFakeResilience } from './fake-resilience-settings';
 import { createFakeSessionHandlers } from './fake-session-handlers';
+import type { RequestQueueView } from '../../src-shared/domain/request-queue-view';
 
 /** Everything the fake core remembers; tests may read and seed it directly. */
 export interface FakeState {
@@ -36,6 +37,8 @@ export interface FakeState {
   quotaUsage: Record<string, QuotaPoolUsage>;
   quotaPlans: QuotaPlanView[];
   quotaStoreStatus: QuotaStoreStatus;
+  /** What `queues.list` answers (QUEUE-1); tests seed it. */
+  queues?: RequestQueueView[];
 }
 
 export type FakeHandlers = { [M in MethodName]: (input: MethodParsedInput<M>) => Result<MethodOutput<M>> };
@@ -108,6 +111,7 @@ export function createFakeHandlers(
         maxConcurrent: draft.maxConcurrent,
         disableCooling: draft.disableCooling,
         providerSpecificData: draft.providerSpecificData,
+        ...(draft.rateLimitOverrides ? { rateLimitOverrides: draft.rateLimitOverrides } : {}),
         secretHint: secret === undefined ? (existing?.secretHint ?? null) : hintSecret(secret),
         createdAt: existing?.createdAt ?? t,
         updatedAt: t,
@@ -187,6 +191,7 @@ export function createFakeHandlers(
     'activity.summary': () =>
       ok({ requestsToday: state.activity.length, errorsToday: state.activity.filter((e) => e.status >= 400).length }),
     'cooldowns.list': () => ok({ ...state.cooldowns, now: now() }),
+    'queues.list': () => ok(state.queues ?? []),
     'cooldowns.clear': (input) => {
       const before = state.cooldowns;
       const transient = (c: ConnectionCooldownRow): ConnectionCooldownRow =>

@@ -27,6 +27,8 @@ export function updateFakeResilience(current: ResilienceSettings, patch: Resilie
     'modelLockout',
     'providerErrorRules',
     'quotaShareConcurrencyLimit',
+    'comboCooldownWait',
+    'requestQueue',
   ] as const) {
     merged[key] = deepMerge(current[key], patch[key]);
   }

@@ -29,6 +29,10 @@ export const ERROR_CODES = [
   'lease_headers_invalid',
   'lease_capacity_unavailable',
   'quota_exceeded',
+  // QUEUE-5/8 name these codes in capitals; kept exactly so clients and logs match the spec.
+  'RATE_LIMIT_QUEUE_FULL',
+  'RATE_LIMIT_QUEUE_TIMEOUT',
+  'RATE_LIMIT_EXECUTION_TIMEOUT',
   'internal_error',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -85,7 +89,12 @@ export function statusOf(error: AppError): number {
       return 409;
     case 'lease_capacity_unavailable':
     case 'quota_exceeded':
+    case 'RATE_LIMIT_QUEUE_FULL':
       return 429;
+    case 'RATE_LIMIT_QUEUE_TIMEOUT':
+      return 503;
+    case 'RATE_LIMIT_EXECUTION_TIMEOUT':
+      return 504;
     case 'conflict':
       return 409;
     case 'body_too_large':

@@ -6,6 +6,7 @@ import { claudeImportSchema, type ClaudeConnectionStatus } from '../domain/claud
 import type { ConnectionTestResult } from '../domain/connection-test';
 import { cooldownClearSchema, type CooldownSnapshot } from '../domain/cooldown';
 import type { RequestLogEntry } from '../domain/request-log';
+import type { RequestQueueView } from '../domain/request-queue-view';
 import { settingsPatchSchema, type Settings } from '../domain/settings';
 import { resiliencePatchSchema, type ResilienceSettings } from '../domain/resilience-settings';
 import { pinClearSchema, type SessionPinView } from '../domain/affinity';
@@ -103,6 +104,8 @@ export const methods = {
   },
   'activity.summary': { input: none, output: {} as ActivitySummary },
   'cooldowns.list': { input: none, output: {} as CooldownSnapshot },
+  /** Per connection with maxConcurrent: queue depth, in flight, recent wait p50/p95 and its budgets (QUEUE-1). */
+  'queues.list': { input: none, output: [] as RequestQueueView[] },
   /** Clears transient state only; terminal states need connections.reset (COOL-10). */
   'cooldowns.clear': { input: cooldownClearSchema, output: { cleared: 0 } as { cleared: number } },
   /** Lists the upstream's models with the connection's own credential (no tokens spent). */

@@ -59,6 +59,19 @@ export const oauthSecretSchema = z.object({
 export const connectionSecretSchema = z.discriminatedUnion('type', [apiKeySecretSchema, oauthSecretSchema]);
 export type ConnectionSecret = z.infer<typeof connectionSecretSchema>;
 
+/**
+ * QUEUE-7: a connection's own request-queue budgets, above the stored settings and the env; a
+ * missing or 0 value means "no override" (the reference's rule), so 0 is accepted but inert.
+ */
+export const rateLimitOverridesSchema = z
+  .object({
+    maxWaitMs: z.number().int().min(0).max(86_400_000).optional(),
+    executionMaxWaitMs: z.number().int().min(0).max(86_400_000).optional(),
+    maxQueueDepth: z.number().int().min(0).max(100_000).optional(),
+  })
+  .strict();
+export type RateLimitOverrides = z.infer<typeof rateLimitOverridesSchema>;
+
 /** What the UI, the config file and the contract may set on a connection. */
 export const connectionInputSchema = z
   .object({
@@ -74,6 +87,7 @@ export const connectionInputSchema = z
     maxConcurrent: z.number().int().min(1).max(1000).nullable().default(null),
     disableCooling: z.boolean().default(false),
     providerSpecificData: providerSpecificDataSchema.default({}),
+    rateLimitOverrides: rateLimitOverridesSchema.optional(),
   })
   .superRefine((value, ctx) => {
     if (value.kind === 'openai-compatible' && !value.baseUrl) {
@@ -109,6 +123,8 @@ export interface ConnectionView {
   maxConcurrent: number | null;
   disableCooling: boolean;
   providerSpecificData: ProviderSpecificData;
+  /** QUEUE-7: this connection's queue budgets over the settings (absent: none). */
+  rateLimitOverrides?: RateLimitOverrides;
   /** e.g. "sk-ant-…9xQa"; never the secret itself. */
   secretHint: string | null;
   createdAt: number;

@@ -28,6 +28,8 @@ export interface RequestLogEntry {
   servedVia: string | null;
   /** What the session's pin did: chose the connection, moved to the one that served, or was made now. */
   sessionPin: SessionPinMark | null;
+  /** How long the request waited out short cooldowns before it was served or refused (CONC-7); absent or null: never held. */
+  heldMs?: number | null;
 }
 
 export type SessionPinMark = 'kept' | 'moved' | 'new';

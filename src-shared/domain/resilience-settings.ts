@@ -1,6 +1,17 @@
 import { z } from 'zod';
 import { providerErrorRulesSchema, type OperatorRules } from './provider-error-rules';
 import {
+  comboCooldownWaitPatchSchema,
+  comboCooldownWaitSchema,
+  type ComboCooldownWaitSettings,
+} from './resilience-combo-wait';
+import {
+  requestQueuePatchSchema,
+  requestQueueSchema,
+  type RequestQueuePatch,
+  type RequestQueueSettings,
+} from './resilience-request-queue';
+import {
   breakerSettingsPatchSchema,
   breakerSettingsSchema,
   type BreakerProfileSettings,
@@ -33,6 +44,8 @@ export interface ResilienceSettings {
   modelLockout: ModelLockoutSettings;
   providerErrorRules: OperatorRules;
   quotaShareConcurrencyLimit: QuotaShareConcurrencySettings;
+  comboCooldownWait: ComboCooldownWaitSettings;
+  requestQueue: RequestQueueSettings;
 }
 
 export type ResilienceSection = keyof ResilienceSettings;
@@ -48,7 +61,9 @@ export const resiliencePatchSchema = z
     windowGate: windowGateSettingsPatchSchema.optional(),
     modelLockout: modelLockoutSettingsPatchSchema.optional(),
     providerErrorRules: providerErrorRulesSchema.optional(),
-    quotaShareConcurrencyLimit: quotaShareConcurrencySchema.partial().strict().optional(),
+    quotaShareConcurrencyLimit: z.object({ enabled: z.boolean() }).partial().strict().optional(),
+    comboCooldownWait: comboCooldownWaitPatchSchema.optional(),
+    requestQueue: requestQueuePatchSchema.optional(),
   })
   .strict();
 export type ResiliencePatch = z.input<typeof resiliencePatchSchema>;
@@ -61,6 +76,8 @@ export const resilienceSectionSchemas = {
   modelLockout: modelLockoutSettingsSchema,
   providerErrorRules: providerErrorRulesSchema,
   quotaShareConcurrencyLimit: quotaShareConcurrencySchema,
+  comboCooldownWait: comboCooldownWaitSchema,
+  requestQueue: requestQueueSchema,
 } as const satisfies { [S in ResilienceSection]: z.ZodType<ResilienceSettings[S], unknown> };
 
 /** What a person changed, section by section, as stored: unvalidated until resolved (it may be a hand edit). */
@@ -70,6 +87,8 @@ export type StoredResiliencePatch = Partial<Record<ResilienceSection, unknown>>;
 export interface ResilienceBaseLayers {
   breaker?: BreakerSettingsPatch;
   windowGate?: WindowGateSettingsPatch;
+  /** QUEUE-6/9: RATE_LIMIT_* variables, under the stored values (QUEUE-7). */
+  requestQueue?: RequestQueuePatch;
 }
 
 export interface SettingsIssue {
@@ -118,7 +137,22 @@ export function resolveResilienceSections(
     quotaShareConcurrencySchema,
     stored.quotaShareConcurrencyLimit ?? {},
   );
-  if (!breaker || !gatePatch || !cooldown || !modelLockout || !providerErrorRules || !quotaShareConcurrencyLimit)
+  const comboCooldownWait = parse('comboCooldownWait', comboCooldownWaitSchema, stored.comboCooldownWait ?? {});
+  const requestQueue = parse(
+    'requestQueue',
+    requestQueueSchema,
+    deepMerge(base.requestQueue ?? {}, stored.requestQueue ?? {}),
+  );
+  if (
+    !breaker ||
+    !gatePatch ||
+    !cooldown ||
+    !modelLockout ||
+    !providerErrorRules ||
+    !quotaShareConcurrencyLimit ||
+    !comboCooldownWait ||
+    !requestQueue
+  )
     return { ok: false, issues };
   const windowGate = resolveWindowGateSettings(base.windowGate, gatePatch);
   if (windowGate.maxRetryCooldownMs < windowGate.minRetryCooldownMs) {
@@ -129,7 +163,16 @@ export function resolveResilienceSections(
   }
   return {
     ok: true,
-    value: { breaker, windowGate, cooldown, modelLockout, providerErrorRules, quotaShareConcurrencyLimit },
+    value: {
+      breaker,
+      windowGate,
+      cooldown,
+      modelLockout,
+      providerErrorRules,
+      quotaShareConcurrencyLimit,
+      comboCooldownWait,
+      requestQueue,
+    },
   };
 }
 

@@ -35,6 +35,8 @@ const fields = {
    * its QUOTA_* environment variable, then the default. Written whole: a patch replaces the object.
    */
   quotaStore: quotaStoreSettingsSchema,
+  /** ROUTE-5 runtime override of HEADROOM_EMERGENCY_FALLBACK (Settings › Feature flags); null = the environment decides. */
+  emergencyFallback: z.boolean().nullable(),
   /** Claude OAuth token endpoint and client id: facts of the current Claude Code client, kept as settings. */
   claudeOAuthTokenUrl: z.string().url(),
   claudeOAuthClientId: z.string().min(1).max(200),
@@ -58,6 +60,7 @@ export const DEFAULT_SETTINGS: Settings = {
   requestLogMaxAgeDays: 30,
   paused: false,
   quotaStore: {},
+  emergencyFallback: null,
   claudeOAuthTokenUrl: 'https://platform.claude.com/v1/oauth/token',
   claudeOAuthClientId: '9d1c250a-e61b-44d9-88ed-5944d1962f5e',
 };

@@ -24,7 +24,11 @@ export function comboHandlers(deps: HandlerDeps): ComboHandlers {
       if (deps.connections.getByName(input.name)) {
         return fail('conflict', `"${input.name}" is already a connection name; a combo needs its own name`);
       }
-      const targets = input.targets.map((t) => ({ connection: t.connection, model: t.model }));
+      const targets = input.targets.map((t) => ({
+        connection: t.connection,
+        model: t.model,
+        ...('weight' in t && t.weight !== undefined ? { weight: t.weight } : {}),
+      }));
       const combo = deps.combos.upsert({ name: input.name, targets, strategy: input.strategy }, deps.now());
       changed();
       return ok(combo);

@@ -4,6 +4,7 @@ import { comboHandlers } from './combos';
 import { connectionHandlers } from './connections';
 import type { HandlerDeps } from './handler-deps';
 import { keyHandlers } from './keys';
+import { queueHandlers } from './queues';
 import { quotaHandlers } from './quota';
 import { resilienceHandlers } from './resilience';
 import { routeHandlers } from './routes';
@@ -22,5 +23,6 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...resilienceHandlers(deps),
     ...claudeHandlers(deps),
     ...quotaHandlers(deps),
+    ...queueHandlers(deps),
   };
 }

@@ -14,6 +14,7 @@ import type { EventBus } from '../event-bus';
 import type { QuotaAdmin, QuotaPoolsRepo } from '../../quota/quota-ports';
 import type { ResilienceControl } from '../../resilience/resilience-control';
 import type { ResilienceSettings } from '../../resilience/resilience-settings';
+import type { SlotQueueStat } from '../../proxy/connection-slots';
 
 /** What the contract handlers work with; the core builds it once. */
 export interface HandlerDeps {
@@ -46,4 +47,6 @@ export interface HandlerDeps {
   claudeStatus(): ClaudeConnectionStatus[];
   /** Rebuilds the routing catalog after connections, combos or routes change. */
   reloadCatalog(): void;
+  /** The request queues under maxConcurrent (QUEUE-1), shared with the request path; absent: none yet. */
+  queues?: { stats(at: number): SlotQueueStat[] };
 }

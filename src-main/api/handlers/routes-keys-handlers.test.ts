@@ -86,7 +86,7 @@ describe('combos and keys handlers', () => {
       ok: true,
       value: { strategy: 'priority' },
     });
-    expect(await h.router.call('combos.upsert', { name: 'bad', targets: ['max-1'], strategy: 'random' })).toMatchObject(
+    expect(await h.router.call('combos.upsert', { name: 'bad', targets: ['max-1'], strategy: 'sticky' })).toMatchObject(
       { ok: false, error: { code: 'invalid_input' } },
     );
   });

@@ -8,15 +8,19 @@ import { readLeaseHeaders } from '../../routing/leases/lease-headers';
 import type { LeaseClaim } from '../../routing/leases/lease-owner-match';
 import type { Target } from '../../routing/resolve-targets';
 import { estimateCost } from '../../quota/engine/cost-estimate';
-import { maxTokensOf } from '../../quota/runtime/body-limits';
 import { gateCandidates } from '../../quota/runtime/quota-gate';
 import type { ProxyContext } from '../proxy-context';
 import type { Admission } from '../resilience-port';
+import {
+  checkQueueAdmission,
+  executionTimeoutError,
+  queueTimeoutError,
+} from '../../resilience/queue/engine/queue-admission';
+import { resolveQueueBudgets, type QueueBudgets } from '../../resilience/queue/engine/queue-budgets';
+import { withExecutionBackstop } from '../../resilience/queue/execution-backstop';
+import { attemptCandidate, type AttemptOutcome } from './attempt';
 import type { RequestFrame } from './frame';
 import { noTargetError } from './no-target-error';
-
-/** How long a request waits for a busy connection's slot before going ahead anyway (CONC-4). */
-const SLOT_WAIT_MS = 30_000;
 
 /** The lease a request presented, read once before the plan (LEASE-6): malformed headers are refused. */
 export function leaseClaimOf(
@@ -107,7 +111,7 @@ export async function admitQuotaGate(
   const now = ctx.now();
   const cost = estimateCost({
     bodyBytes: request.body.length,
-    maxTokens: maxTokensOf(request.body),
+    maxTokens: frame.parsed.maxTokens,
     model: candidates[0]?.upstreamModel ?? frame.parsed.model,
   });
   const gate = await gateCandidates(ctx.quota, request.key.id, candidates, (t) => t.connection.view.id, cost, now);
@@ -133,9 +137,12 @@ function withExclusions(error: AppError, frame: RequestFrame): AppError {
   return { ...error, details: { ...details, excluded: frame.excluded } };
 }
 
-/** One admitted candidate: release frees its slot and breaker probe, whatever the attempt did. */
+/**
+ * One admitted candidate: release frees its slot and breaker probe, whatever the attempt did.
+ * `executionMs`: the queue's execution backstop (QUEUE-4), null when the connection has no queue.
+ */
 export type CandidateAdmission =
-  | { kind: 'admitted'; admission: Admission; release(): void }
+  | { kind: 'admitted'; admission: Admission; executionMs: number | null; release(): void }
   | { kind: 'skip'; exclusion: TargetExclusion }
   | { kind: 'refused'; error: AppError }
   | { kind: 'aborted' };
@@ -148,6 +155,9 @@ export type CandidateAdmission =
  * one's — the scheduler already put the least loaded account first, and skipping a busy shared
  * account would only send its burst to the next one. Same semaphore as CONC-2 (one per connection:
  * the `qsconn:<id>` of the reference), so both paths together never exceed maxConcurrent.
+ * The wait is the request queue's (QUEUE-1..8): a full queue refuses at once (`RATE_LIMIT_QUEUE_FULL`;
+ * a non-last candidate is skipped instead), a wait over `maxWaitMs` is refused and never sent
+ * (`RATE_LIMIT_QUEUE_TIMEOUT`). These explicit budgets win over CONC-4's fail-open (see README).
  */
 export async function admitCandidate(
   ctx: ProxyContext,
@@ -162,8 +172,12 @@ export async function admitCandidate(
     const fence = checkFence(ctx.leases.book(), claim, view.id, ctx.now());
     if (fence.kind === 'refused') return { kind: 'refused', error: { code: fence.code, message: fence.message } };
   }
-  const slot = await takeSlot(ctx, target, isLast || waitForSlot, signal);
+  const budgets = view.maxConcurrent === null ? null : budgetsOf(ctx, target);
+  const slot = budgets === null ? 'none' : await takeSlot(ctx, target, budgets, isLast, waitForSlot, signal);
   if (slot === 'aborted') return { kind: 'aborted' };
+  if (typeof slot === 'object') return { kind: 'refused', error: slot.refused };
+  if (slot === 'timed_out')
+    return { kind: 'refused', error: queueTimeoutError(identityOf(target), budgets?.maxWaitMs ?? 0) };
   if (slot === 'busy')
     return {
       kind: 'skip',
@@ -178,6 +192,7 @@ export async function admitCandidate(
   return {
     kind: 'admitted',
     admission,
+    executionMs: budgets?.executionMs ?? null,
     release() {
       admission.release();
       if (slot === 'held') ctx.slots.release(view.id);
@@ -185,17 +200,74 @@ export async function admitCandidate(
   };
 }
 
+/** QUEUE-7: the settings in force (env < stored) under the connection's own overrides; QUEUE-4's floor. */
+function budgetsOf(ctx: ProxyContext, target: Target): QueueBudgets {
+  const settings = ctx.settings();
+  // The request's own start timeout is at most the longer of these two: the backstop never undercuts it.
+  const ownTimeoutMs = Math.max(settings.responseTimeoutMs, settings.streamHeadersTimeoutMs);
+  return resolveQueueBudgets(ctx.slots.settings(), target.connection.view.rateLimitOverrides, ownTimeoutMs);
+}
+
+/** How a queue is named in its refusals: the connection and the model (the reference's `provider/model`). */
+function identityOf(target: Target): string {
+  return `${target.connection.view.name}/${target.upstreamModel}`;
+}
+
+type SlotOutcome = 'held' | 'busy' | 'aborted' | 'timed_out' | { refused: AppError };
+
 async function takeSlot(
   ctx: ProxyContext,
   target: Target,
+  budgets: QueueBudgets,
   isLast: boolean,
+  waitForSlot: boolean,
   signal: AbortSignal,
-): Promise<'held' | 'none' | 'busy' | 'aborted'> {
-  const max = target.connection.view.maxConcurrent;
-  const id = target.connection.view.id;
-  if (max === null) return 'none';
-  if (ctx.slots.tryAcquire(id, max)) return 'held';
-  if (!isLast) return 'busy';
-  const outcome = await ctx.slots.acquire(id, max, signal, SLOT_WAIT_MS);
-  return outcome === 'acquired' ? 'held' : outcome === 'aborted' ? 'aborted' : 'none';
+): Promise<SlotOutcome> {
+  const view = target.connection.view;
+  const max = view.maxConcurrent ?? Number.POSITIVE_INFINITY;
+  if (ctx.slots.tryAcquire(view.id, max)) return 'held';
+  if (!isLast && !waitForSlot) return 'busy';
+  // QUEUE-8/10: the pure admission check decides before the request joins the queue.
+  const full = checkQueueAdmission(ctx.slots.queued(view.id), budgets.maxQueueDepth, identityOf(target));
+  // A full queue on a candidate with others behind it: the next one may serve at once.
+  if (full) return isLast ? { refused: full } : 'busy';
+  const outcome = await ctx.slots.acquire(view.id, max, signal, budgets.maxWaitMs, budgets.maxQueueDepth);
+  switch (outcome) {
+    case 'acquired':
+      return 'held';
+    case 'queue_full':
+      // Not reached: the same check ran in this same tick; kept as the slots' own guard.
+      return 'busy';
+    case 'timed_out':
+    case 'aborted':
+      return outcome;
+  }
+}
+
+/**
+ * The attempt under the queue's execution backstop (QUEUE-4/5): past `executionMs` from dispatch
+ * the attempt is aborted, never learned from as the connection's failure (a local limit), and
+ * answered with `RATE_LIMIT_EXECUTION_TIMEOUT` (504) unless another candidate may still serve.
+ */
+export async function attemptWithinBudget(
+  ctx: ProxyContext,
+  frame: RequestFrame,
+  target: Target,
+  admitted: Extract<CandidateAdmission, { kind: 'admitted' }>,
+): Promise<AttemptOutcome> {
+  if (admitted.executionMs === null) return attemptCandidate(ctx, frame, target, admitted.admission);
+  const executionMs = admitted.executionMs;
+  const run = await withExecutionBackstop(frame, executionMs, () =>
+    attemptCandidate(ctx, frame, target, admitted.admission),
+  );
+  if (!run.expired) return run.value;
+  const outcome = run.value;
+  if (outcome.kind !== 'refused' && outcome.answer.kind !== 'error') outcome.answer.upstream.body.destroy();
+  const name = target.connection.view.name;
+  return {
+    kind: 'failed-before-first-byte',
+    hop: { connection: name, status: null, reason: 'execution_timeout' },
+    canFailover: true,
+    answer: { kind: 'error', error: executionTimeoutError(identityOf(target), executionMs), connection: null },
+  };
 }

@@ -38,6 +38,16 @@ export interface RequestFrame {
   sessionPin: SessionPinMark | null;
   /** What the quota pre-check found (null: no pool allocates this key). */
   quota: QuotaMark | null;
+  /** Set once the request waited out a cooldown (CONC-7). */
+  held: HeldMark | null;
+}
+
+/** What waiting out short cooldowns did for one request, for its headers and its activity row. */
+export interface HeldMark {
+  waits: number;
+  heldMs: number;
+  /** A streaming client got 200 + keep-alives for the wait: what follows can only be SSE. */
+  streamOpened: boolean;
 }
 
 /** The quota pre-check's findings, kept for the answer's header and the final refusal. */

@@ -27,6 +27,7 @@ export function learnFailure(
   operation: UpstreamOperation,
   outcome: ResilienceOutcome,
 ): AttemptVerdict {
+  ctx.roundRobin.failed(target, outcome, ctx.now()); // issue 11: strategy memory (health, ROUTE-4, ROUTE-5)
   return ctx.resilience.learnFailure(target, admission, operation, outcome, ctx.now());
 }
 
@@ -85,6 +86,7 @@ export function markQuota(frame: RequestFrame, target: Target): void {
  */
 export function learnQuota(ctx: ProxyContext, frame: RequestFrame, target: Target, answer: Answer, ended: Ended): void {
   if (answer.kind !== 'relay') return;
+  ctx.roundRobin.served(target, answer.upstream.headers, ended.outcome?.ttfbMs ?? null, ctx.now()); // issue 11: strategy memory
   ctx.quota.record(
     frame.request.key.id,
     target.connection.view.id,

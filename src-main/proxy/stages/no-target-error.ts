@@ -2,6 +2,14 @@ import type { AppError } from '../../../src-shared/contract/errors';
 import type { TargetExclusion } from '../../../src-shared/domain/cooldown';
 import { quoteUserText } from '../quote-user-text';
 
+/** The exclusions behind each cooling refusal this module made, for the cooldown wait (CONC-7). */
+const behind = new WeakMap<AppError, readonly TargetExclusion[]>();
+
+/** The exclusions a `all_targets_cooling_down` refusal was made from; null for any other error. */
+export function exclusionsBehind(error: AppError): readonly TargetExclusion[] | null {
+  return behind.get(error) ?? null;
+}
+
 /** No target can run: cooling targets give a 503 with the earliest return (ROUTE-6), others a 404 (ROUTE-8). */
 export function noTargetError(model: string, excluded: readonly TargetExclusion[]): AppError {
   const waits = excluded.map((e) => e.retryAfterSeconds).filter((s): s is number => s !== null);
@@ -10,12 +18,14 @@ export function noTargetError(model: string, excluded: readonly TargetExclusion[
     const reasons = excluded.map(
       (e) => `${e.connection}: ${e.reason}${e.retryAfterSeconds === null ? '' : ` (${e.retryAfterSeconds}s)`}`,
     );
-    return {
+    const error: AppError = {
       code: 'all_targets_cooling_down',
       message: `Every target for ${quoteUserText(model)} is cooling down; the first is back in ${soonest}s. ${reasons.join('; ')}`,
       retryAfterMs: soonest * 1000,
       details: { excluded },
     };
+    behind.set(error, excluded);
+    return error;
   }
   return {
     code: 'no_executable_targets',

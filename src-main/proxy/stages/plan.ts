@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { AppError } from '../../../src-shared/contract/errors';
 import type { ComboView } from '../../../src-shared/domain/combo';
 import type { ApiFormat } from '../../../src-shared/domain/connection';
@@ -6,6 +7,7 @@ import type { LocalKeyView } from '../../../src-shared/domain/local-key';
 import { pinKeyOf, type Pin, type PinScope } from '../../routing/affinity/pin';
 import { orderByPin } from '../../routing/affinity/pin-order';
 import { resolveTargets, type Exclusion, type Target } from '../../routing/resolve-targets';
+import { emergencyFallbackEnabled, parseEmergencyEnv } from '../../routing/strategies/emergency-fallback';
 import { exclusionLogFor } from '../exclusion-log';
 import type { ProxyContext } from '../proxy-context';
 import { quoteUserText } from '../quote-user-text';
@@ -55,6 +57,26 @@ function allowedFor(key: LocalKeyView, targets: readonly Target[], excluded: Tar
   return allowed;
 }
 
+/** Coding agents put the system prompt and tool list first: 8 KiB of it identifies the conversation's cache. */
+const STABLE_PREFIX_BYTES = 8 * 1024;
+
+/** `cache-optimized` without a session header: a hash of the body's stable prefix (only computed then). */
+function prefixHashOf(body: Buffer): string {
+  return `prefix:${createHash('sha1')
+    .update(body.subarray(0, Math.min(body.length, STABLE_PREFIX_BYTES)))
+    .digest('base64url')}`;
+}
+
+/**
+ * ROUTE-5 / QENV-5: the runtime feature flag (when set) wins over `HEADROOM_EMERGENCY_FALLBACK`.
+ */
+function emergencyFallbackOn(ctx: ProxyContext): boolean {
+  return emergencyFallbackEnabled(EMERGENCY_ENV, ctx.settings().emergencyFallback);
+}
+
+// The environment is read once at start; the runtime override (Settings › Feature flags) wins at once.
+const EMERGENCY_ENV = parseEmergencyEnv(process.env.HEADROOM_EMERGENCY_FALLBACK, false);
+
 /**
  * The plan stage: model or route → candidates, each excluded one with its reason (unknown, the
  * key's allowlist, cooldowns, breakers, lockouts), then ordered by the combo's strategy and, on
@@ -62,9 +84,10 @@ function allowedFor(key: LocalKeyView, targets: readonly Target[], excluded: Tar
  */
 export function planRequest(
   ctx: ProxyContext,
-  input: { model: string; format: ApiFormat; key: LocalKeyView; session: string | null },
+  input: { model: string; format: ApiFormat; key: LocalKeyView; session: string | null; body?: Buffer },
 ): Plan {
   const { model, format, key, session } = input;
+  const body = input.body ?? null;
   const resolution = resolveTargets(ctx.catalog(), model, format);
   if (resolution.kind === 'unknown_model') {
     const list = resolution.available.slice(0, 50).join(', ') || 'none configured';
@@ -95,7 +118,17 @@ export function planRequest(
   }
   // ROUTE-10/11: a pool's system combo is ordered by the quota-share scheduler, never a public strategy.
   const share = resolution.system ? ctx.quotaShare.order(resolution.system, screened.runnable, model, now) : null;
-  const ordered = share ? share.ordered : ctx.roundRobin.order(resolution.combo, screened.runnable);
+  const combo = resolution.combo;
+  const conversation =
+    session ?? (body !== null && ctx.roundRobin.wantsConversation(combo) ? prefixHashOf(body) : null);
+  const ordered = share
+    ? share.ordered
+    : ctx.roundRobin.order(
+        combo,
+        screened.runnable,
+        { body, conversation, emergencyFallback: emergencyFallbackOn(ctx) },
+        now,
+      );
   const quotaShare = share ? { release: share.release } : null;
   const ttlMs = ctx.settings().sessionAffinityTtlMs;
   if (session === null || ttlMs <= 0)

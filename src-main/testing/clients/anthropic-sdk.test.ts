@@ -191,12 +191,13 @@ describe('Anthropic SDK through Headroom', () => {
 
   it('PROD-10: an upstream error on the only connection reaches the SDK as its typed error', async () => {
     const { upstream, client } = await single();
-    upstream.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '12' } });
+    // Longer than the cooldown wait's 30 s (CONC-7): answered at once, not waited out.
+    upstream.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '120' } });
     const error = await client.messages
       .create({ model: 'claude-sonnet-4-6', max_tokens: 8, messages: userMessage })
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(Anthropic.RateLimitError);
-    expect((error as APIError).headers?.get('retry-after')).toBe('12');
+    expect((error as APIError).headers?.get('retry-after')).toBe('120');
     expect((error as APIError).requestID).toBe('req_up_1');
   });
 

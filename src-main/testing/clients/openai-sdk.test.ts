@@ -154,10 +154,14 @@ describe('OpenAI SDK through Headroom', () => {
 
   it('PROD-11: upstream 429 and 500 on the only connection reach the SDK as RateLimitError and InternalServerError', async () => {
     const { upstream, headroom, client } = await single();
-    upstream.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '9' } }, { kind: 'status', status: 500 });
+    // A retry-after longer than the cooldown wait's 30 s (CONC-7): answered at once, not waited out.
+    upstream.enqueue(
+      { kind: 'status', status: 429, headers: { 'retry-after': '120' } },
+      { kind: 'status', status: 500 },
+    );
     const limited = await errorOf(client.chat.completions.create({ model: 'gpt-4o', messages: userMessage }));
     expect(limited).toBeInstanceOf(OpenAI.RateLimitError);
-    expect((limited as APIError).headers?.get('retry-after')).toBe('9');
+    expect((limited as APIError).headers?.get('retry-after')).toBe('120');
     expect((limited as APIError).code).toBe('rate_limit_exceeded');
     // The 429 put the only connection in cooldown (COOL-4); clear it so the next answer is the upstream's own.
     await headroom.core.router.call('cooldowns.clear', { target: 'all' });

@@ -57,6 +57,16 @@ function inFlight(p: HeadlessProcess, model: string): void {
   ask(p, model, true).catch(() => {});
 }
 
+/** The 503s below open a breaker on purpose: waiting it out (CONC-7, on by default) is not what this test is about. */
+async function withoutCooldownWait(p: HeadlessProcess): Promise<void> {
+  const res = await fetch(`${p.url}/api/rpc/resilience.updateSettings`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ comboCooldownWait: { enabled: false } }),
+  });
+  if (!((await res.json()) as { ok: boolean }).ok) throw new Error('resilience.updateSettings refused');
+}
+
 async function cooldowns(p: HeadlessProcess): Promise<CooldownSnapshot> {
   const res = await fetch(`${p.url}/api/rpc/cooldowns.list`, {
     method: 'POST',
@@ -128,6 +138,7 @@ describe('crash and restart of the headless process', () => {
 
       // --- First run: cool one connection (429 + retry-after), kill another (banned), open a breaker (503s).
       const first = await start(dataDir, configFile);
+      await withoutCooldownWait(first.p);
       cool.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '600' } });
       dead.enqueue({
         kind: 'status',

@@ -1,6 +1,6 @@
 import type { RequestLogEntry } from '../../../src-shared/domain/request-log';
 import { servedViaTag } from '../claude/claude-format';
-import { formatFailover, formatLatency, formatTime, formatTokens } from './format-activity';
+import { formatFailover, formatHeld, formatLatency, formatTime, formatTokens } from './format-activity';
 
 const dash = <span className="muted">—</span>;
 
@@ -15,6 +15,7 @@ export function ActivityRow({ entry: e }: { entry: RequestLogEntry }) {
   const ok = e.status < 400;
   const failover = formatFailover(e);
   const via = servedViaTag(e.servedVia);
+  const held = formatHeld(e);
   return (
     <tr data-testid={`request-${e.id}`}>
       <td className="num">{formatTime(e.ts)}</td>
@@ -40,6 +41,11 @@ export function ActivityRow({ entry: e }: { entry: RequestLogEntry }) {
         <span className={ok ? 'badge ok' : 'badge err'}>
           {e.status} {ok ? 'OK' : 'failed'}
         </span>
+        {held && (
+          <span className="tag" title="Waited for a short cooldown to end before it was sent again (CONC-7)">
+            {held}
+          </span>
+        )}
         {e.errorCode && <div className="small muted">{e.errorCode}</div>}
       </td>
       <td className="num">{formatLatency(e.latencyMs)}</td>

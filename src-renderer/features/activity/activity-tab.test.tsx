@@ -121,6 +121,17 @@ describe('Activity tab', () => {
     expect(plain.queryByText('after reset')).toBeNull();
   });
 
+  it('CONC-7 shows how long a request was held for a cooldown, and nothing for one never held', async () => {
+    await renderWithFake(<ActivityTab />, {
+      seed: {
+        activity: [entry(1, { heldMs: 2_080 }), entry(2, { heldMs: null }), entry(3, { heldMs: 450, status: 429 })],
+      },
+    });
+    expect(within(screen.getByTestId('request-1')).getByText('held 2.1 s').title).toMatch(/cooldown/);
+    expect(within(screen.getByTestId('request-2')).queryByText(/^held/)).toBeNull();
+    expect(within(screen.getByTestId('request-3')).getByText('held 450 ms')).toBeTruthy();
+  });
+
   it('AFF-6 AFF-8 marks what the session pin did: kept, moved or made', async () => {
     await renderWithFake(<ActivityTab />, {
       seed: {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatFailover, formatLatency, formatTokens } from './format-activity';
+import { formatCount, formatFailover, formatHeld, formatLatency, formatTokens } from './format-activity';
 
 describe('activity formatting', () => {
   it('PROD-16 shows the failover path ending at the connection that served', () => {
@@ -22,5 +22,13 @@ describe('activity formatting', () => {
     expect(formatCount(2_000_000)).toBe('2M');
     expect(formatTokens({ inputTokens: 1200, outputTokens: 340 })).toBe('1.2k → 340');
     expect(formatTokens({ inputTokens: null, outputTokens: null })).toBe('—');
+  });
+
+  it('CONC-7: held time reads like a latency; absent, null or zero says nothing', () => {
+    expect(formatHeld({ heldMs: 2_080 })).toBe('held 2.1 s');
+    expect(formatHeld({ heldMs: 50 })).toBe('held 50 ms');
+    expect(formatHeld({ heldMs: null })).toBe('');
+    expect(formatHeld({})).toBe('');
+    expect(formatHeld({ heldMs: 0 })).toBe('');
   });
 });

@@ -29,3 +29,10 @@ export function formatFailover(entry: Pick<RequestLogEntry, 'failover' | 'connec
   const hops = entry.failover.map((hop) => `${hop.connection} (${hop.status ?? hop.reason})`);
   return [...hops, entry.connection ?? '—'].join(' → ');
 }
+
+/** "held 2.1 s": how long the request waited out short cooldowns (CONC-7); empty when it never did. */
+export function formatHeld(entry: Pick<RequestLogEntry, 'heldMs'>): string {
+  const ms = entry.heldMs;
+  if (ms === undefined || ms === null || ms <= 0) return '';
+  return `held ${formatLatency(ms)}`;
+}

@@ -2,6 +2,8 @@
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fakeConnection, flush, renderWithFake } from '../../api/render-with-fake';
+import { COMBO_STRATEGIES } from '../../../src-shared/domain/combo';
+import { STRATEGY_TEXT } from './combo-strategy-field';
 import { CombosTab } from './combos-tab';
 
 afterEach(cleanup);
@@ -115,6 +117,63 @@ describe('combos', () => {
       { name: 'spread', targets: [{ connection: 'anthropic-work', model: null }], strategy: 'round-robin' },
     ]);
     expect(within(screen.getByRole('table')).getByText('Round-robin')).toBeTruthy();
+  });
+
+  it('ROUTE-1: the picker offers the 19 public strategies (never quota-share), each explained in one sentence', async () => {
+    await renderWithFake(<CombosTab />, { seed: { connections } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create your first combo' }));
+    const strategy = select('Strategy');
+    const offered = [...strategy.options].map((o) => o.value);
+    expect(offered).toEqual([...COMBO_STRATEGIES]);
+    expect(offered).toHaveLength(19);
+    expect(offered).not.toContain('quota-share');
+    const hint = () => document.getElementById('combo-strategy-hint')?.textContent ?? '';
+    const seen = new Set<string>();
+    for (const s of COMBO_STRATEGIES) {
+      fireEvent.change(strategy, { target: { value: s } });
+      expect(hint()).toBe(STRATEGY_TEXT[s].explanation);
+      // One sentence: ends with a full stop and no second sentence starts inside.
+      expect(hint()).toMatch(/\.$/);
+      expect(hint()).not.toMatch(/[.!?]\s+[A-Z]/);
+      seen.add(hint());
+    }
+    expect(seen.size).toBe(19);
+  });
+
+  it('ROUTE-1: weighted shows a weight per target and sends it; other strategies show none', async () => {
+    const { inputsOf } = await renderWithFake(<CombosTab />, { seed: { connections } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create your first combo' }));
+    fireEvent.change(input('Name'), { target: { value: 'split' } });
+    expect(dialog().queryByLabelText('Target 1 weight (1–100)')).toBeNull();
+    fireEvent.change(select('Strategy'), { target: { value: 'weighted' } });
+    fireEvent.change(input('Target 1 weight (1–100)'), { target: { value: '70' } });
+    fireEvent.click(dialog().getByRole('button', { name: 'Add target' }));
+    fireEvent.change(select('Target 2 connection'), { target: { value: 'openai-home' } });
+    fireEvent.change(input('Target 2 weight (1–100)'), { target: { value: '30' } });
+    fireEvent.click(dialog().getByRole('button', { name: 'Create combo' }));
+    await flush();
+    expect(inputsOf('combos.upsert')).toEqual([
+      {
+        name: 'split',
+        strategy: 'weighted',
+        targets: [
+          { connection: 'anthropic-work', model: null, weight: 70 },
+          { connection: 'openai-home', model: null, weight: 30 },
+        ],
+      },
+    ]);
+  });
+
+  it('ROUTE-1: a weight outside 1..100 is shown at its row and nothing is sent', async () => {
+    const { inputsOf } = await renderWithFake(<CombosTab />, { seed: { connections } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create your first combo' }));
+    fireEvent.change(input('Name'), { target: { value: 'split' } });
+    fireEvent.change(select('Strategy'), { target: { value: 'weighted' } });
+    fireEvent.change(input('Target 1 weight (1–100)'), { target: { value: '500' } });
+    fireEvent.click(dialog().getByRole('button', { name: 'Create combo' }));
+    await flush();
+    expect(inputsOf('combos.upsert')).toHaveLength(0);
+    expect(dialog().getByText(/100/, { selector: '.field-error' })).toBeTruthy();
   });
 
   it('PROD-8 with no connections, the empty state sends the user to the Connections tab first', async () => {

@@ -82,6 +82,7 @@ export function ComboEditor({
           targets={form.targets}
           connections={connections}
           errors={errors}
+          weighted={form.strategy === 'weighted'}
           onChange={(targets) => {
             setForm({ ...form, targets });
             setErrors(({ name }) => (name ? { name } : {}));

@@ -13,6 +13,8 @@ export interface TargetDraft {
   key: number;
   connection: string;
   model: string;
+  /** `weighted` only: the share of new picks as typed ('' = the default, 1). */
+  weight: string;
 }
 
 export interface ComboForm {
@@ -25,12 +27,19 @@ export interface ComboForm {
 export type ComboErrors = Partial<Record<'name' | 'targets' | 'form' | `targets.${number}`, string>>;
 
 let nextKey = 1;
-export const newTarget = (connection: string, model = ''): TargetDraft => ({ key: nextKey++, connection, model });
+export const newTarget = (connection: string, model = '', weight = ''): TargetDraft => ({
+  key: nextKey++,
+  connection,
+  model,
+  weight,
+});
 
 export function comboFormFrom(view: ComboView | null): ComboForm {
   return {
     name: view?.name ?? '',
-    targets: view ? view.targets.map((t) => newTarget(t.connection, t.model ?? '')) : [],
+    targets: view
+      ? view.targets.map((t) => newTarget(t.connection, t.model ?? '', t.weight === undefined ? '' : String(t.weight)))
+      : [],
     strategy: view?.strategy ?? 'priority',
   };
 }
@@ -51,10 +60,12 @@ const addIssue = (errors: ComboErrors, path: string, message: string): void => {
 export function buildComboInput(form: ComboForm): { ok: true; input: ComboInput } | { ok: false; errors: ComboErrors } {
   const input: ComboInput = {
     name: form.name.trim(),
-    targets: form.targets.map((t) => ({
-      connection: t.connection,
-      model: t.model.trim() === '' ? null : t.model.trim(),
-    })),
+    targets: form.targets.map((t) => {
+      const target = { connection: t.connection, model: t.model.trim() === '' ? null : t.model.trim() };
+      // Weights are sent only for `weighted`, where they mean something; the schema checks 1..100.
+      const weight = t.weight.trim();
+      return form.strategy === 'weighted' && weight !== '' ? { ...target, weight: Number(weight) } : target;
+    }),
     strategy: form.strategy,
   };
   const errors: ComboErrors = {};

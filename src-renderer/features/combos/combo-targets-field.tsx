@@ -10,11 +10,14 @@ export function ComboTargetsField({
   targets,
   connections,
   errors,
+  weighted,
   onChange,
 }: {
   targets: TargetDraft[];
   connections: ConnectionView[];
   errors: ComboErrors;
+  /** The `weighted` strategy: each row gets its weight field. */
+  weighted: boolean;
   onChange: (targets: TargetDraft[]) => void;
 }) {
   // Element ids to focus after the next render, first enabled one wins (a moved row's button may be disabled at an end).
@@ -98,6 +101,22 @@ export function ComboTargetsField({
                     <option key={m} value={m} />
                   ))}
                 </datalist>
+                {weighted && (
+                  <>
+                    <label htmlFor={`target-${t.key}-weight`}>Target {i + 1} weight (1–100)</label>
+                    <input
+                      id={`target-${t.key}-weight`}
+                      type="number"
+                      min={1}
+                      max={100}
+                      step={1}
+                      inputMode="numeric"
+                      value={t.weight}
+                      placeholder="1"
+                      onChange={(e) => set(i, { weight: e.target.value })}
+                    />
+                  </>
+                )}
               </div>
               <div className="combo-target-actions">
                 <button

@@ -16,6 +16,10 @@ export interface ConnectionForm {
   priority: string;
   enabled: boolean;
   maxConcurrent: string;
+  /** QUEUE-7: this connection's queue budgets over the settings; empty = use the settings. */
+  queueMaxWaitMs: string;
+  queueExecutionMaxWaitMs: string;
+  queueMaxDepth: string;
   disableCooling: boolean;
   lowPriorityMode: boolean;
   autoLimitReset: boolean;
@@ -40,6 +44,9 @@ export function emptyForm(): ConnectionForm {
     priority: '1',
     enabled: true,
     maxConcurrent: '',
+    queueMaxWaitMs: '',
+    queueExecutionMaxWaitMs: '',
+    queueMaxDepth: '',
     disableCooling: false,
     lowPriorityMode: false,
     autoLimitReset: false,
@@ -60,6 +67,9 @@ export function formFromView(view: ConnectionView): ConnectionForm {
     priority: String(view.priority),
     enabled: view.enabled,
     maxConcurrent: view.maxConcurrent === null ? '' : String(view.maxConcurrent),
+    queueMaxWaitMs: textOf(view.rateLimitOverrides?.maxWaitMs),
+    queueExecutionMaxWaitMs: textOf(view.rateLimitOverrides?.executionMaxWaitMs),
+    queueMaxDepth: textOf(view.rateLimitOverrides?.maxQueueDepth),
     disableCooling: view.disableCooling,
     lowPriorityMode: lowPriorityMode === true,
     autoLimitReset: autoLimitReset === true,
@@ -80,8 +90,13 @@ export function inputFromView(view: ConnectionView): ConnectionInput {
     maxConcurrent: view.maxConcurrent,
     disableCooling: view.disableCooling,
     providerSpecificData: view.providerSpecificData,
+    // Kept as stored: a toggle from the list must not drop the connection's queue overrides.
+    ...(view.rateLimitOverrides ? { rateLimitOverrides: view.rateLimitOverrides } : {}),
   };
 }
+
+/** An override field's text: empty when unset or 0 (both mean "use the settings"). */
+const textOf = (value: number | undefined): string => (value === undefined || value === 0 ? '' : String(value));
 
 /** Splits a comma/line list of model ids, trimmed and without duplicates. */
 export function parseModels(text: string): string[] {

@@ -18,6 +18,7 @@ export const FIELD_KEYS = [
   'priority',
   'enabled',
   'maxConcurrent',
+  'rateLimitOverrides',
   'disableCooling',
   'providerSpecificData',
 ] as const;
@@ -57,6 +58,16 @@ export function buildConnectionInput(
   if (priority === 'bad' || priority === null) errors.priority = 'must be a whole number from 0 to 1000';
   const maxConcurrent = wholeNumber(form.maxConcurrent);
   if (maxConcurrent === 'bad') errors.maxConcurrent = 'must be a whole number, or empty for no limit';
+  const overrides = {
+    maxWaitMs: wholeNumber(form.queueMaxWaitMs),
+    executionMaxWaitMs: wholeNumber(form.queueExecutionMaxWaitMs),
+    maxQueueDepth: wholeNumber(form.queueMaxDepth),
+  };
+  const rateLimitOverrides: Record<string, number> = {};
+  for (const [key, value] of Object.entries(overrides)) {
+    if (value === 'bad') errors.rateLimitOverrides = `${key}: must be a whole number, or empty for the settings`;
+    else if (value !== null) rateLimitOverrides[key] = value;
+  }
 
   const modelAliases: Record<string, string> = {};
   for (const { alias, model } of form.aliases) {
@@ -105,6 +116,7 @@ export function buildConnectionInput(
     maxConcurrent: typeof maxConcurrent === 'number' ? maxConcurrent : null,
     disableCooling: form.disableCooling,
     providerSpecificData,
+    ...(Object.keys(rateLimitOverrides).length > 0 ? { rateLimitOverrides } : {}),
   };
   const parsed = connectionInputSchema.safeParse(input);
   if (!parsed.success) {

@@ -6,6 +6,7 @@ import { ConnectionCooldownsPanel } from './connection-cooldowns-panel';
 import { activeCooldowns, countClearable, deadlinesOf } from './cooldown-time';
 import { ModelLockoutsPanel } from './model-lockouts-panel';
 import { ProviderBreakersPanel } from './provider-breakers-panel';
+import { RequestQueuesPanel } from './request-queues-panel';
 import { useCoreNow } from './use-core-now';
 
 /** PROD-6: everything keeping a target from serving, with live countdowns and the action that lifts it. */
@@ -63,6 +64,7 @@ export function CooldownsTab() {
             <ConnectionCooldownsPanel rows={active.connections} snapshotNow={snapshot.now} now={now} actions={state} />
             <ProviderBreakersPanel rows={active.providers} snapshotNow={snapshot.now} now={now} actions={state} />
             <ModelLockoutsPanel rows={active.models} now={now} actions={state} />
+            <RequestQueuesPanel />
           </div>
         )}
       </LoadGate>

@@ -169,6 +169,76 @@ const windowGate: SectionSpec = {
   ],
 };
 
+/** CONC-7..9: wait out a short cooldown instead of failing; ranges as in resilience-combo-wait.ts. */
+const comboCooldownWait: SectionSpec = {
+  id: 'comboCooldownWait',
+  title: 'Wait out short cooldowns',
+  intro:
+    'When every target of a request is in a short rate-limit or overload cooldown, the request waits for the first one to come back and is sent again instead of failing. Never for exhausted quotas, authentication or not-found errors; streaming clients get keep-alives meanwhile.',
+  outOfRange: 'rejected',
+  fields: [
+    { path: 'comboCooldownWait.enabled', label: 'Wait out short cooldowns', kind: 'bool' },
+    {
+      path: 'comboCooldownWait.maxWaitMs',
+      label: 'Longest cooldown worth waiting for',
+      kind: 'ms',
+      min: 100,
+      max: 600_000,
+      help: 'A longer cooldown is answered at once with its Retry-After.',
+    },
+    {
+      path: 'comboCooldownWait.maxAttempts',
+      label: 'Waits per request',
+      kind: 'int',
+      min: 1,
+      max: 20,
+    },
+    {
+      path: 'comboCooldownWait.budgetMs',
+      label: 'Total wait per request',
+      kind: 'ms',
+      min: 100,
+      max: 1_800_000,
+      help: 'All waits of one request together.',
+    },
+  ],
+};
+
+/** QUEUE-1..9: the per-connection request queue below Max concurrent; ranges as in resilience-request-queue.ts. */
+const requestQueue: SectionSpec = {
+  id: 'requestQueue',
+  title: 'Request queue',
+  intro:
+    'For connections with a Max concurrent limit: how long a request may wait for its turn, how long it may then run, and how many may wait. A connection’s own overrides win over these; the RATE_LIMIT_* environment variables are the defaults under them.',
+  outOfRange: 'rejected',
+  fields: [
+    {
+      path: 'requestQueue.maxWaitMs',
+      label: 'Longest wait in the queue',
+      kind: 'ms',
+      min: 1,
+      max: 86_400_000,
+      help: 'Past it the request fails with RATE_LIMIT_QUEUE_TIMEOUT (503) and is never sent.',
+    },
+    {
+      path: 'requestQueue.executionMaxWaitMs',
+      label: 'Longest execution',
+      kind: 'ms',
+      min: 1,
+      max: 86_400_000,
+      help: 'A backstop after dispatch (RATE_LIMIT_EXECUTION_TIMEOUT, 504); never shorter than the response timeout.',
+    },
+    {
+      path: 'requestQueue.maxQueueDepth',
+      label: 'Requests waiting at most',
+      kind: 'int',
+      min: 0,
+      max: 100_000,
+      help: '0 = no limit; one more is refused at once with RATE_LIMIT_QUEUE_FULL (429).',
+    },
+  ],
+};
+
 /** The resilience sections in the order the Settings tab shows them. */
 export const RESILIENCE_SECTIONS: SectionSpec[] = [
   cooldown,
@@ -176,4 +246,6 @@ export const RESILIENCE_SECTIONS: SectionSpec[] = [
   windowGate,
   MODEL_LOCKOUT_SECTION,
   QUOTA_SHARE_CONCURRENCY_SECTION,
+  comboCooldownWait,
+  requestQueue,
 ];

@@ -7,6 +7,7 @@ import { ProxyInfo } from './proxy-info';
 import { QuotaStoreSection } from './quota-store-section';
 import { PROXY_SECTION } from './proxy-fields';
 import { RESILIENCE_SECTIONS } from './resilience-fields';
+import { FeatureFlagsSection } from './feature-flags-section';
 import { SettingsSection } from './settings-section';
 
 /** PROD-6, LOCK-9: resilience and model-lockout settings, proxy limits, and where Headroom runs. */
@@ -17,7 +18,12 @@ export function SettingsTab() {
     <section aria-labelledby="settings-title">
       <h2 id="settings-title">Settings</h2>
       <nav className="settings-index" aria-label="Settings sections">
-        {[...RESILIENCE_SECTIONS, PROXY_SECTION, { id: 'quotaStore', title: 'Quota store' }].map((s) => (
+        {[
+          ...RESILIENCE_SECTIONS,
+          PROXY_SECTION,
+          { id: 'quotaStore', title: 'Quota store' },
+          { id: 'featureFlags', title: 'Feature flags' },
+        ].map((s) => (
           <a key={s.id} href={`#settings`} onClick={(e) => jumpTo(e, `section-${s.id}-title`)}>
             {s.title}
           </a>
@@ -40,6 +46,8 @@ export function SettingsTab() {
           <ProxyInfo />
           <h3 className="group-title">Quota</h3>
           <QuotaStoreSection settings={state.proxy} save={state.updateProxy} />
+          <h3 className="group-title">Feature flags</h3>
+          <FeatureFlagsSection settings={state.proxy} save={state.updateProxy} />
         </div>
       </LoadGate>
     </section>

@@ -1,0 +1,84 @@
+import { describe, expect, it } from 'vitest';
+import { emergencyFallbackEnabled, isBudgetFailure, parseEmergencyEnv } from './emergency-fallback';
+import { contextWindowOf } from './model-context-windows';
+import { observeQuota, quotaFactsOf } from './quota-memory';
+import { parseDurationMs, readResets } from './reset-headers';
+import { countTools, toolsLimitFrom } from './tools-limit';
+
+describe('strategy inputs', () => {
+  it('ROUTE-2: reads reset times of Claude, Codex, Anthropic API and OpenAI headers', () => {
+    const now = 1_700_000_000_000;
+    const r = readResets(
+      {
+        'anthropic-ratelimit-unified-5h-reset': '1700003600',
+        'x-codex-secondary-reset-after-seconds': '7200',
+        'anthropic-ratelimit-requests-reset': '2023-11-14T22:15:00Z',
+        'x-ratelimit-reset-tokens': '6m0s',
+      },
+      now,
+    );
+    expect(r.get('5h')).toBe(1_700_003_600_000);
+    expect(r.get('7d')).toBe(now + 7_200_000);
+    expect(r.get('requests')).toBe(Date.parse('2023-11-14T22:15:00Z'));
+    expect(r.get('tokens')).toBe(now + 360_000);
+    expect(parseDurationMs('2m59.56s')).toBe(179_560);
+    expect(parseDurationMs('20ms')).toBe(20);
+    expect(parseDurationMs('soon')).toBeNull();
+  });
+
+  it('ROUTE-2: the binding window is the most spent one that has not reset yet', () => {
+    const m = observeQuota(
+      undefined,
+      [
+        { window: '5h', fraction: 0.3 },
+        { window: '7d', fraction: 0.8 },
+      ],
+      new Map([
+        ['5h', 2_000],
+        ['7d', 9_000],
+      ]),
+      1_000,
+    );
+    expect(quotaFactsOf(m, 1_500)).toEqual({ remaining: expect.closeTo(0.2) as number, resetAt: 9_000 });
+    expect(quotaFactsOf(m, 9_500)).toEqual({ remaining: null, resetAt: null });
+  });
+
+  it('ROUTE-4: recognises real providers’ tool-count refusals, and only those', () => {
+    expect(
+      toolsLimitFrom(
+        400,
+        "Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with length 325 instead.",
+        325,
+      ),
+    ).toBe(129);
+    expect(toolsLimitFrom(400, 'You may not include more than 128 tools in your request.', 140)).toBe(129);
+    expect(toolsLimitFrom(400, 'Too many tools were provided', 90)).toBe(90);
+    expect(toolsLimitFrom(400, 'messages: field required', 90)).toBeNull();
+    expect(toolsLimitFrom(429, 'too many tools', 90)).toBeNull();
+    expect(countTools(Buffer.from('{"tools":[{},{},{}]}'))).toBe(3);
+    expect(countTools(Buffer.from('not json'))).toBe(0);
+  });
+
+  it('ROUTE-5: budget failures, the env switch and the runtime override (override wins, QENV-5)', () => {
+    expect(isBudgetFailure(402, '')).toBe(true);
+    expect(isBudgetFailure(429, '{"error":{"code":"insufficient_quota"}}')).toBe(false);
+    expect(isBudgetFailure(403, 'Your credit balance is too low')).toBe(true);
+    expect(isBudgetFailure(500, 'temporary upstream timeout')).toBe(false);
+    expect(isBudgetFailure(400, 'Budget has been exceeded! Current cost: 10.2, Max budget: 10.0')).toBe(true);
+    // Anthropic's thinking budget is a request field, not money.
+    expect(isBudgetFailure(400, 'thinking.budget_tokens: must be at least 1024')).toBe(false);
+    expect(parseEmergencyEnv('true', false)).toBe(true);
+    expect(parseEmergencyEnv('0', true)).toBe(false);
+    expect(parseEmergencyEnv(undefined, false)).toBe(false);
+    expect(parseEmergencyEnv('maybe', true)).toBe(true);
+    expect(emergencyFallbackEnabled(true, false)).toBe(false);
+    expect(emergencyFallbackEnabled(false, true)).toBe(true);
+    expect(emergencyFallbackEnabled(true, null)).toBe(true);
+  });
+
+  it('ROUTE-1: the context-window table knows the common families', () => {
+    expect(contextWindowOf('claude-sonnet-4-5')).toBe(200_000);
+    expect(contextWindowOf('openai/gpt-4o-mini')).toBe(128_000);
+    expect(contextWindowOf('my-local-model')).toBeNull();
+  });
+});

@@ -1,0 +1,206 @@
+import { describe, expect, it } from 'vitest';
+import type { ComboStrategy, ComboView } from '../../../src-shared/domain/combo';
+import type { ConnectionView } from '../../../src-shared/domain/connection';
+import { buildCatalog } from '../catalog';
+import { resolveTargets, type Target } from '../resolve-targets';
+import { seededRng } from './strategy-fixtures';
+import { createStrategyStore, type RequestHints } from './strategy-store';
+
+function view(name: string, model: string): ConnectionView {
+  return {
+    id: `id-${name}`,
+    name,
+    kind: 'anthropic',
+    baseUrl: null,
+    effectiveBaseUrl: 'https://api.anthropic.com',
+    models: [model],
+    modelAliases: {},
+    priority: 1,
+    enabled: true,
+    maxConcurrent: null,
+    disableCooling: false,
+    providerSpecificData: {},
+    secretHint: null,
+    createdAt: 0,
+    updatedAt: 0,
+  };
+}
+
+const secret = { type: 'api-key', apiKey: 'sk-test' } as const;
+
+function setup(strategy: ComboStrategy, weights: (number | undefined)[] = []) {
+  const names = ['a', 'b', 'c'];
+  const combo: ComboView = {
+    id: 'k',
+    name: 'main',
+    targets: names.map((n, i) => {
+      const w = weights[i];
+      return w === undefined ? { connection: n, model: null } : { connection: n, model: null, weight: w };
+    }),
+    strategy,
+    createdAt: 0,
+    updatedAt: 0,
+  };
+  const catalog = buildCatalog(
+    names.map((n) => ({ view: view(n, n === 'c' ? 'claude-opus-4-1' : 'claude-haiku-4-5'), secret })),
+    [combo],
+    [],
+  );
+  /** A fresh request's candidates, as the plan stage gets them. */
+  const plan = (): Target[] => {
+    const r = resolveTargets(catalog, 'main', 'anthropic');
+    if (r.kind !== 'targets') throw new Error('combo did not resolve');
+    return r.targets;
+  };
+  return { combo, plan };
+}
+
+const hints = (over: Partial<RequestHints> = {}): RequestHints => ({
+  body: null,
+  conversation: null,
+  emergencyFallback: false,
+  ...over,
+});
+const names = (ts: readonly Target[]) => ts.map((t) => t.connection.view.name);
+
+describe('strategy store (memory the learn stage feeds)', () => {
+  it('ROUTE-1: lkgp moves to the target that served last and stays there', () => {
+    const store = createStrategyStore(seededRng(1));
+    const { combo, plan } = setup('lkgp');
+    expect(names(store.order(combo, plan(), hints(), 1))).toEqual(['a', 'b', 'c']);
+    const second = plan();
+    store.order(combo, second, hints(), 2);
+    const b = second[1];
+    if (!b) throw new Error('no b');
+    store.served(b, {}, 100, 3);
+    expect(names(store.order(combo, plan(), hints(), 4))).toEqual(['b', 'a', 'c']);
+  });
+
+  it('ROUTE-1: weighted 6:2:(default 1) over many rounds gives the first pick in proportion to the weights', () => {
+    const store = createStrategyStore(seededRng(11));
+    const { combo, plan } = setup('weighted', [6, 2]);
+    const counts = new Map<string, number>();
+    for (let i = 0; i < 3000; i++) {
+      const first = names(store.order(combo, plan(), hints(), i))[0] ?? '';
+      counts.set(first, (counts.get(first) ?? 0) + 1);
+    }
+    // weights 6 : 2 : 1 (c defaults to 1)
+    expect((counts.get('a') ?? 0) / 3000).toBeCloseTo(6 / 9, 1);
+    expect((counts.get('b') ?? 0) / 3000).toBeCloseTo(2 / 9, 1);
+    expect((counts.get('c') ?? 0) / 3000).toBeCloseTo(1 / 9, 1);
+  });
+
+  it('ROUTE-1: strict-random uses every target once per cycle before any repeats', () => {
+    const store = createStrategyStore(seededRng(4));
+    const { combo, plan } = setup('strict-random');
+    for (let cycle = 0; cycle < 3; cycle++) {
+      const seen: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const candidates = plan();
+        const ordered = store.order(combo, candidates, hints(), i);
+        const first = ordered[0];
+        if (!first) throw new Error('empty');
+        store.picked(combo, first, candidates);
+        seen.push(first.connection.view.name);
+      }
+      expect(seen.sort()).toEqual(['a', 'b', 'c']);
+    }
+  });
+
+  it('ROUTE-2: reset-aware learns reset times from served headers and spends the soonest reset first', () => {
+    const store = createStrategyStore(seededRng(1));
+    const { combo, plan } = setup('reset-aware');
+    const now = 1_700_000_000_000;
+    const serve = (i: number, util: string, resetInS: number) => {
+      const t = plan()[i];
+      if (!t) throw new Error('no target');
+      store.served(
+        t,
+        {
+          'anthropic-ratelimit-unified-5h-utilization': util,
+          'anthropic-ratelimit-unified-5h-reset': String(Math.floor(now / 1000) + resetInS),
+        },
+        50,
+        now,
+      );
+    };
+    serve(0, '0.2', 4 * 3600);
+    serve(1, '0.5', 600);
+    expect(names(store.order(combo, plan(), hints(), now + 1))).toEqual(['b', 'a', 'c']);
+    // Past b's reset its window counts as empty and unknown-dated: a comes first again.
+    expect(names(store.order(combo, plan(), hints(), now + 601_000))[0]).toBe('a');
+  });
+
+  it('ROUTE-1: headroom and cost-optimized read the served utilisation and the price table', () => {
+    const store = createStrategyStore(seededRng(1));
+    const h = setup('headroom');
+    const [a, b] = h.plan();
+    if (!a || !b) throw new Error('targets');
+    store.served(a, { 'anthropic-ratelimit-unified-5h-utilization': '0.9' }, 10, 0);
+    store.served(b, { 'anthropic-ratelimit-unified-5h-utilization': '0.1' }, 10, 0);
+    // 10 % left still ranks before unknown (c): headroom trusts what the provider said.
+    expect(names(store.order(h.combo, h.plan(), hints(), 1))).toEqual(['b', 'a', 'c']);
+    const c = setup('cost-optimized');
+    // c serves claude-opus-4-1 (legacy $15/$75), a and b claude-haiku-4-5: cheaper first.
+    expect(names(store.order(c.combo, c.plan(), hints(), 1))).toEqual(['a', 'b', 'c']);
+  });
+
+  it('ROUTE-1: cache-optimized and context-relay keep a conversation where it was served', () => {
+    const store = createStrategyStore(seededRng(1));
+    const { combo, plan } = setup('cache-optimized');
+    const candidates = plan();
+    store.order(combo, candidates, hints({ conversation: 'prefix:x' }), 1);
+    const c = candidates[2];
+    if (!c) throw new Error('no c');
+    store.served(c, {}, 5, 2);
+    expect(names(store.order(combo, plan(), hints({ conversation: 'prefix:x' }), 3))[0]).toBe('c');
+    expect(names(store.order(combo, plan(), hints({ conversation: 'prefix:y' }), 3))[0]).toBe('a');
+    expect(store.wantsConversation(combo)).toBe(true);
+    expect(store.wantsConversation(setup('priority').combo)).toBe(false);
+  });
+
+  it('ROUTE-4: a 400 "too many tools" demotes that connection only for requests with at least that many tools', () => {
+    const store = createStrategyStore(seededRng(1));
+    const { combo, plan } = setup('priority');
+    const tools = (n: number) =>
+      Buffer.from(JSON.stringify({ tools: Array.from({ length: n }, (_, i) => ({ name: `t${i}` })) }));
+    const candidates = plan();
+    store.order(combo, candidates, hints({ body: tools(140) }), 1);
+    const a = candidates[0];
+    if (!a) throw new Error('no a');
+    const bodyText = JSON.stringify({
+      error: {
+        message:
+          "Invalid 'tools': array too long. Expected an array with maximum length 128, but got an array with length 140 instead.",
+        code: 'array_above_max_length',
+      },
+    });
+    store.failed(a, { kind: 'response', status: 400, headers: {}, bodyText }, 2);
+    expect(names(store.order(combo, plan(), hints({ body: tools(129) }), 3))).toEqual(['b', 'c', 'a']);
+    expect(names(store.order(combo, plan(), hints({ body: tools(128) }), 3))).toEqual(['a', 'b', 'c']);
+    expect(names(store.order(combo, plan(), hints({ body: null }), 3))).toEqual(['a', 'b', 'c']);
+  });
+
+  it('ROUTE-5: with emergency fallback on, a target whose last failure was a 402 goes last until it serves again', () => {
+    const store = createStrategyStore(seededRng(1));
+    const { combo, plan } = setup('priority');
+    const [a] = plan();
+    if (!a) throw new Error('no a');
+    store.failed(a, { kind: 'response', status: 402, headers: {}, bodyText: 'payment required' }, 1);
+    expect(names(store.order(combo, plan(), hints({ emergencyFallback: true }), 2))).toEqual(['b', 'c', 'a']);
+    expect(names(store.order(combo, plan(), hints({ emergencyFallback: false }), 2))).toEqual(['a', 'b', 'c']);
+    store.served(a, {}, 10, 3);
+    expect(names(store.order(combo, plan(), hints({ emergencyFallback: true }), 4))).toEqual(['a', 'b', 'c']);
+  });
+
+  it('ROUTE-1: p2c and auto learn from failures: a failing target is not picked first', () => {
+    const store = createStrategyStore(seededRng(2));
+    for (const s of ['p2c', 'auto', 'fusion'] as const) {
+      const { combo, plan } = setup(s);
+      const [a] = plan();
+      if (!a) throw new Error('no a');
+      store.failed(a, { kind: 'response', status: 503, headers: {}, bodyText: 'overloaded' }, 1);
+      for (let i = 0; i < 20; i++) expect(names(store.order(combo, plan(), hints(), 2))[0], s).not.toBe('a');
+    }
+  });
+});

@@ -1,0 +1,199 @@
+import type { ComboView } from '../../../src-shared/domain/combo';
+import { priceOf } from '../../quota/engine/price-table';
+import { readSaturation } from '../../quota/runtime/saturation-headers';
+import type { AttemptOutcome } from '../../proxy/resilience-port';
+import type { Target } from '../resolve-targets';
+import { isBudgetFailure } from './emergency-fallback';
+import { NO_USAGE, type CandidateFacts, type HealthFacts, type UsageFacts } from './facts';
+import { countsAsFailure, failedHealth, pickedUsage, servedHealth } from './health-memory';
+import { contextWindowOf } from './model-context-windows';
+import { orderByStrategy } from './order-strategy';
+import { observeQuota, quotaFactsOf, type QuotaMemory } from './quota-memory';
+import { shuffle } from './random-orders';
+import { readResets } from './reset-headers';
+import { EMPTY_PICKS, pickKeyOf, recordPick, type PickState } from './round-robin';
+import { countTools, demoteByTools, toolsLimitFrom } from './tools-limit';
+
+/** What the plan knows of the request beyond the model (all optional: missing means "don't know"). */
+export interface RequestHints {
+  /** The raw request body already in memory (tool count, prompt-size estimate). */
+  body: Buffer | null;
+  /** `cache-optimized` / `context-relay`: the session key, else a hash of the body's stable prefix. */
+  conversation: string | null;
+  /** ROUTE-5: whether emergency fallback is on for this request. */
+  emergencyFallback: boolean;
+}
+
+/** The request a target was planned for (targets are fresh objects per request, so a WeakMap is exact). */
+interface Planned {
+  combo: ComboView | null;
+  body: Buffer | null;
+  conversation: string | null;
+  at: number;
+  tools: number | null;
+}
+
+/** The combos' strategy memory, in memory only: a restart starts every rotation and statistic over. */
+export interface StrategyStore {
+  /** Whether `combo`'s strategy uses a conversation key (the plan hashes the prefix only then). */
+  wantsConversation(combo: ComboView | null): boolean;
+  /** The candidates in the combo's strategy order, then ROUTE-4 and ROUTE-5 demotions; never drops one. */
+  order(combo: ComboView | null, candidates: readonly Target[], hints: RequestHints, now: number): readonly Target[];
+  /** The strategy picked `target` for a request no pin decided. */
+  picked(combo: ComboView, target: Target, candidates: readonly Target[]): void;
+  /** A served answer: health, latency, quota windows, last known good, the conversation's home. */
+  served(
+    target: Target,
+    headers: Record<string, string | string[] | undefined>,
+    ttfbMs: number | null,
+    now: number,
+  ): void;
+  /** A failed attempt: health, ROUTE-4's tool limit, ROUTE-5's budget mark. */
+  failed(target: Target, outcome: AttemptOutcome, now: number): void;
+}
+
+const keyOf = (t: Target) => pickKeyOf(t.connection.view.id, t.upstreamModel);
+const idOf = (t: Target) => t.connection.view.id;
+const MAX_CONVERSATIONS = 1_000;
+
+function weightOf(combo: ComboView, t: Target): number {
+  const name = t.connection.view.name;
+  const exact = combo.targets.find((c) => c.connection === name && c.model === t.upstreamModel);
+  return (exact ?? combo.targets.find((c) => c.connection === name))?.weight ?? 1;
+}
+
+function priceFor(model: string): number | null {
+  const p = priceOf(model);
+  return p ? p.input + p.output : null;
+}
+
+export function createStrategyStore(rng: () => number = Math.random): StrategyStore {
+  let picks: PickState = EMPTY_PICKS;
+  const planned = new WeakMap<Target, Planned>();
+  const health = new Map<string, HealthFacts>();
+  const quota = new Map<string, QuotaMemory>();
+  const usage = new Map<string, Map<string, UsageFacts>>();
+  const lastPick = new Map<string, string>();
+  const lastGood = new Map<string, string>();
+  const conversations = new Map<string, Map<string, string>>();
+  const decks = new Map<string, string[]>();
+  const toolLimits = new Map<string, number>();
+  const budgetFailed = new Set<string>();
+
+  const toolsOf = (p: Planned): number => {
+    if (p.tools === null) p.tools = p.body ? countTools(p.body) : 0;
+    return p.tools;
+  };
+
+  function factsOf(combo: ComboView, candidates: readonly Target[], now: number): CandidateFacts[] {
+    const used = usage.get(combo.name);
+    return candidates.map((t, index) => ({
+      key: keyOf(t),
+      connectionId: idOf(t),
+      index,
+      weight: weightOf(combo, t),
+      usage: used?.get(keyOf(t)) ?? NO_USAGE,
+      health: health.get(idOf(t)) ?? {
+        successes: 0,
+        failures: 0,
+        consecutiveFailures: 0,
+        lastErrorStatus: null,
+        latencyEmaMs: null,
+      },
+      quota: quotaFactsOf(quota.get(idOf(t)), now),
+      price: priceFor(t.upstreamModel),
+      contextWindow: contextWindowOf(t.upstreamModel),
+    }));
+  }
+
+  function deckFor(combo: ComboView, keys: readonly string[]): string[] {
+    const live = (decks.get(combo.name) ?? []).filter((k) => keys.includes(k));
+    if (live.length > 0) return live;
+    const fresh = shuffle(keys, rng);
+    decks.set(combo.name, fresh);
+    return fresh;
+  }
+
+  function strategyOrder(combo: ComboView, candidates: readonly Target[], hints: RequestHints, now: number) {
+    if (combo.strategy === 'priority' || candidates.length < 2) return candidates;
+    const facts = factsOf(combo, candidates, now);
+    const ordered = orderByStrategy(combo.strategy, facts, {
+      now,
+      rng,
+      promptTokens: hints.body ? Math.ceil(hints.body.length / 4) : null,
+      lastGood: lastGood.get(combo.name) ?? null,
+      conversationHome:
+        hints.conversation === null ? null : (conversations.get(combo.name)?.get(hints.conversation) ?? null),
+      roundRobin: picks.combos.get(combo.name),
+      deck:
+        combo.strategy === 'strict-random'
+          ? deckFor(
+              combo,
+              facts.map((f) => f.key),
+            )
+          : [],
+      pipelineCursor: lastGood.get(combo.name) ?? null,
+    });
+    return ordered.map((f) => candidates[f.index]).filter((t): t is Target => t !== undefined);
+  }
+
+  return {
+    wantsConversation: (combo) => combo?.strategy === 'cache-optimized' || combo?.strategy === 'context-relay',
+    order(combo, candidates, hints, now) {
+      const p: Planned = { combo, body: hints.body, conversation: hints.conversation, at: now, tools: null };
+      for (const t of candidates) planned.set(t, p);
+      let out = combo ? strategyOrder(combo, candidates, hints, now) : candidates;
+      // ROUTE-4: only a request with at least the refused number of tools sends that target last.
+      if (toolLimits.size > 0 && out.some((t) => toolLimits.has(idOf(t))))
+        out = demoteByTools(out, (t) => toolLimits.get(idOf(t)) ?? null, toolsOf(p));
+      // ROUTE-5: a target whose last failure was about money serves only when nothing else can.
+      if (hints.emergencyFallback && budgetFailed.size > 0 && out.some((t) => budgetFailed.has(idOf(t))))
+        out = [...out.filter((t) => !budgetFailed.has(idOf(t))), ...out.filter((t) => budgetFailed.has(idOf(t)))];
+      return out;
+    },
+    picked(combo, target, candidates) {
+      const at = planned.get(target)?.at ?? 0;
+      const key = keyOf(target);
+      const used = usage.get(combo.name) ?? new Map<string, UsageFacts>();
+      used.set(key, pickedUsage(used.get(key), at, lastPick.get(combo.name) === key));
+      usage.set(combo.name, used);
+      lastPick.set(combo.name, key);
+      if (combo.strategy === 'round-robin') picks = recordPick(picks, combo.name, key, candidates.map(keyOf));
+      if (combo.strategy === 'strict-random')
+        decks.set(
+          combo.name,
+          (decks.get(combo.name) ?? []).filter((k) => k !== key),
+        );
+    },
+    served(target, headers, ttfbMs, now) {
+      const id = idOf(target);
+      health.set(id, servedHealth(health.get(id), ttfbMs));
+      budgetFailed.delete(id);
+      const readings = readSaturation(headers);
+      const resets = readResets(headers, now);
+      if (readings.length > 0 || resets.size > 0) quota.set(id, observeQuota(quota.get(id), readings, resets, now));
+      const p = planned.get(target);
+      if (!p?.combo) return;
+      lastGood.set(p.combo.name, keyOf(target));
+      if (p.conversation !== null) {
+        const homes = conversations.get(p.combo.name) ?? new Map<string, string>();
+        homes.delete(p.conversation);
+        homes.set(p.conversation, keyOf(target));
+        // Oldest first in insertion order: the bound keeps memory flat for a long-running proxy.
+        if (homes.size > MAX_CONVERSATIONS)
+          for (const k of homes.keys()) if (homes.size > MAX_CONVERSATIONS) homes.delete(k);
+        conversations.set(p.combo.name, homes);
+      }
+    },
+    failed(target, outcome, _now) {
+      const id = idOf(target);
+      const status = outcome.kind === 'transport' ? 502 : outcome.status;
+      if (countsAsFailure(status)) health.set(id, failedHealth(health.get(id), status));
+      if (outcome.kind !== 'response') return;
+      if (isBudgetFailure(outcome.status, outcome.bodyText)) budgetFailed.add(id);
+      const p = planned.get(target);
+      const limit = toolsLimitFrom(outcome.status, outcome.bodyText, p ? toolsOf(p) : 0);
+      if (limit !== null) toolLimits.set(id, Math.min(limit, toolLimits.get(id) ?? Number.POSITIVE_INFINITY));
+    },
+  };
+}
