@@ -42,7 +42,9 @@ const mainImports = {
 const engineFolders = [
   'src-main/resilience/{breaker,classify,cooldown,lockout,window-gate}',
   'src-main/resilience/cooldown-wait',
+  'src-main/resilience/egress/engine',
   'src-main/resilience/queue/engine',
+  'src-main/resilience/watchdog',
   'src-main/routing/{affinity,leases,routes,strategies}',
   'src-main/providers/claude-oauth/{lane,reset}',
   'src-main/quota/engine',

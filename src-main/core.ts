@@ -118,7 +118,9 @@ export function createCore(options: CoreOptions): Core {
   const reloadCatalog = () => {
     const s = need();
     catalog = buildCatalog(
-      s.connections.list().map((c) => ({ view: c, secret: c.secret })),
+      s.connections
+        .list()
+        .map((c) => ({ view: c, secret: c.secret, ...(c.outboundProxy ? { outboundProxy: c.outboundProxy } : {}) })),
       s.combos.list(),
       s.routes.list(),
       quota?.catalogPools() ?? [],
@@ -319,6 +321,7 @@ export function createCore(options: CoreOptions): Core {
       quotaShare: createQuotaShareDispatch(q),
       quotaShareWaitsForSlot: () => r.settings.get().quotaShareConcurrencyLimit.enabled,
       cooldownWait: { settings: () => r.settings.get().comboCooldownWait, snapshot: (at) => r.control.snapshot(at) },
+      throughputWatchdog: () => r.settings.get().streamRecovery.throughputWatchdog,
       log,
       now,
       // After the data dir is lost nothing more is logged; the gate refuses new requests already.

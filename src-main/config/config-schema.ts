@@ -29,6 +29,8 @@ const configConnectionSchema = z
     providerSpecificData: z.record(z.string(), z.unknown()).optional(),
     /** QUEUE-7: the connection's own queue budgets; checked by the contract's schema on conversion. */
     rateLimitOverrides: z.record(z.string(), z.unknown()).optional(),
+    /** EGRESS: an outbound HTTP proxy for this connection's traffic; checked on conversion. */
+    outboundProxyUrl: z.string().nullable().optional(),
   })
   .strict();
 
@@ -93,6 +95,7 @@ export function toConnectionInput(c: ConfigConnection): unknown {
     disableCooling: c.disableCooling,
     providerSpecificData: psd,
     ...(c.rateLimitOverrides === undefined ? {} : { rateLimitOverrides: c.rateLimitOverrides }),
+    ...(c.outboundProxyUrl === undefined ? {} : { outboundProxyUrl: c.outboundProxyUrl }),
   };
 }
 

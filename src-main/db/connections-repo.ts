@@ -3,6 +3,7 @@ import {
   connectionSecretSchema,
   effectiveBaseUrl,
   hintSecret,
+  maskProxyUrl,
   rateLimitOverridesSchema,
   type ConnectionDraft,
   type ConnectionKind,
@@ -14,8 +15,11 @@ import type { SecretBox } from '../secrets/secret-box';
 import { parseJsonArray, parseJsonObject } from './json-columns';
 import type { Database } from './open';
 
-/** A connection as the core holds it: the view plus its decrypted secret. Never leaves the core. */
-export type StoredConnection = ConnectionView & { secret: ConnectionSecret | null };
+/**
+ * A connection as the core holds it: the view plus its decrypted secret and, when set, the outbound
+ * proxy URL with its credentials (the view only has the masked form). Never leaves the core.
+ */
+export type StoredConnection = ConnectionView & { secret: ConnectionSecret | null; outboundProxy?: string };
 
 /** Persistence of upstream connections, with secrets sealed by a SecretBox at rest. */
 export interface ConnectionsRepo {
@@ -30,6 +34,8 @@ export interface ConnectionsRepo {
   setSecret(id: string, secret: ConnectionSecret, now: number): boolean;
   /** Merges keys into providerSpecificData (e.g. an organisation UUID learned at run time). */
   mergeProviderData(id: string, patch: Record<string, unknown>, now: number): boolean;
+  /** EGRESS: what the IP probe saw this connection leave from; null clears it (probe failed or proxy changed). */
+  recordEgressIp(id: string, ip: string | null, at: number): boolean;
 }
 
 interface ConnectionRow {
@@ -47,6 +53,9 @@ interface ConnectionRow {
   disable_cooling: number;
   provider_specific_json: string;
   rate_limit_overrides_json: string;
+  outbound_proxy_url: string | null;
+  egress_ip: string | null;
+  egress_ip_at: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -60,7 +69,7 @@ function overridesOf(json: string): { rateLimitOverrides?: RateLimitOverrides } 
 
 /** Drops the secret: what the renderer, events and logs may see. */
 export function toView(stored: StoredConnection): ConnectionView {
-  const { secret: _secret, ...view } = stored;
+  const { secret: _secret, outboundProxy: _proxy, ...view } = stored;
   return view;
 }
 
@@ -92,16 +101,21 @@ export function createConnectionsRepo(db: Database, box: SecretBox, newId: () =>
   const upsertRow = db.prepare<[ConnectionRow]>(`
     INSERT INTO connections (id, name, kind, base_url, secret_sealed, secret_hint, models_json, model_aliases_json,
       priority, enabled, max_concurrent, disable_cooling, provider_specific_json, rate_limit_overrides_json,
-      created_at, updated_at)
+      outbound_proxy_url, egress_ip, egress_ip_at, created_at, updated_at)
     VALUES (@id, @name, @kind, @base_url, @secret_sealed, @secret_hint, @models_json, @model_aliases_json,
       @priority, @enabled, @max_concurrent, @disable_cooling, @provider_specific_json, @rate_limit_overrides_json,
-      @created_at, @updated_at)
+      @outbound_proxy_url, @egress_ip, @egress_ip_at, @created_at, @updated_at)
     ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, base_url = excluded.base_url,
       secret_sealed = excluded.secret_sealed, secret_hint = excluded.secret_hint, models_json = excluded.models_json,
       model_aliases_json = excluded.model_aliases_json, priority = excluded.priority, enabled = excluded.enabled,
       max_concurrent = excluded.max_concurrent, disable_cooling = excluded.disable_cooling,
       provider_specific_json = excluded.provider_specific_json,
-      rate_limit_overrides_json = excluded.rate_limit_overrides_json, updated_at = excluded.updated_at`);
+      rate_limit_overrides_json = excluded.rate_limit_overrides_json,
+      outbound_proxy_url = excluded.outbound_proxy_url, egress_ip = excluded.egress_ip,
+      egress_ip_at = excluded.egress_ip_at, updated_at = excluded.updated_at`);
+  const updateEgressIp = db.prepare<[string | null, number, string]>(
+    'UPDATE connections SET egress_ip = ?, egress_ip_at = ? WHERE id = ?',
+  );
 
   const updateSecret = db.prepare<[string, string, number, string]>(
     'UPDATE connections SET secret_sealed = ?, secret_hint = ?, updated_at = ? WHERE id = ?',
@@ -127,6 +141,11 @@ export function createConnectionsRepo(db: Database, box: SecretBox, newId: () =>
       disableCooling: row.disable_cooling === 1,
       providerSpecificData: parseJsonObject(row.provider_specific_json),
       ...overridesOf(row.rate_limit_overrides_json),
+      ...(row.outbound_proxy_url === null
+        ? {}
+        : { outboundProxyUrl: maskProxyUrl(row.outbound_proxy_url), outboundProxy: row.outbound_proxy_url }),
+      ...(row.egress_ip === null ? {} : { egressIp: row.egress_ip }),
+      ...(row.egress_ip_at === null ? {} : { egressIpAt: row.egress_ip_at }),
       secretHint: row.secret_hint,
       secret,
       createdAt: row.created_at,
@@ -138,6 +157,9 @@ export function createConnectionsRepo(db: Database, box: SecretBox, newId: () =>
     const existing = selectByName.get(draft.name);
     const sealed = draft.secret ? box.seal(JSON.stringify(draft.secret)) : (existing?.secret_sealed ?? null);
     const hint = draft.secret ? hintOf(draft.secret) : (existing?.secret_hint ?? null);
+    const proxy = proxyToStore(draft.outboundProxyUrl ?? null, existing?.outbound_proxy_url ?? null);
+    // A new proxy means a new way out: the recorded egress IP no longer describes this connection.
+    const sameProxy = proxy === (existing?.outbound_proxy_url ?? null);
     upsertRow.run({
       id: existing?.id ?? newId(),
       name: draft.name,
@@ -153,6 +175,9 @@ export function createConnectionsRepo(db: Database, box: SecretBox, newId: () =>
       disable_cooling: draft.disableCooling ? 1 : 0,
       provider_specific_json: JSON.stringify(draft.providerSpecificData),
       rate_limit_overrides_json: JSON.stringify(draft.rateLimitOverrides ?? {}),
+      outbound_proxy_url: proxy,
+      egress_ip: sameProxy ? (existing?.egress_ip ?? null) : null,
+      egress_ip_at: sameProxy ? (existing?.egress_ip_at ?? null) : null,
       created_at: existing?.created_at ?? now,
       updated_at: now,
     });
@@ -181,7 +206,15 @@ export function createConnectionsRepo(db: Database, box: SecretBox, newId: () =>
       const merged = { ...parseJsonObject(row.provider_specific_json), ...patch };
       return updateProviderData.run(JSON.stringify(merged), now, id).changes > 0;
     },
+    recordEgressIp: (id, ip, at) => updateEgressIp.run(ip, at, id).changes > 0,
   };
+}
+
+/** The editor sends back the masked URL it was shown; that means "keep the stored one", credentials included. */
+function proxyToStore(submitted: string | null, stored: string | null): string | null {
+  if (submitted === null) return null;
+  if (stored !== null && submitted === maskProxyUrl(stored)) return stored;
+  return submitted;
 }
 
 function stringRecord(value: Record<string, unknown>): Record<string, string> {

@@ -42,7 +42,7 @@ describe('migrate', () => {
       ok: true,
       value: {
         from: 0,
-        to: 12,
+        to: 13,
         applied: [
           '0001_init.sql',
           '0002_resilience.sql',
@@ -56,10 +56,11 @@ describe('migrate', () => {
           '0010_combo_strategies.sql',
           '0011_rate_limit_overrides.sql',
           '0012_request_log_held.sql',
+          '0013_egress.sql',
         ],
       },
     });
-    expect(readUserVersion(db)).toBe(12);
+    expect(readUserVersion(db)).toBe(13);
     expect(tables(db)).toEqual([
       'combos',
       'connection_health',

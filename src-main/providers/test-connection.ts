@@ -44,7 +44,7 @@ export async function testConnection(
   if (connection.adapter.format === 'anthropic') headers['anthropic-version'] = '2023-06-01';
   connection.adapter.decorateHeaders?.(headers);
   try {
-    const res = await pools.forOrigin(connection.origin).request({
+    const res = await pools.forOrigin(connection.origin, connection.outboundProxy).request({
       method: 'GET',
       path: connection.basePath + path,
       headers,

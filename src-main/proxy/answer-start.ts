@@ -1,5 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { errors, type Dispatcher } from 'undici';
+import type { ChunkWatch } from '../resilience/watchdog/stream-watchdog';
 import type { ClientFormat } from './client-errors';
 import { createEventSpotter, eventsOf, statusOfErrorEvent, streamEndOf } from './sse-scan';
 import type { Usage, UsageTap } from './usage-tap';
@@ -27,7 +28,8 @@ export type AnswerStart =
       usage: Usage | null;
     }
   /** Failed before the client saw a byte: failover is still possible. */
-  | { kind: 'failed'; failure: 'reset' | 'timeout' | 'empty_response'; detail: string }
+  /** `slow`: the throughput watchdog cut a stream that trickled before its first event (WATCH-6). */
+  | { kind: 'failed'; failure: 'reset' | 'timeout' | 'empty_response' | 'slow'; detail: string }
   /**
    * The stream's first event is an error (Anthropic's `overloaded_error` right after the 200): as
    * good as that status, so it can fail over; else it is relayed as held, the client parses it.
@@ -47,6 +49,8 @@ export function readAnswerStart(
   tap: UsageTap,
   signal: AbortSignal,
   now: () => number,
+  /** WATCH-1: the attempt's throughput watchdog; null when off (no per-chunk work). */
+  watch: ChunkWatch | null = null,
 ): Promise<AnswerStart> {
   const body = upstream.body;
   const chunks: Buffer[] = [];
@@ -64,6 +68,17 @@ export function readAnswerStart(
     };
     const onData = (chunk: Buffer) => {
       firstByteAt ??= now();
+      const verdict = watch?.(chunk);
+      if (verdict?.kind === 'abort') {
+        // Only this attempt ends (WATCH-6): destroying the body cancels the upstream request.
+        body.on('error', ignore);
+        body.destroy();
+        return finish({
+          kind: 'failed',
+          failure: 'slow',
+          detail: `the upstream sent ${verdict.bytesPerSecond.toFixed(1)} useful bytes/s over ${verdict.windowMs / 1000} s before its answer began`,
+        });
+      }
       chunks.push(chunk);
       size += chunk.length;
       tap.push(chunk);

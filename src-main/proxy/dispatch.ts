@@ -36,7 +36,7 @@ export async function dispatchToTarget(pools: UpstreamPools, request: DispatchRe
   if (path === null) return { kind: 'failed', reason: 'unsupported' };
   const secret = request.secretOverride ?? target.connection.secret;
   try {
-    const response = await pools.forOrigin(target.connection.origin).request({
+    const response = await pools.forOrigin(target.connection.origin, target.connection.outboundProxy).request({
       method: 'POST',
       path: target.connection.basePath + path + request.search,
       headers: buildUpstreamHeaders(request.clientHeaders, target.connection, secret, request.extraHeaders),

@@ -1,6 +1,7 @@
 import type { CooldownSnapshot } from '../../src-shared/domain/cooldown';
 import type { ComboCooldownWaitSettings } from '../../src-shared/domain/resilience-combo-wait';
 import type { NewRequestLogEntry } from '../../src-shared/domain/request-log';
+import type { ThroughputWatchdogSettings } from '../../src-shared/domain/resilience-watchdog';
 import type { LocalKeyView } from '../../src-shared/domain/local-key';
 import type { Settings } from '../../src-shared/domain/settings';
 import type { AffinityRepo } from '../db/affinity-repo';
@@ -39,6 +40,8 @@ export interface ProxyContext {
   quotaShareWaitsForSlot(): boolean;
   /** CONC-7..9: the cooldown-wait bounds and, read only on a refusal's path, what is cooling and why. */
   cooldownWait: { settings(): ComboCooldownWaitSettings; snapshot(now: number): CooldownSnapshot };
+  /** WATCH-1..7: the slow-stream watchdog's settings in force (absent: off). */
+  throughputWatchdog?(): ThroughputWatchdogSettings;
   /** Operator-facing warnings (never secrets). */
   log(line: string): void;
   now(): number;

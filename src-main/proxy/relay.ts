@@ -1,5 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import type { Dispatcher } from 'undici';
+import type { ChunkWatch } from '../resilience/watchdog/stream-watchdog';
+import type { WatchdogDecision } from '../resilience/watchdog/throughput-meter';
 import type { AnswerStart } from './answer-start';
 import type { ClientFormat } from './client-errors';
 import { lastEventOf, streamEndOf } from './sse-scan';
@@ -14,7 +16,7 @@ export interface RelayOutcome {
   ttfbMs: number | null;
   usage: Usage;
   /** Why the answer is not a clean success, for the activity log; null when it is. */
-  errorCode: 'client_closed' | 'upstream_stream_error' | 'upstream_invalid_response' | null;
+  errorCode: 'client_closed' | 'upstream_stream_error' | 'upstream_invalid_response' | 'upstream_too_slow' | null;
 }
 
 type ReadyStart = Extract<AnswerStart, { kind: 'ready' }>;
@@ -46,6 +48,12 @@ const UNTERMINATED: Record<ClientFormat, string> = {
   openai: 'Headroom: the upstream stream ended without [DONE]; the answer is incomplete',
 };
 
+function tooSlow(decision: Extract<WatchdogDecision, { kind: 'abort' }>): string {
+  return `Headroom: the upstream produced ${decision.bytesPerSecond.toFixed(1)} useful bytes/s over the last ${decision.windowMs / 1000} s; the stream was cut and the answer is incomplete`;
+}
+
+function ignore(): void {}
+
 /**
  * Sends an upstream answer to the client byte for byte, starting with what was held before the
  * commit, with backpressure both ways: the upstream is paused while the client's socket is full.
@@ -59,6 +67,8 @@ export function relayResponse(
   extraHeaders: Record<string, string>,
   format: ClientFormat,
   startedAt: number,
+  /** WATCH-1: the attempt's throughput watchdog (it saw the held chunks already); null when off. */
+  watch: ChunkWatch | null = null,
 ): Promise<RelayOutcome> {
   const isSse = headerValue(upstream.headers['content-type'])?.includes('text/event-stream') ?? false;
   const ttfbMs = start.firstByteAt === null ? null : start.firstByteAt - startedAt;
@@ -141,10 +151,13 @@ export function relayResponse(
     };
     res.on('close', onClose);
     for (const chunk of start.chunks) send(chunk);
-    body.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       tap.push(chunk);
       send(chunk);
-    });
+      const verdict = watch?.(chunk);
+      if (verdict?.kind === 'abort') cut(verdict);
+    };
+    body.on('data', onData);
     const onEnd = () => {
       const end = isSse ? streamEndOf(format, lastEventOf(Buffer.concat(tail, tailSize).toString('utf8'))) : 'terminal';
       if (end === 'missing')
@@ -162,6 +175,18 @@ export function relayResponse(
         res.destroy();
         settle(false, 'upstream_stream_error');
       }
+    };
+    /** WATCH-6/7: after commit the stream is never replayed; an honest error event ends it, settled once. */
+    const cut = (verdict: Extract<WatchdogDecision, { kind: 'abort' }>) => {
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('error', onError);
+      body.on('error', ignore);
+      body.destroy(); // cancels the upstream request: only this attempt ends
+      if (res.destroyed) return settle(false, 'client_closed');
+      res.end(streamErrorFrame(format, tooSlow(verdict), 'upstream_too_slow'), () =>
+        settle(false, 'upstream_too_slow'),
+      );
     };
     body.on('end', onEnd);
     body.on('error', onError);

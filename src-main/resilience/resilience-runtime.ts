@@ -7,6 +7,7 @@ import type { ResiliencePort } from '../proxy/resilience-port';
 import type { Catalog } from '../routing/catalog';
 import type { EnvSource } from './breaker/setting-overrides';
 import { createResilienceControl, type ResilienceControl } from './resilience-control';
+import { createEgressRuntime, type EgressHooks } from './egress/egress-runtime';
 import { createResilienceService } from './resilience-service';
 import {
   deepMerge,
@@ -23,6 +24,8 @@ export interface ResilienceRuntime {
   port: ResiliencePort;
   control: ResilienceControl;
   settings: { get(): ResilienceSettings; update(patch: Record<string, unknown>): ResolveResult };
+  /** EGRESS: the egress-IP probe and lock (read by tests and shutdown through `idle()`). */
+  egress: EgressHooks;
 }
 
 /** Coalesces bursts of changes into one `cooldowns.changed` event per tick, so a storm of failures is one UI update. */
@@ -58,8 +61,10 @@ export function createResilienceRuntime(
   const onChange = () => notifier();
   const control = createResilienceControl(state, repos, catalog, onChange);
   notifier = createChangeNotifier(() => events.emit('cooldowns.changed', { snapshot: control.snapshot(now()) }));
+  const egress = createEgressRuntime(db, env, catalog, now);
   return {
-    port: createResilienceService(state, repos, onChange),
+    port: createResilienceService(state, repos, onChange, egress),
+    egress,
     control,
     settings: {
       get: () => state.settings,

@@ -14,6 +14,8 @@ import { decayOnSuccess } from './lockout/decay-on-success';
 import { isModelLocked } from './lockout/model-lockouts';
 import { recordModelFailure } from './lockout/record-model-failure';
 import { cooldownSettingsFor } from './connection-overrides';
+import type { EgressHooks } from './egress/egress-runtime';
+import { coolSibling, EGRESS_FALLBACK_COOLDOWN_MS, egressLockApplies } from './egress/engine/egress-lock';
 import type { ProviderIdentity } from './provider-identity';
 import type { ResiliencePersistence, ResilienceState } from './resilience-state';
 import {
@@ -45,6 +47,7 @@ export function createResilienceService(
   state: ResilienceState,
   repos: ResiliencePersistence,
   onChange: () => void,
+  egress: EgressHooks | null = null,
 ): ResiliencePort {
   const settled = new WeakSet<Admission>();
   const breakerOf = (provider: ProviderIdentity) => state.breakers.get(provider.id) ?? CLOSED;
@@ -95,6 +98,21 @@ export function createResilienceService(
 
     admit(target, now) {
       const provider = identityOf(target);
+      // EGRESS-2: a sibling locked by another attempt of this same request (screened before it) is
+      // refused here, before rotation spends a call on it.
+      const health = state.health.get(target.connection.view.id);
+      if (health !== undefined && health !== HEALTHY) {
+        const selectable = isSelectable(health, now);
+        if (!selectable.ok && selectable.reason === 'cooldown') {
+          const exclusion: TargetExclusion = {
+            connection: target.connection.view.name,
+            model: target.upstreamModel,
+            reason: 'unavailable',
+            retryAfterSeconds: seconds(selectable.retryAfterMs),
+          };
+          return { ok: false, exclusion };
+        }
+      }
       const decision = canExecute(breakerOf(provider), breakerSettings(provider), now);
       if (!decision.allowed) {
         const exclusion: TargetExclusion = {
@@ -121,12 +139,14 @@ export function createResilienceService(
 
     learnFailure(target, admission, operation, outcome, now) {
       settled.add(admission);
-      return learnFailure(state, repos, target, admission.probe, operation, outcome, now, onChange);
+      egress?.touched(target.connection.view.id, now);
+      return learnFailure(state, repos, target, admission.probe, operation, outcome, now, onChange, egress);
     },
 
     learnSuccess(target, admission, now) {
       settled.add(admission);
       const c = target.connection.view;
+      egress?.touched(c.id, now);
       const provider = identityOf(target);
       let changed = false;
       const health = state.health.get(c.id);
@@ -183,6 +203,7 @@ function learnFailure(
   outcome: AttemptOutcome,
   now: number,
   onChange: () => void,
+  egress: EgressHooks | null,
 ): AttemptVerdict {
   // count_tokens is optional upstream: a 404/405 there says nothing about the connection.
   if (
@@ -218,8 +239,25 @@ function learnFailure(
     state.gate = recordProviderFailure(state.gate, provider, state.settings.windowGate, now);
 
   let cooldownRetryMs: number | null = null;
+  let cooledUntil: number | null = null;
+  // EGRESS-6/7: an IP-bucketed upstream's 429 is a connection cooldown (never a model lock), combo or not.
+  const egressLock =
+    egress !== null &&
+    egressLockApplies(
+      {
+        status: classification.status,
+        reason: classification.reason,
+        terminal: classification.terminal,
+        service: egress.serviceOf(provider),
+        disableCooling: c.disableCooling,
+      },
+      egress.allowlist,
+    );
   const chargesConnection =
-    classification.scope === 'connection' || classification.terminal !== null || classification.requestRejected;
+    egressLock ||
+    classification.scope === 'connection' ||
+    classification.terminal !== null ||
+    classification.requestRejected;
   if (chargesConnection) {
     const health = state.health.get(c.id) ?? HEALTHY;
     const result = recordConnectionFailure(
@@ -244,14 +282,24 @@ function learnFailure(
       state.health.set(c.id, result.state);
       repos.health.save(c.id, result.state, now);
     }
-    if (result.decision.kind === 'cooldown') cooldownRetryMs = result.decision.until - now;
+    if (result.decision.kind === 'cooldown') {
+      cooldownRetryMs = result.decision.until - now;
+      cooledUntil = result.decision.until;
+    }
     if (result.decision.kind === 'absorbed') cooldownRetryMs = result.decision.retryAfterMs;
     state.gate = gateConnectionFailure(state.gate, provider.id, c.id, state.settings.windowGate, now);
   }
   // RESTATE-14: a connection that may not cool (disableCooling) takes a rule's connection-wide quota
   // signal as a model lockout instead, whatever the lockout settings say.
   const quotaFallThrough = c.disableCooling && isRuleConnectionQuotaScope(classification);
-  if (classification.scope !== 'request' && classification.status !== null) {
+  if (egress !== null && egressLock) {
+    lockSiblings(state, repos, egress, c.name, {
+      until: cooledUntil ?? now + EGRESS_FALLBACK_COOLDOWN_MS,
+      reason: classification.reason,
+      service: egress.serviceOf(provider),
+      now,
+    });
+  } else if (classification.scope !== 'request' && classification.status !== null) {
     const locked = recordModelFailure(
       state.lockouts,
       {
@@ -277,4 +325,21 @@ function learnFailure(
     retryAfterMs: classification.announceRetryAfterMs ?? classification.retryHint?.ms ?? cooldownRetryMs,
     reason: classification.reason,
   };
+}
+
+/** EGRESS-2/8: cools every allowlisted sibling last seen on the failing connection's egress IP. */
+function lockSiblings(
+  state: ResilienceState,
+  repos: ResiliencePersistence,
+  egress: EgressHooks,
+  connectionName: string,
+  lock: { until: number; reason: string; service: string; now: number },
+): void {
+  for (const id of egress.siblingsOf(connectionName, lock.now)) {
+    const health = state.health.get(id) ?? HEALTHY;
+    const next = coolSibling(health, lock, lock.now);
+    if (next === null) continue;
+    state.health.set(id, next);
+    repos.health.save(id, next, lock.now);
+  }
 }

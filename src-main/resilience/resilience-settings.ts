@@ -6,6 +6,7 @@ import {
 import { breakerSettingsFromEnv } from './breaker/breaker-env';
 import type { EnvSource } from './breaker/setting-overrides';
 import { requestQueueFromEnv } from './queue/queue-env';
+import { streamRecoveryFromEnv } from './watchdog/watchdog-env';
 import { windowGateSettingsFromEnv } from './window-gate/window-gate-env';
 
 // The sections' schemas, the patch schema and the merge live in src-shared; the core adds the env layer.
@@ -24,5 +25,6 @@ export function resolveResilienceSettings(stored: StoredResiliencePatch, env: En
     breaker: breakerSettingsFromEnv(env),
     windowGate: windowGateSettingsFromEnv(env),
     requestQueue: requestQueueFromEnv(env),
+    streamRecovery: streamRecoveryFromEnv(env),
   });
 }

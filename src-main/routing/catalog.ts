@@ -16,6 +16,8 @@ export interface RuntimeConnection {
   basePath: string;
   /** Resilience identity (kind@origin and profile), computed once instead of per request. */
   provider: ProviderIdentity;
+  /** EGRESS: the outbound proxy URL with its credentials, or null for direct. */
+  outboundProxy: string | null;
 }
 
 /** Everything routing needs, rebuilt only when connections or combos change. */
@@ -53,7 +55,11 @@ export interface PoolForCatalog {
   weights?: ReadonlyMap<string, number>;
 }
 
-export function toRuntimeConnection(view: ConnectionView, secret: ConnectionSecret | null): RuntimeConnection {
+export function toRuntimeConnection(
+  view: ConnectionView,
+  secret: ConnectionSecret | null,
+  outboundProxy: string | null = null,
+): RuntimeConnection {
   const url = new URL(view.effectiveBaseUrl);
   return {
     view,
@@ -62,17 +68,18 @@ export function toRuntimeConnection(view: ConnectionView, secret: ConnectionSecr
     origin: url.origin,
     basePath: url.pathname.replace(/\/+$/, ''),
     provider: providerIdentity(view.kind, url.origin),
+    outboundProxy,
   };
 }
 
 export function buildCatalog(
-  connections: readonly { view: ConnectionView; secret: ConnectionSecret | null }[],
+  connections: readonly { view: ConnectionView; secret: ConnectionSecret | null; outboundProxy?: string }[],
   combos: readonly ComboView[],
   routes: readonly Route[] = [],
   pools: readonly PoolForCatalog[] = [],
 ): Catalog {
   const runtime = connections
-    .map((c) => toRuntimeConnection(c.view, c.secret))
+    .map((c) => toRuntimeConnection(c.view, c.secret, c.outboundProxy ?? null))
     .sort((a, b) => a.view.priority - b.view.priority || a.view.name.localeCompare(b.view.name));
   return {
     connections: runtime,

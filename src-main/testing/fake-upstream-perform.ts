@@ -5,7 +5,7 @@ import { defaultErrorMessage, errorPlan, type PlanContext, type ResponsePlan } f
 import type { Exchange } from './fake-upstream-exchange';
 import { okPlan } from './fake-upstream-responses';
 import type { Behaviour, RecordedRequest } from './fake-upstream-types';
-import { anthropicErrorFrame, openaiErrorFrame } from './sse-frames';
+import { anthropicErrorFrame, anthropicEvent, openaiErrorFrame, openaiEvent } from './sse-frames';
 
 /** Runs one scripted behaviour for a request that passed routing and auth. */
 export async function perform(
@@ -40,6 +40,19 @@ export async function perform(
       const text = Array.from({ length: deltas }, (_, i) => `t${i} `).join('');
       const plan = okPlan(ctx, record, pathname, { kind: 'ok', text, deltas });
       return exchange.send(plan, { intervalMs: behaviour.intervalMs });
+    }
+    case 'trickle': {
+      const plan = okPlan(ctx, record, pathname, { kind: 'ok' });
+      const after = behaviour.after ?? 0;
+      const beat =
+        behaviour.heartbeat !== 'ping'
+          ? ': keep-alive\n\n'
+          : ctx.format === 'anthropic'
+            ? anthropicEvent('ping', { type: 'ping' })
+            : openaiEvent({ object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: '' } }] });
+      const beats = Array.from({ length: behaviour.heartbeats ?? 500 }, () => beat);
+      const chunks = [...plan.chunks.slice(0, after), ...beats, ...plan.chunks.slice(after)];
+      return exchange.send({ ...plan, chunks }, { intervalMs: behaviour.intervalMs });
     }
     case 'stream-error': {
       const type = behaviour.errorType ?? (ctx.format === 'anthropic' ? 'overloaded_error' : 'server_error');

@@ -51,6 +51,20 @@ export interface SlowStreamBehaviour {
   deltas?: number;
 }
 
+/**
+ * A stream that keeps the connection busy without saying anything (WATCH tests): the first `after`
+ * frames of a normal answer (default 0), then `heartbeats` (default 500) SSE comments (`comment`)
+ * or pings (`ping`: Anthropic `event: ping`, an OpenAI chunk with empty content), then the rest of
+ * the answer; `intervalMs` before every frame.
+ */
+export interface TrickleBehaviour {
+  kind: 'trickle';
+  intervalMs: number;
+  after?: number;
+  heartbeats?: number;
+  heartbeat?: 'comment' | 'ping';
+}
+
 /** Send 200 headers and `after` frames, then an in-band error event, then end cleanly. */
 export interface StreamErrorBehaviour {
   kind: 'stream-error';
@@ -87,6 +101,7 @@ export type Behaviour =
   | HangBehaviour
   | StreamThenDropBehaviour
   | SlowStreamBehaviour
+  | TrickleBehaviour
   | StreamErrorBehaviour
   | ResetAfterHeadersBehaviour
   | StallAfterHeadersBehaviour

@@ -29,6 +29,7 @@ export function updateFakeResilience(current: ResilienceSettings, patch: Resilie
     'quotaShareConcurrencyLimit',
     'comboCooldownWait',
     'requestQueue',
+    'streamRecovery',
   ] as const) {
     merged[key] = deepMerge(current[key], patch[key]);
   }

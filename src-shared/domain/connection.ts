@@ -88,6 +88,11 @@ export const connectionInputSchema = z
     disableCooling: z.boolean().default(false),
     providerSpecificData: providerSpecificDataSchema.default({}),
     rateLimitOverrides: rateLimitOverridesSchema.optional(),
+    /**
+     * EGRESS: this connection's outbound HTTP proxy (`http://user:pass@host:port`); null or absent
+     * sends directly. Sending back the masked form a view shows keeps the stored URL.
+     */
+    outboundProxyUrl: httpUrl.nullable().optional(),
   })
   .superRefine((value, ctx) => {
     if (value.kind === 'openai-compatible' && !value.baseUrl) {
@@ -125,6 +130,11 @@ export interface ConnectionView {
   providerSpecificData: ProviderSpecificData;
   /** QUEUE-7: this connection's queue budgets over the settings (absent: none). */
   rateLimitOverrides?: RateLimitOverrides;
+  /** EGRESS: the outbound proxy with any userinfo masked (maskProxyUrl); absent: direct. */
+  outboundProxyUrl?: string;
+  /** EGRESS: the IP the probe last saw this connection leave from, and when (absent: never probed). */
+  egressIp?: string;
+  egressIpAt?: number;
   /** e.g. "sk-ant-…9xQa"; never the secret itself. */
   secretHint: string | null;
   createdAt: number;
@@ -143,4 +153,17 @@ export function hintSecret(secret: string): string {
   // Short secrets show nothing: a few characters of a 13-character key are a real part of it.
   if (secret.length < 24) return '…';
   return `${secret.slice(0, 6)}…${secret.slice(-4)}`;
+}
+
+/** A proxy URL fit for the renderer: user and password become `***`, the host stays readable. */
+export function maskProxyUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.username === '' && url.password === '') return url.toString().replace(/\/$/, '');
+    url.username = '***';
+    url.password = '';
+    return url.toString().replace(/\/$/, '');
+  } catch {
+    return '***';
+  }
 }

@@ -12,6 +12,12 @@ import {
   type RequestQueueSettings,
 } from './resilience-request-queue';
 import {
+  streamRecoveryPatchSchema,
+  streamRecoverySchema,
+  type StreamRecoveryPatch,
+  type StreamRecoverySettings,
+} from './resilience-watchdog';
+import {
   breakerSettingsPatchSchema,
   breakerSettingsSchema,
   type BreakerProfileSettings,
@@ -46,6 +52,7 @@ export interface ResilienceSettings {
   quotaShareConcurrencyLimit: QuotaShareConcurrencySettings;
   comboCooldownWait: ComboCooldownWaitSettings;
   requestQueue: RequestQueueSettings;
+  streamRecovery: StreamRecoverySettings;
 }
 
 export type ResilienceSection = keyof ResilienceSettings;
@@ -64,6 +71,7 @@ export const resiliencePatchSchema = z
     quotaShareConcurrencyLimit: z.object({ enabled: z.boolean() }).partial().strict().optional(),
     comboCooldownWait: comboCooldownWaitPatchSchema.optional(),
     requestQueue: requestQueuePatchSchema.optional(),
+    streamRecovery: streamRecoveryPatchSchema.optional(),
   })
   .strict();
 export type ResiliencePatch = z.input<typeof resiliencePatchSchema>;
@@ -78,6 +86,7 @@ export const resilienceSectionSchemas = {
   quotaShareConcurrencyLimit: quotaShareConcurrencySchema,
   comboCooldownWait: comboCooldownWaitSchema,
   requestQueue: requestQueueSchema,
+  streamRecovery: streamRecoverySchema,
 } as const satisfies { [S in ResilienceSection]: z.ZodType<ResilienceSettings[S], unknown> };
 
 /** What a person changed, section by section, as stored: unvalidated until resolved (it may be a hand edit). */
@@ -89,6 +98,8 @@ export interface ResilienceBaseLayers {
   windowGate?: WindowGateSettingsPatch;
   /** QUEUE-6/9: RATE_LIMIT_* variables, under the stored values (QUEUE-7). */
   requestQueue?: RequestQueuePatch;
+  /** WATCH-5: STREAM_THROUGHPUT_WATCHDOG_* variables, under the stored values. */
+  streamRecovery?: StreamRecoveryPatch;
 }
 
 export interface SettingsIssue {
@@ -143,6 +154,11 @@ export function resolveResilienceSections(
     requestQueueSchema,
     deepMerge(base.requestQueue ?? {}, stored.requestQueue ?? {}),
   );
+  const streamRecovery = parse(
+    'streamRecovery',
+    streamRecoverySchema,
+    deepMerge(base.streamRecovery ?? {}, stored.streamRecovery ?? {}),
+  );
   if (
     !breaker ||
     !gatePatch ||
@@ -151,7 +167,8 @@ export function resolveResilienceSections(
     !providerErrorRules ||
     !quotaShareConcurrencyLimit ||
     !comboCooldownWait ||
-    !requestQueue
+    !requestQueue ||
+    !streamRecovery
   )
     return { ok: false, issues };
   const windowGate = resolveWindowGateSettings(base.windowGate, gatePatch);
@@ -172,6 +189,7 @@ export function resolveResilienceSections(
       quotaShareConcurrencyLimit,
       comboCooldownWait,
       requestQueue,
+      streamRecovery,
     },
   };
 }

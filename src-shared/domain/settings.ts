@@ -40,6 +40,11 @@ const fields = {
   /** Claude OAuth token endpoint and client id: facts of the current Claude Code client, kept as settings. */
   claudeOAuthTokenUrl: z.string().url(),
   claudeOAuthClientId: z.string().min(1).max(200),
+  /**
+   * EGRESS: a URL answering with the caller's public IP (plain text or JSON `{ "ip": … }`), asked
+   * through each connection's own way out; null (the default) never probes, so no IP is recorded.
+   */
+  egressIpProbeUrl: z.string().url().nullable(),
 };
 
 export const settingsPatchSchema = z.object(fields).partial().strict();
@@ -63,4 +68,5 @@ export const DEFAULT_SETTINGS: Settings = {
   emergencyFallback: null,
   claudeOAuthTokenUrl: 'https://platform.claude.com/v1/oauth/token',
   claudeOAuthClientId: '9d1c250a-e61b-44d9-88ed-5944d1962f5e',
+  egressIpProbeUrl: null,
 };

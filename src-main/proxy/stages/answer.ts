@@ -48,6 +48,7 @@ export async function sendAnswer(frame: RequestFrame, answer: Answer, pinned: bo
         headroomHeaders(frame, name, pinned),
         endpoint.format,
         frame.request.startedAt,
+        answer.watch,
       );
       return { connection: name, status: answer.upstream.statusCode, outcome, errorCode: outcome.errorCode };
     }

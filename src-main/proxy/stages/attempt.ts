@@ -2,6 +2,7 @@ import type { Dispatcher } from 'undici';
 import type { AppError } from '../../../src-shared/contract/errors';
 import type { FailoverHop } from '../../../src-shared/domain/request-log';
 import type { Target } from '../../routing/resolve-targets';
+import { createStreamWatchdog, type ChunkWatch } from '../../resilience/watchdog/stream-watchdog';
 import { readAnswerStart, type AnswerStart } from '../answer-start';
 import { earlyFailureError, type EarlyFailure } from '../early-failure';
 import { headerValue } from '../header-value';
@@ -24,6 +25,8 @@ export type Answer =
       upstream: Dispatcher.ResponseData;
       held: Extract<AnswerStart, { kind: 'ready' }>;
       tap: UsageTap;
+      /** The attempt's throughput watchdog, carried on into the relay (null when off). */
+      watch: ChunkWatch | null;
     }
   | {
       kind: 'upstream-error';
@@ -104,6 +107,18 @@ export async function attemptCandidate(
     };
     return { kind: 'failed-before-first-byte', hop: null, canFailover: verdict.shouldFailover, answer };
   };
+  /** WATCH-6: the watchdog cut a stream before the client saw a byte: learned like a stall, and the next target may serve. */
+  const failedSlow = (detail: string): AttemptOutcome => {
+    const verdict = learnFailure(ctx, target, admission, endpoint.operation, { kind: 'transport', failure: 'timeout' });
+    frame.hops.push({ connection: name, status: null, reason: 'slow' });
+    const error: AppError = {
+      code: 'upstream_timeout',
+      message: `Every target failed; last: ${name} (${detail})`,
+      details: { failover: frame.hops },
+    };
+    const answer: Answer = { kind: 'error', error, connection: null, reason: 'upstream_too_slow' };
+    return { kind: 'failed-before-first-byte', hop: null, canFailover: verdict.shouldFailover, answer };
+  };
 
   if (result.kind === 'failed') {
     if (result.reason === 'aborted') return { kind: 'refused', reason: 'aborted' }; // the client left: nothing to learn
@@ -129,9 +144,11 @@ export async function attemptCandidate(
     const contentType = headerValue(upstream.headers['content-type']);
     const tap = createUsageTap(contentType);
     const sse = contentType?.includes('text/event-stream') ? endpoint.format : null;
-    const start = await readAnswerStart(upstream, sse, tap, frame.signal, ctx.now);
+    const watch = sse === null ? null : watchFor(ctx);
+    const start = await readAnswerStart(upstream, sse, tap, frame.signal, ctx.now, watch);
     if (start.kind === 'aborted') return { kind: 'refused', reason: 'aborted' };
-    if (start.kind === 'failed') return failedEarly(start.failure, start.detail);
+    if (start.kind === 'failed')
+      return start.failure === 'slow' ? failedSlow(start.detail) : failedEarly(start.failure, start.detail);
     if (start.kind === 'stream_error') {
       const bodyText = redactSecrets(start.bodyText, secretStrings(target.connection.secret, result.sentSecret));
       const verdict = learnFailure(ctx, target, admission, endpoint.operation, {
@@ -141,7 +158,7 @@ export async function attemptCandidate(
         bodyText,
       });
       // Relayed as held when nothing else may serve: the client parses the error event itself.
-      const answer: Answer = { kind: 'relay', target, upstream, held: start.held, tap };
+      const answer: Answer = { kind: 'relay', target, upstream, held: start.held, tap, watch };
       return {
         kind: 'failed-before-first-byte',
         hop: { connection: name, status: start.status, reason: verdict.reason },
@@ -151,7 +168,7 @@ export async function attemptCandidate(
       };
     }
     learnSuccess(ctx, target, admission);
-    return { kind: 'served', answer: { kind: 'relay', target, upstream, held: start, tap } };
+    return { kind: 'served', answer: { kind: 'relay', target, upstream, held: start, tap, watch } };
   }
 
   const bodyBytes =
@@ -191,4 +208,11 @@ export async function attemptCandidate(
     canFailover: verdict.shouldFailover,
     answer,
   };
+}
+
+/** One boolean check per stream when the watchdog is off (WATCH-5); else a fresh meter with the proxy's clock. */
+function watchFor(ctx: ProxyContext): ChunkWatch | null {
+  const settings = ctx.throughputWatchdog?.();
+  const watchdog = settings?.enabled ? createStreamWatchdog(settings) : null;
+  return watchdog ? (chunk) => watchdog.push(chunk, ctx.now()) : null;
 }

@@ -29,6 +29,8 @@ const FIELD_OF: Record<keyof ConnectionForm, FieldKey> = {
   queueExecutionMaxWaitMs: 'rateLimitOverrides',
   queueMaxDepth: 'rateLimitOverrides',
   disableCooling: 'disableCooling',
+  outboundProxyUrl: 'outboundProxyUrl',
+  egressIp: 'outboundProxyUrl',
   lowPriorityMode: 'providerSpecificData',
   autoLimitReset: 'providerSpecificData',
   otherProviderData: 'providerSpecificData',

@@ -2,6 +2,7 @@ import { CONNECTION_KINDS, DEFAULT_BASE_URLS, type ConnectionKind } from '../../
 import { FormField, ToggleField } from '../../components/form-field';
 import type { ConnectionForm } from './connection-form';
 import type { FieldErrors } from './connection-validation';
+import { OutboundProxyField } from './outbound-proxy-field';
 import { QueueOverrideFields } from './queue-override-fields';
 
 /** What every section of the connection editor receives. */
@@ -121,6 +122,7 @@ export function RoutingFields({ form, errors, update }: SectionProps) {
         </FormField>
       </div>
       <QueueOverrideFields form={form} errors={errors} update={update} />
+      <OutboundProxyField form={form} errors={errors} update={update} />
       <ToggleField
         id="conn-enabled"
         label="Enabled"

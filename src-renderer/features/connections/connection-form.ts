@@ -21,6 +21,10 @@ export interface ConnectionForm {
   queueExecutionMaxWaitMs: string;
   queueMaxDepth: string;
   disableCooling: boolean;
+  /** EGRESS: as shown (credentials masked); empty sends directly. */
+  outboundProxyUrl: string;
+  /** The egress IP the probe last recorded; display only. */
+  egressIp: string | null;
   lowPriorityMode: boolean;
   autoLimitReset: boolean;
   /** providerSpecificData keys the editor does not show (e.g. organizationUUID), kept as they are. */
@@ -48,6 +52,8 @@ export function emptyForm(): ConnectionForm {
     queueExecutionMaxWaitMs: '',
     queueMaxDepth: '',
     disableCooling: false,
+    outboundProxyUrl: '',
+    egressIp: null,
     lowPriorityMode: false,
     autoLimitReset: false,
     otherProviderData: {},
@@ -71,6 +77,8 @@ export function formFromView(view: ConnectionView): ConnectionForm {
     queueExecutionMaxWaitMs: textOf(view.rateLimitOverrides?.executionMaxWaitMs),
     queueMaxDepth: textOf(view.rateLimitOverrides?.maxQueueDepth),
     disableCooling: view.disableCooling,
+    outboundProxyUrl: view.outboundProxyUrl ?? '',
+    egressIp: view.egressIp ?? null,
     lowPriorityMode: lowPriorityMode === true,
     autoLimitReset: autoLimitReset === true,
     otherProviderData: other,
@@ -92,6 +100,8 @@ export function inputFromView(view: ConnectionView): ConnectionInput {
     providerSpecificData: view.providerSpecificData,
     // Kept as stored: a toggle from the list must not drop the connection's queue overrides.
     ...(view.rateLimitOverrides ? { rateLimitOverrides: view.rateLimitOverrides } : {}),
+    // The masked form the view holds: the core reads it as "keep the stored proxy".
+    ...(view.outboundProxyUrl ? { outboundProxyUrl: view.outboundProxyUrl } : {}),
   };
 }
 

@@ -20,6 +20,7 @@ export const FIELD_KEYS = [
   'maxConcurrent',
   'rateLimitOverrides',
   'disableCooling',
+  'outboundProxyUrl',
   'providerSpecificData',
 ] as const;
 export type FieldKey = (typeof FIELD_KEYS)[number] | 'form';
@@ -117,6 +118,7 @@ export function buildConnectionInput(
     disableCooling: form.disableCooling,
     providerSpecificData,
     ...(Object.keys(rateLimitOverrides).length > 0 ? { rateLimitOverrides } : {}),
+    outboundProxyUrl: form.outboundProxyUrl.trim() === '' ? null : form.outboundProxyUrl.trim(),
   };
   const parsed = connectionInputSchema.safeParse(input);
   if (!parsed.success) {

@@ -239,6 +239,50 @@ const requestQueue: SectionSpec = {
   ],
 };
 
+/** WATCH-1..5: the slow-stream throughput watchdog; ranges as in resilience-watchdog.ts. */
+const streamRecovery: SectionSpec = {
+  id: 'streamRecovery',
+  title: 'Slow-stream watchdog',
+  intro:
+    'Off by default. Cuts an upstream stream that keeps sending but writes almost no text: before the client saw a byte the next target serves, after it the stream ends with an error event. Heartbeats, usage and tool-call or reasoning phases never count as slow. STREAM_THROUGHPUT_WATCHDOG_* environment variables are the defaults under these.',
+  outOfRange: 'rejected',
+  fields: [
+    { path: 'streamRecovery.throughputWatchdog.enabled', label: 'Cut streams that trickle', kind: 'bool' },
+    {
+      path: 'streamRecovery.throughputWatchdog.warmupMs',
+      label: 'Warm-up',
+      kind: 'ms',
+      min: 0,
+      max: 600_000,
+      help: 'Never judged before warm-up plus one full window from the first byte.',
+    },
+    {
+      path: 'streamRecovery.throughputWatchdog.windowMs',
+      label: 'Window',
+      kind: 'ms',
+      min: 1_000,
+      max: 600_000,
+      help: 'The sliding window the rate is measured over.',
+    },
+    {
+      path: 'streamRecovery.throughputWatchdog.minUsefulBytesPerSecond',
+      label: 'Slowest useful rate (bytes/s)',
+      kind: 'int',
+      min: 1,
+      max: 1_000_000,
+      help: 'UTF-8 bytes of answer text per second, averaged over the window.',
+    },
+    {
+      path: 'streamRecovery.throughputWatchdog.minUsefulBytes',
+      label: 'Least text to judge',
+      kind: 'bytes',
+      min: 1,
+      max: 1_000_000,
+      help: 'A window holding some text but less than this is not judged.',
+    },
+  ],
+};
+
 /** The resilience sections in the order the Settings tab shows them. */
 export const RESILIENCE_SECTIONS: SectionSpec[] = [
   cooldown,
@@ -248,4 +292,5 @@ export const RESILIENCE_SECTIONS: SectionSpec[] = [
   QUOTA_SHARE_CONCURRENCY_SECTION,
   comboCooldownWait,
   requestQueue,
+  streamRecovery,
 ];
