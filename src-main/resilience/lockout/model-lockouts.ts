@@ -50,6 +50,8 @@ export function isModelLocked(
   model: string,
   now: number,
 ): ActiveLock | null {
+  // Nearly always nothing is locked: answer without building the three key strings.
+  if (isEmpty(state)) return null;
   let found: ActiveLock | null = null;
   for (const key of keysCovering(provider, connectionId, model)) {
     const entry = state[key];
@@ -91,4 +93,9 @@ export function listLockouts(state: ModelLockouts, now: number): LockoutRow[] {
       failureCount: e.failureCount,
     }))
     .sort((a, b) => b.remainingMs - a.remainingMs || a.key.localeCompare(b.key));
+}
+
+function isEmpty(state: ModelLockouts): boolean {
+  for (const key in state) if (Object.hasOwn(state, key)) return false;
+  return true;
 }
