@@ -140,6 +140,10 @@ export function createStrategyStore(rng: () => number = Math.random): StrategySt
   return {
     wantsConversation: (combo) => combo?.strategy === 'cache-optimized' || combo?.strategy === 'context-relay',
     order(combo, candidates, hints, now) {
+      // A request outside any combo has nothing to order unless a ROUTE-4/5 demotion is live: no memory
+      // is kept for it (the common single-connection case pays nothing here or in `served`).
+      if (combo === null && toolLimits.size === 0 && (!hints.emergencyFallback || budgetFailed.size === 0))
+        return candidates;
       const p: Planned = { combo, body: hints.body, conversation: hints.conversation, at: now, tools: null };
       for (const t of candidates) planned.set(t, p);
       let out = combo ? strategyOrder(combo, candidates, hints, now) : candidates;
