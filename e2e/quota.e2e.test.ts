@@ -90,7 +90,7 @@ afterAll(async () => {
 });
 
 describe('quota pools in Chromium', () => {
-  it('QUI-1 QUI-3: a pool of two keys on 20 requests/hour is created in the Quota tab', async () => {
+  it('PROD-7 QUI-1 QUI-3: a pool of two keys on 20 requests/hour is created in the Quota tab', async () => {
     const p = need(page, 'page');
     await p.getByRole('tab', { name: 'Quota', exact: true }).click();
     await p.waitForURL((url) => url.hash === '#quota');

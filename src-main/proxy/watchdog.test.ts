@@ -74,7 +74,7 @@ async function rowsAtLeast(h: RunningHeadroom, count: number): Promise<RequestLo
 }
 
 describe('slow-stream watchdog through the proxy', () => {
-  it('WATCH-6: a stream trickling heartbeats before its first event is cut and the next target serves', async () => {
+  it('WATCH-1, WATCH-6: a stream trickling heartbeats before its first event is cut and the next target serves', async () => {
     const { first, second, h } = await start('anthropic', 2);
     await enableWatchdog(h);
     first.enqueue({ kind: 'trickle', intervalMs: 100, heartbeats: 300, heartbeat: 'comment' });
@@ -92,7 +92,7 @@ describe('slow-stream watchdog through the proxy', () => {
     expect(row?.failover).toEqual([{ connection: 'primary', status: null, reason: 'slow' }]);
   });
 
-  it('WATCH-6/7: after the client has the stream, it ends with an honest Anthropic error event, logged once', async () => {
+  it('WATCH-6, WATCH-7: after the client has the stream, it ends with an honest Anthropic error event, logged once', async () => {
     const { first, h } = await start('anthropic', 1);
     await enableWatchdog(h);
     // message_start and content_block_start reach the client, then only pings.

@@ -23,7 +23,7 @@ const HOURLY_20 = [{ unit: 'requests' as const, window: 'hourly' as const, limit
 const MODEL = 'claude-sonnet-4-5';
 
 describe('quota pre-check through the real proxy', () => {
-  it('QFAIR-5, QFAIR-3, QPIPE-2: a bursting hard key is held at its share of 10 with a 429 that says why and when; the other key keeps being served', async () => {
+  it('QFAIR-1, QFAIR-2, QFAIR-5, QFAIR-3, QPIPE-2: a bursting hard key is held at its share of 10 with a 429 that says why and when; the other key keeps being served', async () => {
     const acct = await upstream('acct');
     const h = (headroom = await startQuotaHeadroom({ connections: [anthropicConnection('acct', acct.url)] }, [
       {

@@ -114,7 +114,7 @@ describe('sqlite quota store', () => {
     expect(rowCount(temp)).toBe(0);
   });
 
-  it('QWIN-4: consume never writes SQLite synchronously; flush writes all rows in one go', async () => {
+  it('QWIN-4, QDB-3: consume never writes SQLite synchronously; flush writes all rows of quota_consumption in one go', async () => {
     await store.consume('alice', DIM, 1, T0);
     await store.consume('bob', DIM, 2, T0);
     await store.consume('bob', OTHER_DIM, 3, T0);
