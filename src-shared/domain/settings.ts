@@ -35,6 +35,11 @@ const fields = {
    * its QUOTA_* environment variable, then the default. Written whole: a patch replaces the object.
    */
   quotaStore: quotaStoreSettingsSchema,
+  /**
+   * `round-robin` combos: picks in a row the most recently picked target keeps (picks a session pin
+   * decided do not count) before the least recently picked one is next; 1 = rotate on every pick.
+   */
+  stickyRoundRobinLimit: z.number().int().min(1).max(100),
   /** ROUTE-5 runtime override of HEADROOM_EMERGENCY_FALLBACK (Settings › Feature flags); null = the environment decides. */
   emergencyFallback: z.boolean().nullable(),
   /** Claude OAuth token endpoint and client id: facts of the current Claude Code client, kept as settings. */
@@ -43,8 +48,9 @@ const fields = {
   /**
    * EGRESS: a URL answering with the caller's public IP (plain text or JSON `{ "ip": … }`), asked
    * through each connection's own way out; null (the default) never probes, so no IP is recorded.
+   * http(s) only: the probe is an HTTP GET.
    */
-  egressIpProbeUrl: z.string().url().nullable(),
+  egressIpProbeUrl: z.url({ protocol: /^https?$/, message: 'Enter an http:// or https:// URL' }).nullable(),
 };
 
 export const settingsPatchSchema = z.object(fields).partial().strict();
@@ -65,6 +71,7 @@ export const DEFAULT_SETTINGS: Settings = {
   requestLogMaxAgeDays: 30,
   paused: false,
   quotaStore: {},
+  stickyRoundRobinLimit: 1,
   emergencyFallback: null,
   claudeOAuthTokenUrl: 'https://platform.claude.com/v1/oauth/token',
   claudeOAuthClientId: '9d1c250a-e61b-44d9-88ed-5944d1962f5e',

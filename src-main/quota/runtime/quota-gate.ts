@@ -20,8 +20,8 @@ export interface QuotaGate<T> {
  * one: the ordered strategies (priority, round-robin, a session pin) have no score to multiply by
  * QPIPE-7's factor, and "× 0.7" can only ever mean "after the others" there. A `qtSd/` combo's
  * connections all belong to the key's one pool, so a penalty weighs on each of them alike and cannot
- * change its DRR order either; the factor (`softDeprioritizeFactor()`) is for scorers with a numeric
- * score (p2c/auto, later).
+ * change its DRR order either; the factor (`softDeprioritizeFactor()`) is applied by the scored
+ * strategies (p2c/auto) right after this gate (`strategy-store.ts` rescorePenalized).
  */
 export async function gateCandidates<T>(
   quota: QuotaRuntime,

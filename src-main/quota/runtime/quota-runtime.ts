@@ -41,7 +41,7 @@ export interface QuotaRuntime extends QuotaAdmin {
   check(pool: IndexedPool, keyId: string, cost: FairShareCost, now: number): Promise<QuotaVerdict>;
   /** QPIPE-4/5/6: saturation read now, consumption written after `setImmediate`; never throws, never awaited. */
   record(keyId: string, connectionId: string, served: ServedCost, now: number): void;
-  /** QPIPE-7's factor (documented where it applies: the ordered strategies demote instead). */
+  /** QPIPE-7's factor: p2c/auto multiply their score by it; the ordered strategies demote instead. */
   softDeprioritizeFactor(): number;
   /** The pools' `qtSd/` combos for the catalog (ROUTE-10). */
   catalogPools(): PoolForCatalog[];

@@ -1,7 +1,10 @@
 import type { ThroughputWatchdogSettings } from '../../../src-shared/domain/resilience-watchdog';
 import { createSseEventSplitter } from './sse-events';
 import { createThroughputMeter, type WatchdogDecision } from './throughput-meter';
-import { usefulOutputOf } from './useful-output';
+import { createProgressClock } from './progress-idle';
+import { usefulOutputOf, type UsefulOutput } from './useful-output';
+
+const NOTHING: UsefulOutput = { bytes: 0, protectedPhase: false };
 
 /** Reads one SSE attempt's bytes as they pass and says when it is too slow (WATCH-1). */
 export interface StreamWatchdog {
@@ -12,18 +15,30 @@ export interface StreamWatchdog {
 /**
  * The watchdog for one SSE attempt, or null when it is off: the caller then does no per-chunk
  * work at all (WATCH-5). Text is decoded with a streaming decoder so a split character is whole.
+ * `idleMs` (the upstream idle timeout, WATCH-2): also cut a stream whose only bytes for that long
+ * were heartbeats or metadata (see `progress-idle.ts`); null leaves idleness to undici alone.
  */
-export function createStreamWatchdog(settings: ThroughputWatchdogSettings): StreamWatchdog | null {
+export function createStreamWatchdog(
+  settings: ThroughputWatchdogSettings,
+  idleMs: number | null = null,
+): StreamWatchdog | null {
   if (!settings.enabled) return null;
   const decoder = new TextDecoder('utf-8');
   const split = createSseEventSplitter();
   const meter = createThroughputMeter(settings);
+  const clock = idleMs === null ? null : createProgressClock(idleMs);
+  const observe = (output: UsefulOutput, now: number) => {
+    meter.observe(output, now);
+    clock?.observe(output, now);
+  };
   return {
     push(chunk, now) {
       const events = split(decoder.decode(chunk, { stream: true }));
       // A chunk is an observation even without a whole event: the warm-up starts at the first byte.
-      if (events.length === 0) meter.observe({ bytes: 0, protectedPhase: false }, now);
-      for (const e of events) meter.observe(usefulOutputOf(e.event, e.data), now);
+      if (events.length === 0) observe(NOTHING, now);
+      for (const e of events) observe(usefulOutputOf(e.event, e.data), now);
+      const idle = clock?.idleFor(now) ?? null;
+      if (idle !== null) return { kind: 'abort', reason: 'no_progress', bytesPerSecond: 0, windowMs: idle };
       return meter.check(now);
     },
   };

@@ -1,9 +1,14 @@
 import type { ThroughputWatchdogSettings } from '../../../src-shared/domain/resilience-watchdog';
 import type { UsefulOutput } from './useful-output';
 
-/** The meter's verdict after an observation; `abort` carries the numbers a person can read. */
+/**
+ * The watchdog's verdict after an observation; `abort` carries the numbers a person can read.
+ * `no_progress` (WATCH-2's idle rule): no text or tool/reasoning output for `windowMs` — 0 useful
+ * bytes/s over that span, so the same message reads true for both reasons.
+ */
 export type WatchdogDecision =
-  { kind: 'ok' } | { kind: 'abort'; reason: 'throughput_too_low'; bytesPerSecond: number; windowMs: number };
+  | { kind: 'ok' }
+  | { kind: 'abort'; reason: 'throughput_too_low' | 'no_progress'; bytesPerSecond: number; windowMs: number };
 
 /**
  * One attempt's useful-output meter (WATCH-3/4). Mutable on purpose (it runs per event on the hot

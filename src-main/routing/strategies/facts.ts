@@ -1,4 +1,4 @@
-import type { PickMemory } from './round-robin';
+import type { PickMemory, PickRun } from './round-robin';
 
 /** What the strategies know of a target's quota, from the provider's own headers (QPIPE-6, ROUTE-2). */
 export interface QuotaFacts {
@@ -42,6 +42,11 @@ export interface CandidateFacts {
   price: number | null;
   /** The model's context window in tokens; null when unknown. */
   contextWindow: number | null;
+  /**
+   * QPIPE-7: the key's quota pool penalised it (soft policy over its fair share); the scored
+   * strategies multiply its merit by `OrderInput.softPenaltyFactor` after every other factor.
+   */
+  quotaSoftPenalty: boolean;
 }
 
 /** Per-request inputs of an ordering; `rng` is injected so tests are deterministic. */
@@ -56,6 +61,11 @@ export interface OrderInput {
   conversationHome: string | null;
   /** `round-robin`: the combo's pick memory. */
   roundRobin: PickMemory | undefined;
+  /** `round-robin`: the combo's current run of one target, and how many picks in a row it may have. */
+  roundRobinRun: PickRun | undefined;
+  stickyLimit: number;
+  /** QPIPE-7: `QUOTA_SOFT_DEPRIORITIZE_FACTOR` (0..1, default 0.7), for candidates with `quotaSoftPenalty`. */
+  softPenaltyFactor: number;
   /** `strict-random`: the keys still unused in this cycle, in deck order. */
   deck: readonly string[];
   /** `pipeline`: the stage that served last. */

@@ -1,4 +1,5 @@
 import { sortBy, successRate, type CandidateFacts } from './facts';
+import { DEFAULT_SOFT_PENALTY_FACTOR, penalizeMerit } from './soft-penalty';
 
 /** `least-used` (REFERENCE-NOTES §4.5): the target picked longest ago (never picked: first). */
 export const orderLeastUsed = (facts: readonly CandidateFacts[]) =>
@@ -20,9 +21,14 @@ export const AUTO_WEIGHTS = { health: 0.4, quota: 0.3, latency: 0.2, cost: 0.1 }
 /**
  * `auto`, higher is better, each factor 0..1 with 0.5 when unknown: health = smoothed success rate
  * (halved while failing), quota = remaining fraction, latency = 1 / (1 + TTFB EMA in s), cost =
- * 1 / (1 + price / 10 USD).
+ * 1 / (1 + price / 10 USD); then, last, QPIPE-7's soft penalty multiplies the sum by the factor.
  */
-export function autoScore(f: CandidateFacts): number {
+export function autoScore(f: CandidateFacts, softPenaltyFactor = DEFAULT_SOFT_PENALTY_FACTOR): number {
+  const score = baseAutoScore(f);
+  return f.quotaSoftPenalty ? penalizeMerit(score, softPenaltyFactor) : score;
+}
+
+function baseAutoScore(f: CandidateFacts): number {
   const health = successRate(f.health) * (f.health.consecutiveFailures > 0 ? 0.5 : 1);
   const quota = f.quota.remaining ?? 0.5;
   const latency = f.health.latencyEmaMs === null ? 0.5 : 1 / (1 + f.health.latencyEmaMs / 1000);
@@ -35,7 +41,8 @@ export function autoScore(f: CandidateFacts): number {
   );
 }
 
-export const orderAuto = (facts: readonly CandidateFacts[]) => sortBy(facts, (a, b) => autoScore(b) - autoScore(a));
+export const orderAuto = (facts: readonly CandidateFacts[], softPenaltyFactor = DEFAULT_SOFT_PENALTY_FACTOR) =>
+  sortBy(facts, (a, b) => autoScore(b, softPenaltyFactor) - autoScore(a, softPenaltyFactor));
 
 /** `fusion` (closest local behaviour): the panel member with the best smoothed success rate first. */
 export const orderFusion = (facts: readonly CandidateFacts[]) =>

@@ -30,13 +30,13 @@ export function orderByStrategy(
     case 'weighted':
       return orderWeighted(facts, input.rng);
     case 'round-robin':
-      return orderRoundRobin(facts, input.roundRobin, (f) => f.key);
+      return orderRoundRobin(facts, input.roundRobin, (f) => f.key, input.roundRobinRun, input.stickyLimit);
     case 'context-relay':
       return keyFirst(facts, input.conversationHome);
     case 'fill-first':
       return orderFillFirst(facts);
     case 'p2c':
-      return orderP2c(facts, input.now, input.rng);
+      return orderP2c(facts, input.now, input.rng, input.softPenaltyFactor);
     case 'random':
       return shuffle(facts, input.rng);
     case 'least-used':
@@ -52,7 +52,7 @@ export function orderByStrategy(
     case 'strict-random':
       return orderDeck(facts, input.deck);
     case 'auto':
-      return orderAuto(facts);
+      return orderAuto(facts, input.softPenaltyFactor);
     case 'lkgp':
       return keyFirst(facts, input.lastGood);
     case 'context-optimized':

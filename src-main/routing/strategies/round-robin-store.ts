@@ -1,4 +1,4 @@
-import { createStrategyStore, type StrategyStore } from './strategy-store';
+import { createStrategyStore, type StrategyOptions, type StrategyStore } from './strategy-store';
 
 /**
  * The name the composition root and the proxy context know the strategy store by (issue 9 had only
@@ -6,4 +6,6 @@ import { createStrategyStore, type StrategyStore } from './strategy-store';
  */
 export type RoundRobinStore = StrategyStore;
 
-export const createRoundRobinStore = (): RoundRobinStore => createStrategyStore();
+/** `options.stickyRoundRobinLimit`: the composition root passes the setting's getter (absent: 1, no stickiness). */
+export const createRoundRobinStore = (options: StrategyOptions = {}): RoundRobinStore =>
+  createStrategyStore(Math.random, options);

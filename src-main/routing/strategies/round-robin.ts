@@ -5,13 +5,24 @@
  */
 export type PickMemory = ReadonlyMap<string, number>;
 
+/** The combo's most recent pick and how many picks in a row it has had (stickiness). */
+export interface PickRun {
+  readonly key: string;
+  readonly count: number;
+}
+
 export interface PickState {
   /** Per combo name. */
   readonly combos: ReadonlyMap<string, PickMemory>;
+  /** Per combo name: the current run of the same target. */
+  readonly runs: ReadonlyMap<string, PickRun>;
   readonly counter: number;
 }
 
-export const EMPTY_PICKS: PickState = { combos: new Map(), counter: 0 };
+export const EMPTY_PICKS: PickState = { combos: new Map(), runs: new Map(), counter: 0 };
+
+/** `stickyRoundRobinLimit`'s default: every pick moves on (no stickiness). */
+export const DEFAULT_STICKY_LIMIT = 1;
 
 /** The memory key of a target. */
 export function pickKeyOf(connectionId: string, model: string): string {
@@ -20,16 +31,28 @@ export function pickKeyOf(connectionId: string, model: string): string {
 
 /**
  * The least recently picked target first (never picked counts as oldest; ties keep the combo's
- * order), so new sessions spread over the accounts. Pure; the same array when nothing moves.
+ * order), so new sessions spread over the accounts. With `stickyLimit` N > 1 the most recent pick
+ * stays first until it has had N picks in a row (the reference's sticky round-robin); a run whose
+ * target is no longer a candidate (excluded, cooling) rotates at once. Pure; the same array when
+ * nothing moves.
  */
 export function orderRoundRobin<T>(
   candidates: readonly T[],
   memory: PickMemory | undefined,
   keyOf: (candidate: T) => string,
+  run: PickRun | undefined = undefined,
+  stickyLimit: number = DEFAULT_STICKY_LIMIT,
 ): readonly T[] {
   if (candidates.length < 2 || !memory || memory.size === 0) return candidates;
   const ranked = candidates.map((candidate, index) => ({ candidate, index, at: memory.get(keyOf(candidate)) ?? -1 }));
-  ranked.sort((a, b) => a.at - b.at || a.index - b.index);
+  const sticky = run !== undefined && run.count < stickyLimit ? run.key : null;
+  ranked.sort((a, b) => {
+    if (sticky !== null) {
+      const sa = keyOf(a.candidate) === sticky;
+      if (sa !== (keyOf(b.candidate) === sticky)) return sa ? -1 : 1;
+    }
+    return a.at - b.at || a.index - b.index;
+  });
   let moved = false;
   for (let i = 0; i < ranked.length; i++) if (ranked[i]?.index !== i) moved = true;
   return moved ? ranked.map((r) => r.candidate) : candidates;
@@ -47,5 +70,8 @@ export function recordPick(state: PickState, combo: string, key: string, liveKey
   memory.set(key, counter);
   const combos = new Map(state.combos);
   combos.set(combo, memory);
-  return { combos, counter };
+  const last = state.runs.get(combo);
+  const runs = new Map(state.runs);
+  runs.set(combo, { key, count: last?.key === key ? last.count + 1 : 1 });
+  return { combos, runs, counter };
 }

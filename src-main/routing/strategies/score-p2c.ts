@@ -1,4 +1,5 @@
 import { sortBy, type CandidateFacts } from './facts';
+import { DEFAULT_SOFT_PENALTY_FACTOR, penalizeCost } from './soft-penalty';
 
 /** The reference's error penalty (REFERENCE-NOTES §4.5): 6 for any error, more by its kind. */
 function errorPenalty(status: number | null): number {
@@ -23,9 +24,15 @@ function recencyPenalty(lastPickedAt: number | null, now: number): number {
 
 /**
  * The p2c score of REFERENCE-NOTES §4.5, lower is better: exhausted quota, the last error, backoff
- * (failures in a row), quota headroom, consecutive use, recency and the listed position.
+ * (failures in a row), quota headroom, consecutive use, recency and the listed position; then, last,
+ * QPIPE-7's soft penalty (`penalizeCost`: the score's merit × the factor).
  */
-export function p2cScore(f: CandidateFacts, now: number): number {
+export function p2cScore(f: CandidateFacts, now: number, softPenaltyFactor = DEFAULT_SOFT_PENALTY_FACTOR): number {
+  const score = baseScore(f, now);
+  return f.quotaSoftPenalty ? penalizeCost(score, softPenaltyFactor) : score;
+}
+
+function baseScore(f: CandidateFacts, now: number): number {
   return (
     (f.quota.remaining === 0 ? 200 : 0) +
     errorPenalty(f.health.lastErrorStatus) +
@@ -38,9 +45,9 @@ export function p2cScore(f: CandidateFacts, now: number): number {
 }
 
 /** Ties: more headroom, then the listed position, then the connection id. */
-function compare(a: CandidateFacts, b: CandidateFacts, now: number): number {
+function compare(a: CandidateFacts, b: CandidateFacts, now: number, factor: number): number {
   return (
-    p2cScore(a, now) - p2cScore(b, now) ||
+    p2cScore(a, now, factor) - p2cScore(b, now, factor) ||
     (b.quota.remaining ?? -1) - (a.quota.remaining ?? -1) ||
     a.index - b.index ||
     a.connectionId.localeCompare(b.connectionId)
@@ -51,8 +58,13 @@ function compare(a: CandidateFacts, b: CandidateFacts, now: number): number {
  * Power of two choices: with more than two candidates two distinct ones are drawn and the better
  * score goes first; the rest follow by score (failover order). Two or fewer: by score.
  */
-export function orderP2c(facts: readonly CandidateFacts[], now: number, rng: () => number): CandidateFacts[] {
-  const byScore = sortBy(facts, (a, b) => compare(a, b, now));
+export function orderP2c(
+  facts: readonly CandidateFacts[],
+  now: number,
+  rng: () => number,
+  softPenaltyFactor = DEFAULT_SOFT_PENALTY_FACTOR,
+): CandidateFacts[] {
+  const byScore = sortBy(facts, (a, b) => compare(a, b, now, softPenaltyFactor));
   if (facts.length <= 2) return byScore;
   const i = Math.floor(rng() * facts.length);
   let j = Math.floor(rng() * (facts.length - 1));
@@ -60,6 +72,6 @@ export function orderP2c(facts: readonly CandidateFacts[], now: number, rng: () 
   const a = facts[i];
   const b = facts[j];
   if (!a || !b) return byScore;
-  const winner = compare(a, b, now) <= 0 ? a : b;
+  const winner = compare(a, b, now, softPenaltyFactor) <= 0 ? a : b;
   return [winner, ...byScore.filter((f) => f !== winner)];
 }

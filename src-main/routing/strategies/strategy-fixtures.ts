@@ -24,6 +24,7 @@ export function fact(key: string, index: number, over: Partial<CandidateFacts> =
     quota: NO_QUOTA,
     price: null,
     contextWindow: null,
+    quotaSoftPenalty: false,
     ...over,
   };
 }
@@ -36,6 +37,9 @@ export function input(over: Partial<OrderInput> = {}): OrderInput {
     lastGood: null,
     conversationHome: null,
     roundRobin: undefined,
+    roundRobinRun: undefined,
+    stickyLimit: 1,
+    softPenaltyFactor: 0.7,
     deck: [],
     pipelineCursor: null,
     ...over,

@@ -203,4 +203,78 @@ describe('strategy store (memory the learn stage feeds)', () => {
       for (let i = 0; i < 20; i++) expect(names(store.order(combo, plan(), hints(), 2))[0], s).not.toBe('a');
     }
   });
+  it('ROUTE-1: round-robin with stickyRoundRobinLimit 2 (read at each pick) keeps a target for two picks in a row', () => {
+    let limit = 2;
+    const store = createStrategyStore(seededRng(1), { stickyRoundRobinLimit: () => limit });
+    const { combo, plan } = setup('round-robin');
+    const pickFirst = (at: number): string => {
+      const candidates = plan();
+      const first = store.order(combo, candidates, hints(), at)[0];
+      if (!first) throw new Error('empty');
+      store.picked(combo, first, candidates);
+      return first.connection.view.name;
+    };
+    expect([1, 2, 3, 4, 5].map(pickFirst)).toEqual(['a', 'a', 'b', 'b', 'c']);
+    // Back to 1 (the default): the next request rotates although c had only one pick.
+    limit = 1;
+    expect([6, 7].map(pickFirst)).toEqual(['a', 'b']);
+    // Without the option the store behaves as before the setting existed.
+    const plain = createStrategyStore(seededRng(1));
+    const seen: string[] = [];
+    for (let i = 0; i < 4; i++) {
+      const candidates = plan();
+      const first = plain.order(combo, candidates, hints(), i)[0];
+      if (!first) throw new Error('empty');
+      plain.picked(combo, first, candidates);
+      seen.push(first.connection.view.name);
+    }
+    expect(seen).toEqual(['a', 'b', 'c', 'a']);
+  });
+
+  it('QPIPE-7: after the quota gate, p2c and auto order again with the factor in the score, not "penalised last"', () => {
+    const store = createStrategyStore(seededRng(1));
+    for (const s of ['p2c', 'auto'] as const) {
+      const { combo, plan } = setup(s);
+      const candidates = plan();
+      const [a, b, c] = candidates;
+      if (!a || !b || !c) throw new Error('targets');
+      // c fails twice: clearly the worst. a is penalised by its pool.
+      store.failed(c, { kind: 'response', status: 429, headers: {}, bodyText: 'rate limited' }, 1);
+      store.failed(c, { kind: 'response', status: 429, headers: {}, bodyText: 'rate limited' }, 1);
+      store.order(combo, candidates, hints(), 2);
+      const penalized = new Set([a.connection.view.id]);
+      // Two left after the gate (the third held), in its blunt order: unpenalised first, then a.
+      const rescore = (gated: Target[], factor: number) =>
+        names(store.rescorePenalized(combo, gated, penalized, factor, null, 2));
+      expect(rescore([b, a], 0.7), s).toEqual(['b', 'a']);
+      // Lowered, never blocked: penalised a still ranks before the failing c.
+      expect(rescore([c, a], 0.7), s).toEqual(['a', 'c']);
+      // Factor 0: a penalised candidate goes after every unpenalised one.
+      expect(rescore([c, a], 0), s).toEqual(['c', 'a']);
+      // All three: the listed positions are the plan's (p2c's position term), the result keeps every one.
+      expect(names(store.rescorePenalized(combo, [b, c, a], penalized, 0.7, null, 2)).sort(), s).toEqual([
+        'a',
+        'b',
+        'c',
+      ]);
+    }
+  });
+
+  it('QPIPE-7: re-scoring leaves the order alone for unscored strategies, a decided pin, or nobody penalised', () => {
+    const store = createStrategyStore(seededRng(1));
+    const scored = setup('p2c');
+    const candidates = scored.plan();
+    const [a, b, c] = candidates;
+    if (!a || !b || !c) throw new Error('targets');
+    store.order(scored.combo, candidates, hints(), 1);
+    const gated = [b, c, a];
+    const penalized = new Set([a.connection.view.id]);
+    expect(store.rescorePenalized(scored.combo, gated, penalized, 0.7, a.connection.view.id, 1)).toBe(gated);
+    expect(store.rescorePenalized(scored.combo, gated, new Set(), 0.7, null, 1)).toBe(gated);
+    expect(store.rescorePenalized(null, gated, penalized, 0.7, null, 1)).toBe(gated);
+    const rr = setup('round-robin');
+    const rrCandidates = rr.plan();
+    store.order(rr.combo, rrCandidates, hints(), 1);
+    expect(store.rescorePenalized(rr.combo, rrCandidates, penalized, 0.7, null, 1)).toBe(rrCandidates);
+  });
 });

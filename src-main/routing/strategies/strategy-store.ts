@@ -11,7 +11,8 @@ import { orderByStrategy } from './order-strategy';
 import { observeQuota, quotaFactsOf, type QuotaMemory } from './quota-memory';
 import { shuffle } from './random-orders';
 import { readResets } from './reset-headers';
-import { EMPTY_PICKS, pickKeyOf, recordPick, type PickState } from './round-robin';
+import { DEFAULT_STICKY_LIMIT, EMPTY_PICKS, pickKeyOf, recordPick, type PickState } from './round-robin';
+import { DEFAULT_SOFT_PENALTY_FACTOR } from './soft-penalty';
 import { countTools, demoteByTools, toolsLimitFrom } from './tools-limit';
 
 /** What the plan knows of the request beyond the model (all optional: missing means "don't know"). */
@@ -29,9 +30,21 @@ interface Planned {
   combo: ComboView | null;
   body: Buffer | null;
   conversation: string | null;
+  emergencyFallback: boolean;
   at: number;
   tools: number | null;
+  /** The candidates in the plan's listed order (a re-scoring keeps each one's listed position). */
+  listed: readonly Target[];
 }
+
+/** Settings the store reads at each use (so a change applies to the next request). */
+export interface StrategyOptions {
+  /** `round-robin`: picks in a row the most recent target keeps (1..100, default 1 = always rotate). */
+  stickyRoundRobinLimit?: () => number;
+}
+
+/** The strategies whose order comes from a numeric score: QPIPE-7's factor applies inside it. */
+const SCORED: ReadonlySet<ComboView['strategy']> = new Set(['p2c', 'auto']);
 
 /** The combos' strategy memory, in memory only: a restart starts every rotation and statistic over. */
 export interface StrategyStore {
@@ -39,6 +52,20 @@ export interface StrategyStore {
   wantsConversation(combo: ComboView | null): boolean;
   /** The candidates in the combo's strategy order, then ROUTE-4 and ROUTE-5 demotions; never drops one. */
   order(combo: ComboView | null, candidates: readonly Target[], hints: RequestHints, now: number): readonly Target[];
+  /**
+   * QPIPE-7, after the admit stage's quota gate: a `p2c` or `auto` combo orders again with the soft
+   * penalty inside each penalised candidate's score (× `factor`) instead of the gate's "after every
+   * other". Any other strategy, no penalised candidate, or a session pin that decided (`pinned`):
+   * the same array back.
+   */
+  rescorePenalized(
+    combo: ComboView | null,
+    candidates: readonly Target[],
+    penalized: ReadonlySet<string>,
+    factor: number,
+    pinned: string | null,
+    now: number,
+  ): readonly Target[];
   /** The strategy picked `target` for a request no pin decided. */
   picked(combo: ComboView, target: Target, candidates: readonly Target[]): void;
   /** A served answer: health, latency, quota windows, last known good, the conversation's home. */
@@ -67,7 +94,8 @@ function priceFor(model: string): number | null {
   return p ? p.input + p.output : null;
 }
 
-export function createStrategyStore(rng: () => number = Math.random): StrategyStore {
+export function createStrategyStore(rng: () => number = Math.random, options: StrategyOptions = {}): StrategyStore {
+  const stickyLimit = options.stickyRoundRobinLimit ?? (() => DEFAULT_STICKY_LIMIT);
   let picks: PickState = EMPTY_PICKS;
   const planned = new WeakMap<Target, Planned>();
   const health = new Map<string, HealthFacts>();
@@ -85,12 +113,18 @@ export function createStrategyStore(rng: () => number = Math.random): StrategySt
     return p.tools;
   };
 
-  function factsOf(combo: ComboView, candidates: readonly Target[], now: number): CandidateFacts[] {
+  function factsOf(
+    combo: ComboView,
+    candidates: readonly Target[],
+    now: number,
+    indexOf: (t: Target, at: number) => number = (_t, at) => at,
+    penalized: ReadonlySet<string> | null = null,
+  ): CandidateFacts[] {
     const used = usage.get(combo.name);
-    return candidates.map((t, index) => ({
+    return candidates.map((t, at) => ({
       key: keyOf(t),
       connectionId: idOf(t),
-      index,
+      index: indexOf(t, at),
       weight: weightOf(combo, t),
       usage: used?.get(keyOf(t)) ?? NO_USAGE,
       health: health.get(idOf(t)) ?? {
@@ -103,6 +137,7 @@ export function createStrategyStore(rng: () => number = Math.random): StrategySt
       quota: quotaFactsOf(quota.get(idOf(t)), now),
       price: priceFor(t.upstreamModel),
       contextWindow: contextWindowOf(t.upstreamModel),
+      quotaSoftPenalty: penalized?.has(idOf(t)) ?? false,
     }));
   }
 
@@ -114,9 +149,15 @@ export function createStrategyStore(rng: () => number = Math.random): StrategySt
     return fresh;
   }
 
-  function strategyOrder(combo: ComboView, candidates: readonly Target[], hints: RequestHints, now: number) {
-    if (combo.strategy === 'priority' || candidates.length < 2) return candidates;
-    const facts = factsOf(combo, candidates, now);
+  /** The strategy's order of `facts`, mapped back to targets through each fact's `index` into `byIndex`. */
+  function strategyOrder(
+    combo: ComboView,
+    facts: readonly CandidateFacts[],
+    byIndex: (index: number) => Target | undefined,
+    hints: Pick<RequestHints, 'body' | 'conversation'>,
+    now: number,
+    softPenaltyFactor = DEFAULT_SOFT_PENALTY_FACTOR,
+  ): Target[] {
     const ordered = orderByStrategy(combo.strategy, facts, {
       now,
       rng,
@@ -125,6 +166,9 @@ export function createStrategyStore(rng: () => number = Math.random): StrategySt
       conversationHome:
         hints.conversation === null ? null : (conversations.get(combo.name)?.get(hints.conversation) ?? null),
       roundRobin: picks.combos.get(combo.name),
+      roundRobinRun: picks.runs.get(combo.name),
+      stickyLimit: combo.strategy === 'round-robin' ? stickyLimit() : DEFAULT_STICKY_LIMIT,
+      softPenaltyFactor,
       deck:
         combo.strategy === 'strict-random'
           ? deckFor(
@@ -134,7 +178,19 @@ export function createStrategyStore(rng: () => number = Math.random): StrategySt
           : [],
       pipelineCursor: lastGood.get(combo.name) ?? null,
     });
-    return ordered.map((f) => candidates[f.index]).filter((t): t is Target => t !== undefined);
+    return ordered.map((f) => byIndex(f.index)).filter((t): t is Target => t !== undefined);
+  }
+
+  /** ROUTE-4 and ROUTE-5 demotions, after the strategy (and again after a QPIPE-7 re-scoring). */
+  function demote(ordered: readonly Target[], p: Planned): readonly Target[] {
+    let out = ordered;
+    // ROUTE-4: only a request with at least the refused number of tools sends that target last.
+    if (toolLimits.size > 0 && out.some((t) => toolLimits.has(idOf(t))))
+      out = demoteByTools(out, (t) => toolLimits.get(idOf(t)) ?? null, toolsOf(p));
+    // ROUTE-5: a target whose last failure was about money serves only when nothing else can.
+    if (p.emergencyFallback && budgetFailed.size > 0 && out.some((t) => budgetFailed.has(idOf(t))))
+      out = [...out.filter((t) => !budgetFailed.has(idOf(t))), ...out.filter((t) => budgetFailed.has(idOf(t)))];
+    return out;
   }
 
   return {
@@ -144,16 +200,38 @@ export function createStrategyStore(rng: () => number = Math.random): StrategySt
       // is kept for it (the common single-connection case pays nothing here or in `served`).
       if (combo === null && toolLimits.size === 0 && (!hints.emergencyFallback || budgetFailed.size === 0))
         return candidates;
-      const p: Planned = { combo, body: hints.body, conversation: hints.conversation, at: now, tools: null };
+      const p: Planned = {
+        combo,
+        body: hints.body,
+        conversation: hints.conversation,
+        emergencyFallback: hints.emergencyFallback,
+        at: now,
+        tools: null,
+        listed: candidates,
+      };
       for (const t of candidates) planned.set(t, p);
-      let out = combo ? strategyOrder(combo, candidates, hints, now) : candidates;
-      // ROUTE-4: only a request with at least the refused number of tools sends that target last.
-      if (toolLimits.size > 0 && out.some((t) => toolLimits.has(idOf(t))))
-        out = demoteByTools(out, (t) => toolLimits.get(idOf(t)) ?? null, toolsOf(p));
-      // ROUTE-5: a target whose last failure was about money serves only when nothing else can.
-      if (hints.emergencyFallback && budgetFailed.size > 0 && out.some((t) => budgetFailed.has(idOf(t))))
-        out = [...out.filter((t) => !budgetFailed.has(idOf(t))), ...out.filter((t) => budgetFailed.has(idOf(t)))];
-      return out;
+      const ordered =
+        combo && combo.strategy !== 'priority' && candidates.length > 1
+          ? strategyOrder(combo, factsOf(combo, candidates, now), (i) => candidates[i], hints, now)
+          : candidates;
+      return demote(ordered, p);
+    },
+    rescorePenalized(combo, candidates, penalized, factor, pinned, now) {
+      if (!combo || !SCORED.has(combo.strategy) || pinned !== null || candidates.length < 2) return candidates;
+      if (!candidates.some((t) => penalized.has(idOf(t)))) return candidates;
+      const first = candidates[0];
+      const p = first ? planned.get(first) : undefined;
+      if (!p) return candidates;
+      // Facts in the plan's listed order, each with its listed position (p2c's position term).
+      const listedAt = new Map(p.listed.map((t, i) => [t, i] as const));
+      const at = (t: Target) => listedAt.get(t) ?? p.listed.length;
+      const inListed = [...candidates].sort((a, b) => at(a) - at(b));
+      const byListed = new Map(inListed.map((t) => [at(t), t] as const));
+      const facts = factsOf(combo, inListed, now, at, penalized);
+      return demote(
+        strategyOrder(combo, facts, (i) => byListed.get(i), p, now, factor),
+        p,
+      );
     },
     picked(combo, target, candidates) {
       const at = planned.get(target)?.at ?? 0;
