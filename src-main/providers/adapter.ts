@@ -1,7 +1,7 @@
 import type { ApiFormat, ConnectionKind, ConnectionSecret } from '../../src-shared/domain/connection';
 
 /** Which upstream operation a request maps to; the adapter turns it into a path. */
-export type UpstreamOperation = 'messages' | 'count_tokens' | 'chat_completions' | 'models';
+export type UpstreamOperation = 'messages' | 'count_tokens' | 'chat_completions' | 'responses' | 'models';
 
 /** How one upstream kind authenticates and where its endpoints live. */
 export interface ProviderAdapter {

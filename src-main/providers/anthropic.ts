@@ -10,6 +10,7 @@ function anthropicPath(operation: UpstreamOperation): string | null {
     case 'models':
       return '/v1/models';
     case 'chat_completions':
+    case 'responses':
       return null;
   }
 }

@@ -5,6 +5,8 @@ function openaiPath(operation: UpstreamOperation): string | null {
   switch (operation) {
     case 'chat_completions':
       return '/chat/completions';
+    case 'responses':
+      return '/responses';
     case 'models':
       return '/models';
     case 'messages':

@@ -1,7 +1,8 @@
 import { StringDecoder } from 'node:string_decoder';
-import { errors, type Dispatcher } from 'undici';
+import { errors } from 'undici';
+import type { UpstreamAnswer } from './upstream-answer';
 import type { ChunkWatch } from '../resilience/watchdog/stream-watchdog';
-import type { ClientFormat } from './client-errors';
+import type { WireFormat } from '../../src-shared/domain/connection';
 import { createEventSpotter, eventsOf, statusOfErrorEvent, streamEndOf } from './sse-scan';
 import type { Usage, UsageTap } from './usage-tap';
 
@@ -43,9 +44,9 @@ export type AnswerStart =
  * malformed answer before that point is reported as a failure, not relayed.
  */
 export function readAnswerStart(
-  upstream: Dispatcher.ResponseData,
+  upstream: UpstreamAnswer,
   /** The stream's wire format when the answer is SSE; null for a JSON (or other) body. */
-  sse: ClientFormat | null,
+  sse: WireFormat | null,
   tap: UsageTap,
   signal: AbortSignal,
   now: () => number,

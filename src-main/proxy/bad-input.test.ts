@@ -70,7 +70,7 @@ async function logRows(): Promise<number> {
   return list.ok ? (list.value as unknown[]).length : -1;
 }
 
-describe("bad input gets a clear error in the client's own format, and nothing is written", () => {
+describe("bad input gets a clear error in the client's own format, logged with its reason, never its body", () => {
   it('PROD-18: invalid JSON → 400 Anthropic invalid_request_error', async () => {
     const before = await logRows();
     const res = await raw('/v1/messages', { headers: anthropic(), body: '{"model":' });
@@ -80,7 +80,14 @@ describe("bad input gets a clear error in the client's own format, and nothing i
       error: { type: 'invalid_request_error' },
       headroom: { code: 'invalid_json' },
     });
-    expect(await logRows()).toBe(before);
+    // Issue 13 §3: a refused request is in the activity log with its reason, not its content.
+    expect(await logRows()).toBe(before + 1);
+    const newest = await h.core.router.call('activity.list', { limit: 1 });
+    expect(newest.ok && (newest.value as unknown[])[0]).toMatchObject({
+      status: 400,
+      errorCode: 'invalid_json',
+      model: null,
+    });
     expect(upstream.requests).toHaveLength(0);
   });
 
@@ -105,12 +112,13 @@ describe("bad input gets a clear error in the client's own format, and nothing i
     expect(unknown.status).toBe(404);
     expect(errorType(unknown.json)).toBe('not_found_error');
     expect((unknown.json.error as { message: string }).message).toContain('claude-sonnet-4-5');
-    // An OpenAI model asked for on the Anthropic endpoint is not served (no translation yet).
-    const wrongFormat = await raw('/v1/messages', {
+    // An OpenAI model asked for on the Anthropic endpoint is served by translation (issue 12), in Anthropic's shape.
+    const otherFormat = await raw('/v1/messages', {
       headers: anthropic(),
-      body: JSON.stringify({ model: 'gpt-4o', messages: [] }),
+      body: JSON.stringify({ model: 'gpt-4o', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
     });
-    expect(wrongFormat.status).toBe(404);
+    expect(otherFormat.status).toBe(200);
+    expect(otherFormat.json).toMatchObject({ type: 'message', role: 'assistant', model: 'gpt-4o' });
   });
 
   it('PROD-18: missing and wrong keys → 401 in each format', async () => {
@@ -154,9 +162,24 @@ describe("bad input gets a clear error in the client's own format, and nothing i
 
   it('PROD-10: GET /v1/models answers in the OpenAI shape, and the Anthropic shape with anthropic-version', async () => {
     const asOpenai = await raw('/v1/models', { method: 'GET', headers: openaiHeaders() });
-    expect(asOpenai.json).toMatchObject({ object: 'list', data: [{ id: 'gpt-4o', object: 'model' }] });
+    // Both lists name every model either format can use: the other format's are served translated (issue 12).
+    expect(asOpenai.json).toMatchObject({
+      object: 'list',
+      data: [
+        { id: 'claude-sonnet-4-5', object: 'model' },
+        { id: 'gpt-4o', object: 'model' },
+      ],
+    });
     const asAnthropic = await raw('/v1/models', { method: 'GET', headers: anthropic() });
-    expect(asAnthropic.json).toMatchObject({ data: [{ id: 'claude-sonnet-4-5', type: 'model' }], has_more: false });
+    expect(asAnthropic.json).toMatchObject({
+      data: [
+        { id: 'claude-sonnet-4-5', type: 'model' },
+        { id: 'gpt-4o', type: 'model' },
+      ],
+      has_more: false,
+      first_id: 'claude-sonnet-4-5',
+      last_id: 'gpt-4o',
+    });
   });
 
   it("PROD-18: Headroom's own permanent refusals say x-should-retry: false, so SDKs (and Claude Code) stop at once", async () => {

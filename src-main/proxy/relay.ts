@@ -1,11 +1,11 @@
 import type { ServerResponse } from 'node:http';
-import type { Dispatcher } from 'undici';
 import type { ChunkWatch } from '../resilience/watchdog/stream-watchdog';
 import type { WatchdogDecision } from '../resilience/watchdog/throughput-meter';
 import type { AnswerStart } from './answer-start';
-import type { ClientFormat } from './client-errors';
+import type { WireFormat } from '../../src-shared/domain/connection';
 import { lastEventOf, streamEndOf } from './sse-scan';
 import { headerValue } from './header-value';
+import type { UpstreamAnswer } from './upstream-answer';
 import { buildClientHeaders } from './upstream-headers';
 import type { Usage, UsageTap } from './usage-tap';
 
@@ -27,7 +27,7 @@ const TAIL_BYTES = 8 * 1024;
 /** Ends an already-started SSE response with an error event the client can parse. */
 export function endStreamWithError(
   res: ServerResponse,
-  format: ClientFormat,
+  format: WireFormat,
   message: string,
   code = 'upstream_error',
 ): void {
@@ -36,16 +36,23 @@ export function endStreamWithError(
 }
 
 /** The last words of a stream that broke after the client already had bytes: an error event it can parse. */
-function streamErrorFrame(format: ClientFormat, message: string, code: string): string {
-  return format === 'anthropic'
-    ? `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message } })}\n\n`
-    : `data: ${JSON.stringify({ error: { message, type: 'server_error', code } })}\n\n`;
+function streamErrorFrame(format: WireFormat, message: string, code: string): string {
+  switch (format) {
+    case 'anthropic':
+      return `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message } })}\n\n`;
+    case 'openai':
+      return `data: ${JSON.stringify({ error: { message, type: 'server_error', code } })}\n\n`;
+    case 'responses':
+      // The Responses stream's own failure event: codex reads `response.error` and shows the message.
+      return `event: response.failed\ndata: ${JSON.stringify({ type: 'response.failed', response: { status: 'failed', error: { code, message } } })}\n\n`;
+  }
 }
 
 const LOST = 'Headroom: the upstream connection was lost mid-stream';
-const UNTERMINATED: Record<ClientFormat, string> = {
+const UNTERMINATED: Record<WireFormat, string> = {
   anthropic: 'Headroom: the upstream stream ended without message_stop; the answer is incomplete',
   openai: 'Headroom: the upstream stream ended without [DONE]; the answer is incomplete',
+  responses: 'Headroom: the upstream stream ended without response.completed; the answer is incomplete',
 };
 
 function tooSlow(decision: Extract<WatchdogDecision, { kind: 'abort' }>): string {
@@ -61,11 +68,11 @@ function ignore(): void {}
  */
 export function relayResponse(
   res: ServerResponse,
-  upstream: Dispatcher.ResponseData,
+  upstream: UpstreamAnswer,
   start: ReadyStart,
   tap: UsageTap,
   extraHeaders: Record<string, string>,
-  format: ClientFormat,
+  format: WireFormat,
   startedAt: number,
   /** WATCH-1: the attempt's throughput watchdog (it saw the held chunks already); null when off. */
   watch: ChunkWatch | null = null,

@@ -71,3 +71,16 @@ describe('upstream error text', () => {
     expect(performance.now() - started).toBeLessThan(200);
   });
 });
+
+describe('Responses stream ends (issue 12)', () => {
+  it('response.completed and response.incomplete end a Responses stream; response.failed and error are errors', () => {
+    const end = (event: string | null, data: string) => streamEndOf('responses', { event, data });
+    expect(end('response.completed', '{"type":"response.completed"}')).toBe('terminal');
+    expect(end('response.incomplete', '{}')).toBe('terminal');
+    expect(end(null, '{"type":"response.completed","response":{}}')).toBe('terminal');
+    expect(end('response.failed', '{}')).toBe('error');
+    expect(end('error', '{"type":"error"}')).toBe('error');
+    expect(end('response.output_text.delta', '{"delta":"response.completed"}')).toBe('missing');
+    expect(streamEndOf('responses', null)).toBe('missing');
+  });
+});

@@ -1,4 +1,4 @@
-import type { ClientFormat } from './client-errors';
+import type { WireFormat } from '../../src-shared/domain/connection';
 
 /** What a stream's last event says about how it ended. */
 export type StreamEnd = 'terminal' | 'error' | 'missing';
@@ -84,9 +84,13 @@ export function statusOfErrorEvent(event: SseEvent): number {
   return 500;
 }
 
-/** Anthropic streams end with `message_stop`, OpenAI chat streams with `data: [DONE]`; an error event also ends them. */
-export function streamEndOf(format: ClientFormat, last: SseEvent | null): StreamEnd {
+/**
+ * Anthropic streams end with `message_stop`, OpenAI chat streams with `data: [DONE]`, Responses
+ * streams with `response.completed` / `response.incomplete`; an error event also ends them.
+ */
+export function streamEndOf(format: WireFormat, last: SseEvent | null): StreamEnd {
   if (!last) return 'missing';
+  if (format === 'responses') return responsesEndOf(last);
   if (format === 'anthropic') {
     if (last.event === 'message_stop' || (last.event === null && last.data.includes('"message_stop"')))
       return 'terminal';
@@ -104,5 +108,25 @@ function hasErrorField(data: string): boolean {
     return typeof value === 'object' && value !== null && 'error' in value;
   } catch {
     return false;
+  }
+}
+
+const RESPONSES_TERMINAL: ReadonlySet<string> = new Set(['response.completed', 'response.incomplete']);
+const RESPONSES_ERROR: ReadonlySet<string> = new Set(['response.failed', 'error']);
+
+/** A Responses stream names every event (`event:` = its `type`); a nameless one is read by its type field. */
+function responsesEndOf(last: SseEvent): StreamEnd {
+  const name = last.event ?? typeOf(last.data);
+  if (name !== null && RESPONSES_TERMINAL.has(name)) return 'terminal';
+  return name !== null && RESPONSES_ERROR.has(name) ? 'error' : 'missing';
+}
+
+function typeOf(data: string): string | null {
+  try {
+    const value: unknown = JSON.parse(data);
+    if (typeof value !== 'object' || value === null || !('type' in value)) return null;
+    return typeof value.type === 'string' ? value.type : null;
+  } catch {
+    return null;
   }
 }

@@ -7,6 +7,8 @@ import type { RuntimeConnection } from '../routing/catalog';
  * Everything else (auth, cookies, session and lease headers, hop-by-hop) is dropped by construction.
  */
 const PASS_THROUGH = ['anthropic-version', 'anthropic-beta', 'content-type', 'accept', 'user-agent', 'x-app'] as const;
+/** An OpenAI-format upstream has no use for Anthropic's headers (a translated Claude Code request carries them). */
+const PASS_THROUGH_OPENAI = ['content-type', 'accept', 'user-agent'] as const;
 
 /** Upstream request headers built from scratch for one target. */
 export function buildUpstreamHeaders(
@@ -16,7 +18,7 @@ export function buildUpstreamHeaders(
   extra: Record<string, string> = {},
 ): Record<string, string> {
   const headers: Record<string, string> = {};
-  for (const name of PASS_THROUGH) {
+  for (const name of connection.adapter.format === 'anthropic' ? PASS_THROUGH : PASS_THROUGH_OPENAI) {
     const value = client[name];
     if (typeof value === 'string') headers[name] = value;
   }

@@ -40,7 +40,7 @@ function absorb(usage: Usage, raw: unknown): void {
   usage.outputTokens = num(u.output_tokens) ?? num(u.completion_tokens) ?? usage.outputTokens;
   usage.cacheReadTokens = num(u.cache_read_input_tokens) ?? usage.cacheReadTokens;
   usage.cacheWriteTokens = num(u.cache_creation_input_tokens) ?? usage.cacheWriteTokens;
-  const details = asObject(u.prompt_tokens_details);
+  const details = asObject(u.prompt_tokens_details) ?? asObject(u.input_tokens_details);
   if (details) usage.cacheReadTokens = num(details.cached_tokens) ?? usage.cacheReadTokens;
 }
 
@@ -54,6 +54,7 @@ function absorbLine(usage: Usage, line: Buffer): void {
     if (!event) return;
     absorb(usage, event.usage);
     absorb(usage, asObject(event.message)?.usage); // Anthropic message_start
+    absorb(usage, asObject(event.response)?.usage); // Responses response.completed
   } catch {
     // A malformed event is the client's to see; the tap only reads.
   }

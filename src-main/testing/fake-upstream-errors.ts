@@ -114,7 +114,7 @@ export function defaultErrorMessage(format: WireFormat, status: number): string 
 /** The routes each format serves, keyed `METHOD pathname`. */
 export const ROUTES: Record<WireFormat, readonly string[]> = {
   anthropic: ['POST /v1/messages', 'POST /v1/messages/count_tokens', 'GET /v1/models'],
-  openai: ['POST /v1/chat/completions', 'GET /v1/models'],
+  openai: ['POST /v1/chat/completions', 'POST /v1/responses', 'GET /v1/models'],
 };
 
 /** Decides a refusal before any behaviour applies: unknown route (404), bad auth (401), bad JSON (400). */

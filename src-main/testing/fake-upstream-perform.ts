@@ -4,6 +4,7 @@
 import { defaultErrorMessage, errorPlan, type PlanContext, type ResponsePlan } from './fake-upstream-errors';
 import type { Exchange } from './fake-upstream-exchange';
 import { okPlan } from './fake-upstream-responses';
+import { toolCallPlan } from './fake-upstream-tools';
 import type { Behaviour, RecordedRequest } from './fake-upstream-types';
 import { anthropicErrorFrame, anthropicEvent, openaiErrorFrame, openaiEvent } from './sse-frames';
 
@@ -18,6 +19,8 @@ export async function perform(
   switch (behaviour.kind) {
     case 'ok':
       return exchange.send(okPlan(ctx, record, pathname, behaviour));
+    case 'tool-call':
+      return exchange.send(toolCallPlan(ctx, record, pathname, behaviour));
     case 'status': {
       const message = behaviour.echoKey
         ? `Invalid credential: ${credentialOf(record)}`

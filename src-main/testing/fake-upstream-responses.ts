@@ -1,9 +1,12 @@
 /**
  * Successful answers for each fake route, in the real providers' shapes: Message / chat.completion
- * JSON, their SSE streams (built by sse-frames so tests can predict the bytes), token counts, model lists.
+ * JSON, their SSE streams (built by sse-frames so tests can predict the bytes), token counts, model
+ * lists; Responses API answers come from fake-upstream-responses-api.
  */
 import { identityHeaders, type PlanContext, type ResponsePlan } from './fake-upstream-errors';
 import { modelList } from './fake-upstream-models';
+import { estimateTokens, field, jsonPlan, ssePlan, wantsStream } from './fake-upstream-plans';
+import { responsesApiPlan } from './fake-upstream-responses-api';
 import type { OkBehaviour, RecordedRequest } from './fake-upstream-types';
 import {
   anthropicStreamFrames,
@@ -13,20 +16,7 @@ import {
   splitText,
 } from './sse-frames';
 
-/** Reads a property of a parsed JSON value without trusting its shape. */
-export function field(value: unknown, key: string): unknown {
-  return typeof value === 'object' && value !== null ? (value as Record<string, unknown>)[key] : undefined;
-}
-
-/** Deterministic stand-in for a tokenizer: about four characters per token, never zero. */
-export function estimateTokens(text: string): number {
-  return Math.max(1, Math.ceil(text.length / 4));
-}
-
-/** Whether the request asked for SSE (`"stream": true`). */
-export function wantsStream(req: RecordedRequest): boolean {
-  return field(req.json, 'stream') === true;
-}
+export { estimateTokens, field, wantsStream } from './fake-upstream-plans';
 
 /** The generated message id for a request, so tests can predict stream bytes. */
 export function messageId(ctx: PlanContext): string {
@@ -46,6 +36,9 @@ export function okPlan(ctx: PlanContext, req: RecordedRequest, pathname: string,
   const output = ok.usage?.output ?? estimateTokens(text);
   const id = messageId(ctx);
   const deltas = splitText(text, ok.deltas ?? 3);
+  if (pathname === '/v1/responses') {
+    return responsesApiPlan(ctx, req, { model, text, deltas, calls: [], fragments: 1, input, output }, extra);
+  }
 
   if (ctx.format === 'anthropic') {
     if (!wantsStream(req)) return jsonPlan(anthropicMessage(id, model, text, input, output), extra);
@@ -77,35 +70,8 @@ export function okPlan(ctx: PlanContext, req: RecordedRequest, pathname: string,
   );
 }
 
-function jsonPlan(body: unknown, headers: Record<string, string>): ResponsePlan {
-  const text = JSON.stringify(body);
-  return {
-    status: 200,
-    headers: {
-      'content-type': 'application/json',
-      'content-length': String(Buffer.byteLength(text)),
-      ...headers,
-    },
-    chunks: [text],
-    streaming: false,
-  };
-}
-
-function ssePlan(frames: string[], headers: Record<string, string>): ResponsePlan {
-  return {
-    status: 200,
-    headers: {
-      'content-type': 'text/event-stream; charset=utf-8',
-      'cache-control': 'no-cache',
-      ...headers,
-    },
-    chunks: frames,
-    streaming: true,
-  };
-}
-
 /** Identity plus the rate-limit headers each provider sends on success. */
-function successHeaders(ctx: PlanContext): Record<string, string> {
+export function successHeaders(ctx: PlanContext): Record<string, string> {
   const headers = identityHeaders(ctx);
   if (ctx.format === 'anthropic') {
     const reset = new Date(Date.now() + 60_000).toISOString().replace(/\.\d{3}Z$/, 'Z');

@@ -94,8 +94,35 @@ export interface MalformedOkBehaviour {
   events?: number;
 }
 
+/** One function/tool call a `tool-call` answer makes. */
+export interface FakeToolCall {
+  name: string;
+  /** The call's arguments, sent as `input` (Anthropic) or as the JSON text of `arguments` (OpenAI). */
+  input: Record<string, unknown>;
+  /** Overrides the generated id (`toolu_…` / `call_…`). */
+  id?: string;
+}
+
+/**
+ * Answer with tool calls in the route's wire format, stopping for them (`tool_use` / `tool_calls`,
+ * a Responses `function_call` item). Streamed arguments are cut into `fragments` pieces (default 4)
+ * at places that split keys and values, as real upstreams do: `input_json_delta` for Anthropic,
+ * `arguments` deltas by `index` for Chat Completions, `function_call_arguments.delta` for Responses.
+ */
+export interface ToolCallBehaviour {
+  kind: 'tool-call';
+  /** Default: one `get_weather` call with `{"city":"Paris","unit":"celsius"}`. */
+  calls?: FakeToolCall[];
+  /** Text said before the calls (a text block / `content` / a message item); none by default. */
+  text?: string;
+  fragments?: number;
+  usage?: { input: number; output: number };
+  headers?: Record<string, string>;
+}
+
 export type Behaviour =
   | OkBehaviour
+  | ToolCallBehaviour
   | StatusBehaviour
   | DelayBehaviour
   | HangBehaviour

@@ -5,8 +5,21 @@ import { providerSpecificDataSchema, type ProviderSpecificData } from './provide
 export const CONNECTION_KINDS = ['anthropic', 'claude-oauth', 'openai', 'openai-compatible'] as const;
 export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
 
-/** The wire format a client speaks and a connection accepts; translation is later work. */
+/** The wire format a connection accepts (and a client's family: Responses clients are `openai`). */
 export type ApiFormat = 'anthropic' | 'openai';
+
+/**
+ * What a client speaks on the wire: Anthropic Messages, OpenAI Chat Completions or the OpenAI
+ * Responses API (codex). A connection speaks its ApiFormat, and `responses` too when it serves
+ * the Responses API natively (see `servesResponsesNatively`); `translate/` bridges the rest.
+ */
+export type WireFormat = 'anthropic' | 'openai' | 'responses';
+
+/** Whether a connection takes `POST /responses` itself: OpenAI's own API does; compatible ones only when marked. */
+export function servesResponsesNatively(kind: ConnectionKind, responsesApi: boolean | null | undefined): boolean {
+  if (responsesApi !== null && responsesApi !== undefined) return responsesApi && apiFormatOf(kind) === 'openai';
+  return kind === 'openai';
+}
 
 export function apiFormatOf(kind: ConnectionKind): ApiFormat {
   switch (kind) {
@@ -93,6 +106,10 @@ export const connectionInputSchema = z
      * sends directly. Sending back the masked form a view shows keeps the stored URL.
      */
     outboundProxyUrl: httpUrl.nullable().optional(),
+    /** Issue 12: whether requests of the other wire format may be translated onto this connection (absent: yes). */
+    acceptTranslated: z.boolean().optional(),
+    /** Issue 12: whether this (OpenAI-format) connection serves the Responses API itself; null: by kind (only `openai`). */
+    responsesApi: z.boolean().nullable().optional(),
   })
   .superRefine((value, ctx) => {
     if (value.kind === 'openai-compatible' && !value.baseUrl) {
@@ -135,6 +152,10 @@ export interface ConnectionView {
   /** EGRESS: the IP the probe last saw this connection leave from, and when (absent: never probed). */
   egressIp?: string;
   egressIpAt?: number;
+  /** Issue 12: translated requests of the other format may use it (absent: true). */
+  acceptTranslated?: boolean;
+  /** Issue 12: serves `POST /responses` natively; absent or null: by kind. */
+  responsesApi?: boolean | null;
   /** e.g. "sk-ant-…9xQa"; never the secret itself. */
   secretHint: string | null;
   createdAt: number;

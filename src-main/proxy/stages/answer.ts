@@ -9,12 +9,17 @@ import type { Ended } from './learn';
 
 /** The response header naming the connection a session pin chose (issue 9 §3). */
 export const SESSION_PIN_HEADER = 'x-headroom-session-pin';
+/** Issue 12: `client->upstream` wire formats of a translated answer (`anthropic->openai`). */
+export const TRANSLATED_HEADER = 'x-headroom-translated';
+export const WARNING_HEADER = 'x-headroom-warning';
 
 /** Headroom's own response headers: who served it, who was tried first, and whether a pin decided. */
 function headroomHeaders(frame: RequestFrame, connection: string, pinned: boolean): Record<string, string> {
   const extra: Record<string, string> = { 'x-headroom-connection': connection };
   if (frame.hops.length > 0) extra['x-headroom-failover'] = formatFailoverHeader(frame.hops);
   if (pinned) extra[SESSION_PIN_HEADER] = connection;
+  if (frame.translated !== null) extra[TRANSLATED_HEADER] = frame.translated;
+  if (frame.warning !== null) extra[WARNING_HEADER] = frame.warning;
   return extra;
 }
 
@@ -26,7 +31,7 @@ export function answerError(
   reason?: string,
 ): Ended {
   const { res, endpoint } = frame.request;
-  if (frame.keepAlive.committed) endStreamWithError(res, endpoint.format, error.message, error.code);
+  if (frame.keepAlive.committed) endStreamWithError(res, endpoint.wire, error.message, error.code);
   else sendClientError(res, endpoint.format, error);
   return { connection, status: res.statusCode, outcome: null, errorCode: reason ?? error.code };
 }
@@ -46,11 +51,24 @@ export async function sendAnswer(frame: RequestFrame, answer: Answer, pinned: bo
         answer.held,
         answer.tap,
         headroomHeaders(frame, name, pinned),
-        endpoint.format,
+        endpoint.wire,
         frame.request.startedAt,
         answer.watch,
       );
       return { connection: name, status: answer.upstream.statusCode, outcome, errorCode: outcome.errorCode };
+    }
+    case 'local': {
+      frame.keepAlive.stop();
+      if (!res.headersSent) {
+        const headers = { ...headroomHeaders(frame, answer.connection, pinned), ...answer.headers };
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(answer.body),
+          ...headers,
+        });
+      }
+      res.end(answer.body);
+      return { connection: answer.connection, status: 200, outcome: null, errorCode: null };
     }
     case 'upstream-error': {
       const name = answer.target.connection.view.name;

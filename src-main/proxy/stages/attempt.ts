@@ -3,6 +3,11 @@ import type { AppError } from '../../../src-shared/contract/errors';
 import type { FailoverHop } from '../../../src-shared/domain/request-log';
 import type { Target } from '../../routing/resolve-targets';
 import { createStreamWatchdog, type ChunkWatch } from '../../resilience/watchdog/stream-watchdog';
+import { bridgeFor } from '../../translate/bridges';
+import { bridgeRequest } from '../../translate/bridge-request';
+import { bridgeResponse } from '../../translate/bridge-response';
+import type { UpstreamAnswer } from '../upstream-answer';
+import type { Json } from '../../translate/translate-types';
 import { readAnswerStart, type AnswerStart } from '../answer-start';
 import { earlyFailureError, type EarlyFailure } from '../early-failure';
 import { headerValue } from '../header-value';
@@ -11,8 +16,10 @@ import type { ProxyContext } from '../proxy-context';
 import { ERROR_BODY_CAP, readUpstreamBody } from '../read-upstream-body';
 import { redactSecrets, secretStrings } from '../redact-secrets';
 import type { Admission } from '../resilience-port';
+import { withoutUnsignedThinking } from '../unsigned-thinking';
 import { summarizeUpstreamText } from '../upstream-text';
 import { createUsageTap, type UsageTap } from '../usage-tap';
+import { estimatedCount } from './count-estimate';
 import type { RequestFrame } from './frame';
 import { learnFailure, learnSuccess } from './learn';
 import { sendWithHooks } from './send';
@@ -22,7 +29,8 @@ export type Answer =
   | {
       kind: 'relay';
       target: Target;
-      upstream: Dispatcher.ResponseData;
+      /** The upstream's answer, or its translation into the client's format (issue 12). */
+      upstream: UpstreamAnswer;
       held: Extract<AnswerStart, { kind: 'ready' }>;
       tap: UsageTap;
       /** The attempt's throughput watchdog, carried on into the relay (null when off). */
@@ -39,7 +47,9 @@ export type Answer =
       reason: string;
     }
   /** An error the client is told in its own format (or as an SSE event once a keep-alive stream is open). */
-  | { kind: 'error'; error: AppError; connection: string | null; reason?: string };
+  | { kind: 'error'; error: AppError; connection: string | null; reason?: string }
+  /** Headroom answered for the connection itself (a token-count estimate, issue 12 §3). */
+  | { kind: 'local'; connection: string; body: string; headers: Record<string, string> };
 
 /**
  * One attempt's outcome. Failover to the next candidate is possible only for
@@ -54,7 +64,7 @@ export type AttemptOutcome =
       hop: FailoverHop | null;
       canFailover: boolean;
       answer: Answer;
-      drop?: Dispatcher.ResponseData;
+      drop?: UpstreamAnswer;
     }
   | { kind: 'failed-after-commit'; answer: Answer }
   | { kind: 'refused'; reason: 'aborted' | 'unsupported' };
@@ -72,6 +82,33 @@ export async function attemptCandidate(
   const { request, parsed } = frame;
   const { endpoint } = request;
   const name = target.connection.view.name;
+  // count_tokens is never translated: a connection that cannot count lets the next one try, and the
+  // last gives an estimate (issue 12 §3) — never a 404 that makes Claude Code bench the model.
+  const counting = endpoint.name === 'count_tokens';
+  if (counting && target.connection.adapter.format !== 'anthropic')
+    return { kind: 'failed-before-first-byte', hop: null, canFailover: true, answer: estimatedCount(frame, target) };
+  // issue 12: another format goes through translate/; the same format keeps its bytes (null, one check).
+  const bridge = counting ? null : bridgeFor(endpoint.wire, target.connection);
+  frame.translated = bridge?.label ?? null;
+  let body: Buffer;
+  let requests: Json[] = [];
+  if (bridge) {
+    const reasoning = target.connection.view.kind === 'openai-compatible';
+    const bridged = bridgeRequest(request.body, bridge, target.upstreamModel, reasoning);
+    if (!bridged.ok) {
+      // Not this connection's fault: a candidate of the client's own format may still serve it.
+      frame.hops.push({ connection: name, status: 400, reason: 'untranslatable' });
+      const answer: Answer = { kind: 'error', error: bridged.error, connection: null, reason: 'untranslatable' };
+      return { kind: 'failed-before-first-byte', hop: null, canFailover: true, answer };
+    }
+    body = bridged.body;
+    requests = bridged.requests;
+  } else {
+    body = bodyForModel(request.body, parsed, target.upstreamModel);
+    // A conversation once served translated may carry unsigned thinking that Anthropic would refuse.
+    if (endpoint.wire === 'anthropic') body = withoutUnsignedThinking(body) ?? body;
+  }
+  const operation = bridge?.operation ?? endpoint.operation;
   const hooks = ctx.hooks.forAttempt(target.connection, {
     startedAt: request.startedAt,
     responseTimeoutMs: frame.responseTimeoutMs,
@@ -81,10 +118,13 @@ export async function attemptCandidate(
     hooks,
     {
       target,
-      operation: endpoint.operation,
-      search: request.search,
+      operation,
+      search: bridge ? '' : request.search,
       clientHeaders: request.req.headers,
-      body: bodyForModel(request.body, parsed, target.upstreamModel),
+      body,
+      ...(bridge?.upstreamWire === 'anthropic' && request.req.headers['anthropic-version'] === undefined
+        ? { extraHeaders: ANTHROPIC_VERSION }
+        : {}),
       signal: frame.signal,
       headersTimeoutMs: frame.headersTimeoutMs,
       bodyTimeoutMs: frame.bodyTimeoutMs,
@@ -94,7 +134,7 @@ export async function attemptCandidate(
   frame.servedVia = result.via;
   /** An early failure, learned once. */
   const failedEarly = (failure: EarlyFailure, detail: string | null): AttemptOutcome => {
-    const verdict = learnFailure(ctx, target, admission, endpoint.operation, { kind: 'transport', failure });
+    const verdict = learnFailure(ctx, target, admission, operation, { kind: 'transport', failure });
     frame.hops.push({
       connection: name,
       status: null,
@@ -109,7 +149,7 @@ export async function attemptCandidate(
   };
   /** WATCH-6: the watchdog cut a stream before the client saw a byte: learned like a stall, and the next target may serve. */
   const failedSlow = (detail: string): AttemptOutcome => {
-    const verdict = learnFailure(ctx, target, admission, endpoint.operation, { kind: 'transport', failure: 'timeout' });
+    const verdict = learnFailure(ctx, target, admission, operation, { kind: 'transport', failure: 'timeout' });
     frame.hops.push({ connection: name, status: null, reason: 'slow' });
     const error: AppError = {
       code: 'upstream_timeout',
@@ -138,20 +178,23 @@ export async function attemptCandidate(
     return failedEarly(result.reason, null);
   }
 
-  const upstream = result.response;
-  if (upstream.statusCode >= 200 && upstream.statusCode < 300) {
+  const raw = result.response;
+  if (raw.statusCode >= 200 && raw.statusCode < 300) {
+    const upstream = bridge
+      ? bridgeResponse(raw, bridge, requests, { clientModel: parsed.model, idSeed: idSeedOf(request.startedAt) })
+      : raw;
     // Nothing is committed to the client until the answer has really begun (and, for JSON, parses).
     const contentType = headerValue(upstream.headers['content-type']);
     const tap = createUsageTap(contentType);
-    const sse = contentType?.includes('text/event-stream') ? endpoint.format : null;
-    const watch = sse === null ? null : watchFor(ctx);
+    const sse = contentType?.includes('text/event-stream') ? endpoint.wire : null;
+    const watch = sse === null ? null : watchFor(ctx, frame.bodyTimeoutMs);
     const start = await readAnswerStart(upstream, sse, tap, frame.signal, ctx.now, watch);
     if (start.kind === 'aborted') return { kind: 'refused', reason: 'aborted' };
     if (start.kind === 'failed')
       return start.failure === 'slow' ? failedSlow(start.detail) : failedEarly(start.failure, start.detail);
     if (start.kind === 'stream_error') {
       const bodyText = redactSecrets(start.bodyText, secretStrings(target.connection.secret, result.sentSecret));
-      const verdict = learnFailure(ctx, target, admission, endpoint.operation, {
+      const verdict = learnFailure(ctx, target, admission, operation, {
         kind: 'response',
         status: start.status,
         headers: upstream.headers,
@@ -171,19 +214,25 @@ export async function attemptCandidate(
     return { kind: 'served', answer: { kind: 'relay', target, upstream, held: start, tap, watch } };
   }
 
+  const upstream = raw;
   const bodyBytes =
     (await readUpstreamBody(upstream.body, ERROR_BODY_CAP, frame.errorBodyTimeoutMs)) ?? Buffer.alloc(0);
   if (frame.signal.aborted) return { kind: 'refused', reason: 'aborted' };
   // An upstream that echoes the credential must not carry it into the client, the log or the UI.
   const secrets = secretStrings(target.connection.secret, result.sentSecret);
   const bodyText = redactSecrets(bodyBytes.toString('utf8'), secrets);
-  const verdict = learnFailure(ctx, target, admission, endpoint.operation, {
+  const verdict = learnFailure(ctx, target, admission, operation, {
     kind: 'response',
     status: upstream.statusCode,
     headers: upstream.headers,
     bodyText,
     ...(result.wallResetAt === null ? {} : { cooldownUntil: result.wallResetAt }),
   });
+  if (counting && (upstream.statusCode === 404 || upstream.statusCode === 405)) {
+    // An Anthropic-format upstream without count_tokens (PROD-10: not a failure): the next may count, else an estimate.
+    const hop = { connection: name, status: upstream.statusCode, reason: verdict.reason };
+    return { kind: 'failed-before-first-byte', hop, canFailover: true, answer: estimatedCount(frame, target) };
+  }
   frame.keepAlive.stop();
   if (frame.keepAlive.committed) {
     // The client already has a 200 stream (it waited in the lane): the error can only be an SSE event now.
@@ -211,8 +260,18 @@ export async function attemptCandidate(
 }
 
 /** One boolean check per stream when the watchdog is off (WATCH-5); else a fresh meter with the proxy's clock. */
-function watchFor(ctx: ProxyContext): ChunkWatch | null {
+function watchFor(ctx: ProxyContext, idleMs: number): ChunkWatch | null {
   const settings = ctx.throughputWatchdog?.();
-  const watchdog = settings?.enabled ? createStreamWatchdog(settings) : null;
+  const watchdog = settings?.enabled ? createStreamWatchdog(settings, idleMs) : null;
   return watchdog ? (chunk) => watchdog.push(chunk, ctx.now()) : null;
+}
+
+/** Anthropic requires the version header; an OpenAI or Responses client never sends one. */
+const ANTHROPIC_VERSION: Record<string, string> = { 'anthropic-version': '2023-06-01' };
+
+let idCounter = 0;
+/** Ids a translated answer needs and the upstream did not give: unique per process, no crypto per request. */
+function idSeedOf(startedAt: number): string {
+  idCounter = (idCounter + 1) % 1_000_000;
+  return `${startedAt.toString(36)}${idCounter.toString(36)}`;
 }

@@ -40,6 +40,12 @@ export interface RequestFrame {
   quota: QuotaMark | null;
   /** Set once the request waited out a cooldown (CONC-7). */
   held: HeldMark | null;
+  /** `client->upstream` when the current attempt is translated (issue 12); null: same format. */
+  translated: string | null;
+  /** ROUTE-3 and the like: a warning the answer carries in `x-headroom-warning`. */
+  warning: string | null;
+  /** Time spent in connections' request queues waiting for a slot (QUEUE-1), summed over attempts. */
+  queuedMs: number;
 }
 
 /** What waiting out short cooldowns did for one request, for its headers and its activity row. */

@@ -1,12 +1,18 @@
 import { createHash } from 'node:crypto';
 import type { AppError } from '../../../src-shared/contract/errors';
 import type { ComboView } from '../../../src-shared/domain/combo';
-import type { ApiFormat } from '../../../src-shared/domain/connection';
+import type { WireFormat } from '../../../src-shared/domain/connection';
 import type { TargetExclusion } from '../../../src-shared/domain/cooldown';
 import type { LocalKeyView } from '../../../src-shared/domain/local-key';
 import { pinKeyOf, type Pin, type PinScope } from '../../routing/affinity/pin';
 import { orderByPin } from '../../routing/affinity/pin-order';
-import { resolveTargets, type Exclusion, type Target } from '../../routing/resolve-targets';
+import {
+  refusingFormat,
+  resolveTargets,
+  type Exclusion,
+  type FormatRefusal,
+  type Target,
+} from '../../routing/resolve-targets';
 import { emergencyFallbackEnabled, parseEmergencyEnv } from '../../routing/strategies/emergency-fallback';
 import { exclusionLogFor } from '../exclusion-log';
 import type { ProxyContext } from '../proxy-context';
@@ -34,6 +40,21 @@ export type Plan =
     };
 
 const connectionIdOf = (t: Target) => t.connection.view.id;
+
+const FORMAT_NAMES = { anthropic: 'Anthropic-format', openai: 'OpenAI-format' } as const;
+
+/** "is served by OpenAI-format connection o1 only; it does not accept translated requests". */
+function servedOnlyBy(refusing: readonly FormatRefusal[]): string {
+  const groups = new Map<string, string[]>();
+  for (const r of refusing)
+    groups.set(FORMAT_NAMES[r.format], [...(groups.get(FORMAT_NAMES[r.format]) ?? []), r.connection]);
+  const shown = [...groups].map(([format, names]) => {
+    const listed = names.slice(0, 5).join(', ') + (names.length > 5 ? ', …' : '');
+    return `${format} connection${names.length === 1 ? '' : 's'} ${listed}`;
+  });
+  const one = refusing.length === 1;
+  return `is served by ${shown.join(' and ')} only; ${one ? 'it does' : 'they do'} not accept translated requests`;
+}
 
 function asExclusion(e: Exclusion): TargetExclusion {
   return { connection: e.connection, model: null, reason: e.reason, retryAfterSeconds: null };
@@ -84,18 +105,21 @@ const EMERGENCY_ENV = parseEmergencyEnv(process.env.HEADROOM_EMERGENCY_FALLBACK,
  */
 export function planRequest(
   ctx: ProxyContext,
-  input: { model: string; format: ApiFormat; key: LocalKeyView; session: string | null; body?: Buffer },
+  input: { model: string; wire: WireFormat; key: LocalKeyView; session: string | null; body?: Buffer },
 ): Plan {
-  const { model, format, key, session } = input;
+  const { model, wire, key, session } = input;
   const body = input.body ?? null;
-  const resolution = resolveTargets(ctx.catalog(), model, format);
+  const resolution = resolveTargets(ctx.catalog(), model, wire);
   if (resolution.kind === 'unknown_model') {
     const list = resolution.available.slice(0, 50).join(', ') || 'none configured';
+    // Issue 13 §6: say which API format does serve it, when only the format stands in the way.
+    const refusing = refusingFormat(ctx.catalog(), model, wire);
+    const served = refusing.length === 0 ? 'is not served by any connection' : servedOnlyBy(refusing);
     return {
       kind: 'refused',
       error: {
         code: 'model_not_found',
-        message: `Model ${quoteUserText(model)} is not served by any connection. Available: ${list}`,
+        message: `Model ${quoteUserText(model)} ${served}. Available: ${list}`,
         details: { available: resolution.available },
       },
     };

@@ -1,0 +1,128 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import { Readable } from 'node:stream';
+import type { UpstreamAnswer } from '../proxy/upstream-answer';
+import type { Bridge } from './bridges';
+import { parseObject } from './json-narrow';
+import { createSseReader, writeSse } from './sse-reader';
+import type { Json, ResponseContext, SseOut, StreamTranslator } from './translate-types';
+
+/** A translated JSON answer is held whole; past this it is refused rather than parsed on the event loop. */
+const JSON_CAP = 8 * 1024 * 1024;
+
+/** Headers that described the upstream's bytes and no longer describe ours. */
+const STALE = ['content-length', 'content-encoding', 'content-md5', 'etag', 'digest'];
+
+interface ChunkTranslator {
+  push(chunk: Buffer): string;
+  end(): string;
+}
+
+/**
+ * A 2xx upstream answer as the client's format: the body becomes a stream of translated bytes
+ * that the rest of the path (answer start, usage tap, watchdog, relay) reads like any upstream
+ * body. Backpressure both ways; destroying it cancels the upstream; a broken translation ends it
+ * with an error, so the attempt can still fail over when nothing was committed.
+ */
+export function bridgeResponse(
+  upstream: UpstreamAnswer,
+  bridge: Bridge,
+  requests: readonly Json[],
+  context: Omit<ResponseContext, 'request'>,
+): UpstreamAnswer {
+  const contentType = upstream.headers['content-type'];
+  const sse = typeof contentType === 'string' && contentType.includes('text/event-stream');
+  const translator = sse ? streamChunks(bridge, requests, context) : jsonChunks(bridge, requests, context);
+  const headers: IncomingHttpHeaders = { ...upstream.headers };
+  for (const name of STALE) delete headers[name];
+  headers['content-type'] = sse ? 'text/event-stream; charset=utf-8' : 'application/json';
+  return { statusCode: upstream.statusCode, headers, body: translatedBody(upstream.body, translator) };
+}
+
+function translatedBody(source: Readable, translator: ChunkTranslator): Readable {
+  const out = new Readable({
+    read() {
+      source.resume();
+    },
+    destroy(error, callback) {
+      source.destroy();
+      callback(error);
+    },
+  });
+  const emit = (text: string) => {
+    if (text !== '' && !out.push(Buffer.from(text, 'utf8'))) source.pause();
+  };
+  source.on('data', (chunk: Buffer) => {
+    try {
+      emit(translator.push(chunk));
+    } catch (error) {
+      out.destroy(error instanceof Error ? error : new Error(String(error)));
+    }
+  });
+  source.on('end', () => {
+    try {
+      emit(translator.end());
+      out.push(null);
+    } catch (error) {
+      out.destroy(error instanceof Error ? error : new Error(String(error)));
+    }
+  });
+  // The same error object travels on: a body timeout is still told apart from a reset downstream.
+  source.on('error', (error) => out.destroy(error));
+  source.pause();
+  return out;
+}
+
+function streamChunks(
+  bridge: Bridge,
+  requests: readonly Json[],
+  context: Omit<ResponseContext, 'request'>,
+): ChunkTranslator {
+  const reader = createSseReader();
+  // Upstream-side first: the last hop reads the upstream's events, the first writes the client's.
+  const chain: StreamTranslator[] = [];
+  for (let i = bridge.hops.length - 1; i >= 0; i--) {
+    const hop = bridge.hops[i];
+    if (hop) chain.push(hop.stream({ ...context, request: requests[i] ?? {} }));
+  }
+  const through = (events: SseOut[], ending: boolean): SseOut[] => {
+    let current = events;
+    for (const stage of chain) {
+      const next: SseOut[] = [];
+      for (const e of current) next.push(...stage.push(e.event, e.data));
+      if (ending) next.push(...stage.end());
+      current = next;
+    }
+    return current;
+  };
+  return {
+    push: (chunk) => writeSse(through(reader.push(chunk), false)),
+    end: () => writeSse(through(reader.end(), true)),
+  };
+}
+
+function jsonChunks(
+  bridge: Bridge,
+  requests: readonly Json[],
+  context: Omit<ResponseContext, 'request'>,
+): ChunkTranslator {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  return {
+    push(chunk) {
+      size += chunk.length;
+      if (size > JSON_CAP) throw new Error('the upstream answer is too large to translate');
+      chunks.push(chunk);
+      return '';
+    },
+    end() {
+      const parsed = parseObject(Buffer.concat(chunks, size).toString('utf8'));
+      if (!parsed) throw new Error('the upstream answer is not a JSON object');
+      let body: Json = parsed;
+      for (let i = bridge.hops.length - 1; i >= 0; i--) {
+        const hop = bridge.hops[i];
+        if (hop) body = hop.response(body, { ...context, request: requests[i] ?? {} });
+      }
+      return JSON.stringify(body);
+    },
+  };
+}
