@@ -122,7 +122,7 @@ describe('dashboard flows in Chromium', () => {
     const { dashboardUrl } = need(app, 'headless app');
     const fake = need(claudeFake, 'Claude fake');
     expect((await p.goto(dashboardUrl))?.status()).toBe(200);
-    await p.locator('h2#connections-title').waitFor();
+    await openTab(p, 'connections'); // Overview is the first tab (issue 13 §4)
     await p.getByTestId(`connection-row-${API}`).waitFor();
 
     await p.getByRole('button', { name: 'Add connection', exact: true }).click();

@@ -120,7 +120,7 @@ describe('headless dashboard in Chromium', () => {
     expect(p.url()).toBe(`${new URL(dashboardUrl).origin}/`);
     expect(await p.evaluate<string>('document.cookie')).toBe('');
 
-    await p.locator('h2#connections-title').waitFor();
+    await openTab(p, 'Connections', 'connections'); // Overview is the first tab (issue 13 §4)
     await p.locator('.proxy-url', { hasText: proxyUrl }).waitFor();
     const rows = p.locator('table tbody tr');
     await rows.first().waitFor();
@@ -246,7 +246,7 @@ describe('headless dashboard in Chromium', () => {
     const aiderOpenai = await snippet('aider (OpenAI-compatible API)');
     expect(aiderOpenai).toContain(`--openai-api-base ${proxyUrl}/v1 `);
     const aiderAnthropic = await snippet('aider (Anthropic API)');
-    expect(aiderAnthropic).toContain(`export ANTHROPIC_API_BASE=${proxyUrl}\n`);
+    expect(aiderAnthropic).toContain(`--set-env ANTHROPIC_API_BASE=${proxyUrl}`);
     // The page was reloaded since the key was created, so the snippets hold a placeholder, not the key.
     for (const code of [claude, aiderOpenai, aiderAnthropic]) expect(code).toContain('<your-headroom-key>');
     expect(await pageTextAndHtml(p)).not.toContain(need(createdKey, 'created key').plain);

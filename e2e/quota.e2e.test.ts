@@ -11,7 +11,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../src-main/testing/fake-upstream';
 import { launchChromium } from './support/chromium';
-import { ARTIFACTS, need, snap, snapWhole } from './support/dashboard';
+import { ARTIFACTS, need, openTab, snap, snapWhole } from './support/dashboard';
 import { startHeadless, type HeadlessApp } from './support/headless-app';
 
 const nonce = randomBytes(6).toString('hex');
@@ -79,7 +79,7 @@ beforeAll(async () => {
     if (message.type() === 'error') pageErrors.push(`console.error: ${message.text()}`);
   });
   await page.goto(app.dashboardUrl);
-  await page.locator('h2#connections-title').waitFor();
+  await openTab(page, 'connections'); // Overview is the first tab (issue 13 §4)
 });
 
 afterAll(async () => {

@@ -70,7 +70,7 @@ beforeAll(async () => {
     if (message.type() === 'error') pageErrors.push(`console.error: ${message.text()}`);
   });
   await page.goto(app.dashboardUrl);
-  await page.locator('h2#connections-title').waitFor();
+  await openTab(page, 'Connections', 'connections'); // Overview is the first tab (issue 13 §4)
 });
 
 afterAll(async () => {

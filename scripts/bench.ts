@@ -16,7 +16,9 @@
  * --profile or BENCH_PROFILE=1 (run the proxies under --cpu-prof and print where their time went;
  * the numbers then include the profiler's overhead), --phases=c1,c32,stream,cc,cc-stream (order;
  * a subset is allowed), --pin=CPUS or BENCH_PIN (taskset the proxies, e.g. 1), --no-history,
- * BENCH_HEADROOM_ENTRY=path (bench another headless entry, e.g. a build of another tree).
+ * BENCH_HEADROOM_ENTRY=path (bench another headless entry, e.g. a build of another tree),
+ * --no-translated (skip the translated rows of issue 12, scripts/bench/translated.ts, run last),
+ * --only-translated (run only those).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -34,6 +36,7 @@ import { formatChecks, formatTable, mb, type Check } from './bench/report';
 import { fairShareCheck } from './bench/quota-row';
 import { buildChecks, buildRows, type AllTotals, type Name, type PhaseId, type ProxyFacts } from './bench/results';
 import { LOCAL_KEY, STREAM_DELTAS, UPSTREAM_KEY } from './bench/shared';
+import { runTranslated } from './bench/translated';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -47,6 +50,8 @@ const SCALE = (() => {
 const PROFILE = process.env.BENCH_PROFILE === '1' || flag('profile');
 const PIN = option('pin') ?? process.env.BENCH_PIN ?? null;
 const HISTORY = !flag('no-history');
+const TRANSLATED = !flag('no-translated');
+const ONLY_TRANSLATED = flag('only-translated');
 const scaled = (n: number, min: number) => Math.max(min, Math.round(n * SCALE));
 
 const PHASE_KIND: Record<PhaseId, Kind> = {
@@ -108,6 +113,13 @@ async function main(): Promise<void> {
   const profileDir = join(root, '.bench', `profiles-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   if (PROFILE) mkdirSync(profileDir, { recursive: true });
   process.on('exit', () => rmSync(work, { recursive: true, force: true }));
+  const translatedRows = () => runTranslated({ root, work, entryArgs: entry.args, pin: PIN, scale: SCALE, log });
+  if (ONLY_TRANSLATED) {
+    const only = await translatedRows();
+    console.log(only.text);
+    if (only.failed) throw new Error(`translated rows: ${only.failed}`);
+    return;
+  }
   const loadAtStart = load();
   log(
     `scale ${SCALE}, ${PLAN.rounds} interleaved rounds, phases ${PHASE_ORDER.join(' → ')}; Headroom from ${entry.how}`,
@@ -274,6 +286,8 @@ async function main(): Promise<void> {
   // --- the quota engine's own micro-benchmark (issue 10), alone on the machine once the proxies are gone
   log('quota fair-share micro-benchmark');
   const fairShare = await fairShareCheck(root);
+  // --- issue 12: translated vs pass-through, on its own Headroom, once the others are gone
+  const translated = TRANSLATED ? await translatedRows() : null;
 
   // --- report
   const concurrency = Object.fromEntries(
@@ -351,6 +365,10 @@ async function main(): Promise<void> {
     say(formatChecks([fairShare.check]));
     say(`  ${fairShare.detail}`);
   } else say('  scripts/bench/quota-micro.ts is not in this tree: fair-share decision not measured');
+  if (translated) {
+    say();
+    say(translated.text);
+  }
   say();
   say(`total bench time ${((performance.now() - began) / 1000).toFixed(1)} s`);
 
@@ -373,6 +391,7 @@ async function main(): Promise<void> {
     },
     facts,
     profiled: PROFILE,
+    translated: translated?.json ?? null,
   };
   mkdirSync(join(root, '.bench'), { recursive: true });
   writeFileSync(join(root, '.bench', 'last-run.json'), JSON.stringify(json, null, 2));
@@ -393,6 +412,7 @@ async function main(): Promise<void> {
       console.log(summary.text);
     }
   }
+  if (translated?.failed) throw new Error(`translated rows: ${translated.failed}`);
 }
 
 main().then(

@@ -1,7 +1,11 @@
 // Writes the app icon and tray icons as PNGs with no dependencies (zlib + CRC-32 by hand):
-// build/icon.png (512x512) and build/tray/{serving,cooling,blocked,paused}.png (16x16, @2x 32x32).
-// Run: node scripts/make-icons.mjs — the output is committed.
-import { mkdirSync, writeFileSync } from 'node:fs';
+// build/icon.png (512x512) and, per tray state (serving, cooling, blocked, paused), a glyph that
+// says the state by its shape, not its colour alone (issue 13 §8): build/tray/<state>.png in the
+// state's colour (Linux, Windows) and build/tray/<state>Template.png in black on transparent, which
+// macOS treats as a template image (tinted for light and dark menu bars); each 16x16 with a @2x 32x32.
+// Run: node scripts/make-icons.mjs — the output is committed. `--check` writes nothing and exits 1
+// when a committed file differs from what this script makes.
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { deflateSync } from 'node:zlib';
@@ -65,8 +69,41 @@ function coverage(size, radius, x, y) {
   return inside / 16;
 }
 
-function circle(size, [r, g, b], radiusRatio = 0.44) {
-  return png(size, (x, y) => [r, g, b, Math.round(255 * coverage(size, size * radiusRatio, x, y))]);
+/** Anti-aliased coverage of a shape given as `inside(u, v)` over the unit square, sampled 4x4 per pixel. */
+function shapeCoverage(size, inside, x, y) {
+  let hits = 0;
+  for (let sy = 0; sy < 4; sy++) {
+    for (let sx = 0; sx < 4; sx++) {
+      if (inside((x + (sx + 0.5) / 4) / size, (y + (sy + 0.5) / 4) / size)) hits++;
+    }
+  }
+  return hits / 16;
+}
+
+const dist = (u, v) => Math.hypot(u - 0.5, v - 0.5);
+const ring = (u, v) => dist(u, v) <= 0.46 && dist(u, v) >= 0.33;
+/** Distance from (u, v) to the segment (ax, ay)–(bx, by). */
+function toSegment(u, v, ax, ay, bx, by) {
+  const dx = bx - ax;
+  const dy = by - ay;
+  const t = Math.max(0, Math.min(1, ((u - ax) * dx + (v - ay) * dy) / (dx * dx + dy * dy)));
+  return Math.hypot(u - (ax + t * dx), v - (ay + t * dy));
+}
+
+/**
+ * One glyph per tray state, told apart by shape: serving a solid disc, cooling a clock (a ring with
+ * two hands: waiting it out), blocked a ring crossed by a bar (no entry), paused two bars.
+ */
+const GLYPHS = {
+  serving: (u, v) => dist(u, v) <= 0.42,
+  cooling: (u, v) =>
+    ring(u, v) || toSegment(u, v, 0.5, 0.5, 0.5, 0.24) <= 0.06 || toSegment(u, v, 0.5, 0.5, 0.7, 0.5) <= 0.06,
+  blocked: (u, v) => ring(u, v) || (dist(u, v) <= 0.4 && toSegment(u, v, 0.24, 0.76, 0.76, 0.24) <= 0.07),
+  paused: (u, v) => v >= 0.18 && v <= 0.82 && ((u >= 0.22 && u <= 0.42) || (u >= 0.58 && u <= 0.78)),
+};
+
+function glyph(size, inside, [r, g, b]) {
+  return png(size, (x, y) => [r, g, b, Math.round(255 * shapeCoverage(size, inside, x, y))]);
 }
 
 /** App icon: a dark rounded disc with a green inner dot — "headroom available". */
@@ -88,15 +125,32 @@ const TRAY_COLOURS = {
   paused: [148, 163, 184], // grey
 };
 
-function write(relative, data) {
+/** Every output file and its bytes, made in memory. */
+function outputs() {
+  const files = [['build/icon.png', appIcon(512)]];
+  for (const [state, colour] of Object.entries(TRAY_COLOURS)) {
+    const inside = GLYPHS[state];
+    files.push([`build/tray/${state}.png`, glyph(16, inside, colour)]);
+    files.push([`build/tray/${state}@2x.png`, glyph(32, inside, colour)]);
+    // macOS template images: black plus alpha only; the OS tints them for the menu bar.
+    files.push([`build/tray/${state}Template.png`, glyph(16, inside, [0, 0, 0])]);
+    files.push([`build/tray/${state}Template@2x.png`, glyph(32, inside, [0, 0, 0])]);
+  }
+  return files;
+}
+
+if (process.argv.includes('--check')) {
+  const stale = outputs().filter(([relative, data]) => {
+    const file = path.join(root, relative);
+    return !existsSync(file) || !readFileSync(file).equals(data);
+  });
+  for (const [relative] of stale) console.error(`out of date: ${relative} (run node scripts/make-icons.mjs)`);
+  process.exit(stale.length === 0 ? 0 : 1);
+}
+
+for (const [relative, data] of outputs()) {
   const file = path.join(root, relative);
   mkdirSync(path.dirname(file), { recursive: true });
   writeFileSync(file, data);
   console.log(`wrote ${relative} (${data.length} bytes)`);
-}
-
-write('build/icon.png', appIcon(512));
-for (const [state, colour] of Object.entries(TRAY_COLOURS)) {
-  write(`build/tray/${state}.png`, circle(16, colour));
-  write(`build/tray/${state}@2x.png`, circle(32, colour));
 }

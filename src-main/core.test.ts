@@ -251,8 +251,11 @@ describe('data directory (issue 8)', () => {
           'notes.txt',
         ]),
       );
-      for (const name of files)
-        expect(`${name} ${(statSync(join(dir, name)).mode & 0o777).toString(8)}`).toBe(`${name} 600`);
+      // Files are 0600; folders (logs/, issue 13) are 0700.
+      for (const name of files) {
+        const st = statSync(join(dir, name));
+        expect(`${name} ${(st.mode & 0o777).toString(8)}`).toBe(`${name} ${st.isDirectory() ? '700' : '600'}`);
+      }
     },
   );
 

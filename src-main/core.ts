@@ -20,7 +20,9 @@ import { watchDataDir, type DataDirWatch } from './data-dir/data-dir-watch';
 import { createStorageGate } from './data-dir/storage-gate';
 import { openStorage, type Storage } from './db/storage';
 import { listen, urlOf } from './listen';
-import { testConnection } from './providers/test-connection';
+import { describeAppliedConfig } from './config/applied-line';
+import { createModelDiscovery } from './core-discovery';
+import { createDiscoveredModelsRepo } from './db/discovered-models-repo';
 import { createUpstreamPools } from './providers/upstream-pools';
 import { assembleClaude, lookUpMissingOrganizations } from './providers/claude-oauth/claude-assembly';
 import type { ClaudeRuntime } from './providers/claude-oauth/claude-runtime';
@@ -39,6 +41,10 @@ import { createQuotaRuntime, type QuotaRuntime } from './quota/runtime/quota-run
 import { createQuotaShareDispatch } from './quota/runtime/quota-share-dispatch';
 import { createQuotaStoreFactory, type SwitchingQuotaStore } from './quota/store/store-factory';
 import { HEADROOM_VERSION } from './version';
+import type { LogLevel } from './observability/log-level';
+import type { TerminalTarget } from './observability/logger';
+import { createObservability } from './observability/observability';
+import { coreScrapeSources } from './observability/scrape-sources';
 
 export interface CoreOptions {
   dataDir: string;
@@ -54,8 +60,15 @@ export interface CoreOptions {
   rendererDir?: string | null;
   /** Electron's safeStorage in the app; a 0600 key file headless. */
   secretBox?: SecretBox;
+  /** Receives every warning line verbatim (tests, embedders); given, the terminal stays quiet unless `logTerminal` says otherwise. */
   log?: (line: string) => void;
+  /** `--log-level` / `HEADROOM_LOG_LEVEL` (default info). */
+  logLevel?: LogLevel;
+  /** Where the human-readable log lines go: stdout by default, nowhere when `log` is given. */
+  logTerminal?: TerminalTarget;
   now?: () => number;
+  /** Issue 13 §5: ask upstreams for their model lists on start, hourly and on changes (default on; tests turn it off). */
+  modelDiscovery?: boolean;
   /** Tests: wraps the quota counter store (a store that throws or hangs, QPIPE-3/5). */
   wrapQuotaStore?: (store: SwitchingQuotaStore) => SwitchingQuotaStore;
 }
@@ -84,7 +97,6 @@ function configRefusal(file: string, problems: ConfigProblem[]): Result<never> {
 /** The composition root: storage, catalog, proxy, admin door and their timers, started and stopped as one. */
 export function createCore(options: CoreOptions): Core {
   const now = options.now ?? Date.now;
-  const log = options.log ?? ((line: string) => console.log(line));
   const events = createEventBus();
   let storage: Storage | null = null;
   let resilience: ResilienceRuntime | null = null;
@@ -102,6 +114,34 @@ export function createCore(options: CoreOptions): Core {
   // The client-socket limits are read before storage opens (the ports bind first): defaults until then.
   let clientLimits: () => Settings = () => DEFAULT_SETTINGS;
   const { track, settled } = createSettlingTracker();
+  // Issue 13 §1–2: one logger (terminal + <dataDir>/logs) and the metrics, fed from the activity entries.
+  const obs = createObservability({
+    terminal: options.logTerminal !== undefined ? options.logTerminal : options.log ? null : 'stdout',
+    ...(options.log ? { tap: options.log } : {}),
+    ...(options.logLevel ? { level: options.logLevel } : {}),
+    events,
+    // The last catalog stays readable after a stop or a lost data dir: its secrets are still redacted.
+    catalog: () => catalog,
+    scrape: coreScrapeSources({
+      catalog: () => catalog,
+      resilience: () => resilience,
+      quota: () => quota,
+      pools: () => storage?.quotaPools ?? null,
+      queues: slots,
+    }),
+    now,
+  });
+  const log = obs.log;
+  const discovery = createModelDiscovery({
+    pools,
+    catalog: () => catalog,
+    changed: () => {
+      if (storage) reloadCatalog();
+    },
+    log: (line) => log(line),
+    now,
+    automatic: options.modelDiscovery ?? process.env.HEADROOM_MODEL_DISCOVERY !== '0',
+  });
   let lock: DataDirLock | null = null;
   let watch: DataDirWatch | null = null;
   /** Set once the data directory is gone: every contract call and model request is refused with it. */
@@ -118,9 +158,12 @@ export function createCore(options: CoreOptions): Core {
   const reloadCatalog = () => {
     const s = need();
     catalog = buildCatalog(
-      s.connections
-        .list()
-        .map((c) => ({ view: c, secret: c.secret, ...(c.outboundProxy ? { outboundProxy: c.outboundProxy } : {}) })),
+      s.connections.list().map((c) => ({
+        view: c,
+        secret: c.secret,
+        discovered: discovery.modelsFor(c),
+        ...(c.outboundProxy ? { outboundProxy: c.outboundProxy } : {}),
+      })),
       s.combos.list(),
       s.routes.list(),
       quota?.catalogPools() ?? [],
@@ -154,10 +197,7 @@ export function createCore(options: CoreOptions): Core {
         info: currentInfo,
         reloadCatalog,
         claudeStatus: () => claude?.status(catalog.connections) ?? [],
-        testConnection: async (name) => {
-          const connection = catalog.byName.get(name);
-          return connection ? testConnection(pools, connection, now) : null;
-        },
+        testConnection: (name) => discovery.test(name),
       }),
     ),
     (method) => log(`Headroom: internal error in ${method}`),
@@ -246,6 +286,8 @@ export function createCore(options: CoreOptions): Core {
       if (!loaded.ok) return refuse(configRefusal(options.configFile, loaded.problems));
       const applied = applyConfig(s, loaded.value, now());
       if (!applied.ok) return refuse(applied);
+      log(describeAppliedConfig(applied.value, options.configFile));
+      for (const key of loaded.value.keys) obs.secret(key.key);
     }
     const r = (resilience = createResilienceRuntime(s.db, process.env, () => catalog, events, now));
 
@@ -269,11 +311,12 @@ export function createCore(options: CoreOptions): Core {
     }));
     q.reload();
     reloadCatalog();
+    obs.open(dir, r.control.snapshot(now()));
     // Redis (when configured) connects or falls back before the first request is counted.
     await store.ready();
     clientLimits = () => settingsCache.value;
     const claudeDeps = {
-      connections: s.connections,
+      connections: obs.tellTokenRefresh(s.connections),
       control: r.control,
       settings: () => settingsCache.value,
       catalog: () => catalog,
@@ -306,17 +349,18 @@ export function createCore(options: CoreOptions): Core {
         reloadCatalog();
       }
     });
+    discovery.start(createDiscoveredModelsRepo(s.db), events);
     const ctx: ProxyContext = {
       catalog: () => catalog,
       settings: () => settingsCache.value,
-      verifyKey: createKeyVerifier(s.keys, events, now),
+      verifyKey: obs.rememberKeys(createKeyVerifier(s.keys, events, now)),
       pools,
       resilience: r.port,
       slots,
       hooks: createClaudeHooks(claude),
       affinity: s.affinity,
       leases: s.leases,
-      roundRobin: createRoundRobinStore(),
+      roundRobin: createRoundRobinStore({ stickyRoundRobinLimit: () => settingsCache.value.stickyRoundRobinLimit }),
       quota: q,
       quotaShare: createQuotaShareDispatch(q),
       quotaShareWaitsForSlot: () => r.settings.get().quotaShareConcurrencyLimit.enabled,
@@ -325,16 +369,24 @@ export function createCore(options: CoreOptions): Core {
       log,
       now,
       // After the data dir is lost nothing more is logged; the gate refuses new requests already.
-      record: (entry) => {
+      record: obs.record((entry) => {
         if (storageLost === null) events.emit('activity.request', { entry: s.requestLog.append(entry) });
-      },
+      }),
       allowedHosts: new Set(
         options.allowRemote && options.host !== '0.0.0.0' && options.host !== '::' ? [options.host] : [],
       ),
       version: HEADROOM_VERSION,
     };
     const adminToken = resolveAdminToken(dir, options.adminToken);
-    admin = createAdminHandler({ router, events, token: adminToken, rendererDir: options.rendererDir ?? null, log });
+    obs.secret(adminToken);
+    admin = createAdminHandler({
+      router,
+      events,
+      token: adminToken,
+      rendererDir: options.rendererDir ?? null,
+      log,
+      metrics: obs.metrics,
+    });
     proxyGate.open(track(createProxyHandler(ctx, split ? null : admin)));
     // The admin door keeps the proxy's guards (Host, Origin) but answers no /v1 route.
     if (split) adminGate.open(track(createProxyHandler({ ...ctx, verifyKey: () => null }, admin)));
@@ -346,6 +398,8 @@ export function createCore(options: CoreOptions): Core {
       storageLost = `Storage unavailable: ${reason}; Headroom stopped writing (request log, settings, cooldowns) — restart it once the data directory is back`;
       log(`Headroom: DATA DIRECTORY LOST: ${reason}. Nothing is saved any more; restart Headroom.`);
       for (const gate of gates) gate.lose(storageLost);
+      discovery.stop();
+      void obs.closeFile();
       for (const t of timers.splice(0)) clearInterval(t);
       storage?.abandon();
       storage = null;
@@ -380,6 +434,7 @@ export function createCore(options: CoreOptions): Core {
   }
 
   async function stop(): Promise<void> {
+    discovery.stop();
     for (const t of timers.splice(0)) clearInterval(t);
     watch?.stop();
     watch = null;
@@ -399,6 +454,8 @@ export function createCore(options: CoreOptions): Core {
     claude = null;
     lock?.release();
     lock = null;
+    // Last: the final request lines (written while requests settled) reach the terminal and the file.
+    await obs.flush();
   }
 
   return { start, stop, router, events, info: currentInfo };

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultDataDir, parseArgs, usage } from './cli/parse-args';
 import { createCore } from './core';
+import { LOGS_DIR } from './observability/observability';
 
 /** The built dashboard sits next to the built entry (out/main → out/renderer). */
 function findRendererDir(): string | null {
@@ -37,6 +38,7 @@ async function main(): Promise<void> {
     allowRemote: options.allowRemote,
     mode: 'headless',
     rendererDir: findRendererDir(),
+    logLevel: options.logLevel,
     ...(options.adminPort !== undefined ? { adminPort: options.adminPort } : {}),
     ...(options.configFile !== undefined ? { configFile: options.configFile } : {}),
     ...(options.adminToken !== undefined ? { adminToken: options.adminToken } : {}),
@@ -75,6 +77,8 @@ async function main(): Promise<void> {
   console.log(
     `Proxy:     ${started.value.proxyUrl}   (ANTHROPIC_BASE_URL; OpenAI clients use ${started.value.proxyUrl}/v1)`,
   );
+  // The dashboard link stays the last line: it is the one to open.
+  console.log(`Logs:      ${join(options.dataDir, LOGS_DIR)} (level ${options.logLevel}; metrics at /metrics)`);
   console.log(`Dashboard: ${started.value.dashboardUrl}`);
 }
 

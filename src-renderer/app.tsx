@@ -6,6 +6,7 @@ import { CooldownsBadge } from './features/cooldowns/cooldowns-badge';
 import { CooldownsTab } from './features/cooldowns/cooldowns-tab';
 import { AppHeader } from './features/header/app-header';
 import { KeysTab } from './features/keys/keys-tab';
+import { OverviewTab } from './features/overview/overview-tab';
 import { QuotaTab } from './features/quota/quota-tab';
 import { RoutesTab } from './features/routes/routes-tab';
 import { SessionsTab } from './features/sessions/sessions-tab';
@@ -21,6 +22,7 @@ interface TabDef {
 }
 
 const TABS = [
+  { id: 'overview', label: 'Overview', view: OverviewTab },
   { id: 'connections', label: 'Connections', view: ConnectionsTab },
   { id: 'cooldowns', label: 'Cooldowns', view: CooldownsTab, badge: CooldownsBadge },
   { id: 'keys', label: 'Keys', view: KeysTab },
@@ -35,10 +37,10 @@ const TABS = [
 
 type TabId = (typeof TABS)[number]['id'];
 
-/** The tab named in the URL hash, so a reload or a shared link lands on the same view. */
+/** The tab named in the URL hash, so a reload or a shared link lands on the same view; Overview without one. */
 function tabFromHash(): TabId {
   const wanted = window.location.hash.slice(1);
-  return TABS.find((t) => t.id === wanted)?.id ?? 'connections';
+  return TABS.find((t) => t.id === wanted)?.id ?? 'overview';
 }
 
 /** The dashboard shell: header with the proxy state, then one tab per domain. */

@@ -44,7 +44,8 @@ export async function startHeadless(options: StartHeadlessOptions): Promise<Head
     [HEADLESS_ENTRY, '--port', '0', '--data-dir', options.dataDir, '--config', options.configFile],
     {
       cwd: ROOT,
-      env: { ...process.env, HEADROOM_ADMIN_TOKEN: options.adminToken },
+      // Model discovery off: the specs count what their fake upstreams receive (discovery has its own tests).
+      env: { ...process.env, HEADROOM_ADMIN_TOKEN: options.adminToken, HEADROOM_MODEL_DISCOVERY: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );

@@ -1,11 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { EventBus } from '../api/event-bus';
 import type { Router } from '../api/router';
+import type { MetricsText } from '../observability/metrics';
 import { createTokenCheck, tokenCookie } from './auth';
 import { refuseCrossSite } from './cross-site-guard';
 import { notBuiltPage, signInPage } from './dashboard-pages';
 import { createEventStreams } from './events-route';
 import { sendError, sendJson, sendPage, sendText } from './http-replies';
+import { handleMetrics, METRICS_PATH } from './metrics-route';
 import { handleRest, isRestPath } from './rest-routes';
 import { handleRpc } from './rpc-route';
 import { createStaticFiles } from './static-files';
@@ -20,6 +22,8 @@ export interface AdminHandlerDeps {
   log?: (line: string) => void;
   /** Interval of SSE keep-alive comments; tests shorten it. */
   keepAliveMs?: number;
+  /** Prometheus text for `GET /metrics` (issue 13 §2); absent: no such path. */
+  metrics?: () => Promise<MetricsText>;
 }
 
 /** The admin door the proxy server delegates to for everything outside `/v1/*` and `/health`. */
@@ -118,6 +122,10 @@ export function createAdminHandler(deps: AdminHandlerDeps): AdminHandler {
         if (req.method !== 'GET' && req.method !== 'HEAD') {
           sendError(res, { code: 'method_not_allowed', message: 'Use GET for /api/health' }, { allow: 'GET' });
         } else sendJson(res, 200, { ok: true });
+        return true;
+      }
+      if (pathname === METRICS_PATH && deps.metrics) {
+        run(req, res, pathname, handleMetrics(req, res, auth, deps.metrics));
         return true;
       }
       if (pathname === '/api' || pathname.startsWith('/api/')) {

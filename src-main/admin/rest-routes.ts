@@ -7,6 +7,7 @@ import { QUOTA_REST_ROUTES } from './quota-rest-routes';
 import { MAX_RPC_BODY_BYTES, readJsonBody } from './read-json-body';
 import { compilePath, type PathParams, type PathPattern } from './rest-match';
 import { answer, isRecord, type RestHandler, type RestRoute } from './rest-reply';
+import { USAGE_REST_PREFIX, USAGE_SUMMARY_ROUTES } from './usage-summary-route';
 
 /**
  * The spec's REST endpoints (LOCK-8, BRK-7, BRK-8, issue 3 §6, QUI-12), each a thin mapping onto contract
@@ -87,7 +88,7 @@ const RESILIENCE_ROUTES: Record<string, RestHandler> = {
 };
 
 /** Where the REST endpoints live; the admin door sends these prefixes here. */
-const REST_PREFIXES = ['/api/resilience/', '/api/monitoring/', '/api/quota/'] as const;
+const REST_PREFIXES = ['/api/resilience/', '/api/monitoring/', '/api/quota/', USAGE_REST_PREFIX] as const;
 
 export const isRestPath = (pathname: string): boolean => REST_PREFIXES.some((prefix) => pathname.startsWith(prefix));
 
@@ -97,6 +98,7 @@ const ROUTES: ReadonlyArray<RestRoute & { compiled: PathPattern }> = [
     return { method: key.slice(0, space), path: key.slice(space + 1), handler };
   }),
   ...QUOTA_REST_ROUTES,
+  ...USAGE_SUMMARY_ROUTES,
 ].map((route) => ({ ...route, compiled: compilePath(route.path) }));
 
 const WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PUT', 'DELETE']);

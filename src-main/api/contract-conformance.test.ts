@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { Result } from '../../src-shared/contract/errors';
 import { METHOD_NAMES, type MethodName } from '../../src-shared/contract/methods';
 import { createIpcHandler, type IpcEventLike } from '../shell/ipc-door';
@@ -49,7 +52,9 @@ function normaliser(): (value: unknown) => unknown {
     return ids.get(id) ?? id;
   };
   const walk = (value: unknown, key: string | null): unknown => {
-    if (Array.isArray(value)) return value.map((v) => walk(v, null));
+    // Latency percentiles (one per overview bucket) are timings: they differ between the two cores.
+    if (Array.isArray(value))
+      return key !== null && /^p\d+Ms$/.test(key) ? '<latencies>' : value.map((v) => walk(v, null));
     if (value !== null && typeof value === 'object') {
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, walk(v, k)]));
     }
@@ -58,7 +63,11 @@ function normaliser(): (value: unknown) => unknown {
       return idOf(value);
     // `<poolId>:<unit>:<window>`: the pool id part differs between the two cores.
     if (key === 'dimensionKey' && typeof value === 'string') return value.replace(/^[^:]+/, (id) => idOf(id));
-    if (/At$|^(now|ts|at|latencyMs|ttfbMs)$/.test(key) && typeof value === 'number') return '<number>';
+    if (/At$|^p\d+Ms$|^(now|ts|at|latencyMs|ttfbMs|ms|from|to|coveredFrom)$/.test(key) && typeof value === 'number')
+      return '<number>';
+    // Exported file names carry the time; overview buckets are times that differ between the two cores.
+    if (key === 'filename') return '<filename>';
+    if (key === 'buckets') return '<buckets>';
     if (key === 'plainKey' || key === 'prefix' || key === 'dataDir') return `<${key}>`;
     if (typeof value === 'string')
       return value.replace(/127\.0\.0\.1:\d+/g, '127.0.0.1:<port>').replace(/\b\d+ ms\b/g, '<n> ms');
@@ -185,6 +194,22 @@ function steps(upstreamUrl: string): Step[] {
     { method: 'quota.removePool', input: { name: 'team' } },
     { method: 'quota.removePool', input: { name: 'team' } },
     { method: 'quota.storeStatus', input: undefined },
+    { method: 'activity.exportCsv', input: { until: 0 } },
+    { method: 'overview.series', input: { range: 'hour' } },
+    { method: 'overview.usage', input: undefined },
+    { method: 'models.discovered', input: undefined },
+    { method: 'models.discovered', input: { connection: 'main' } },
+    // A key that is no local key: refused before any file is touched (CLAUDE_CONFIG_DIR is a temp dir anyway).
+    { method: 'setup.claudeCodePreview', input: { authToken: 'hr-not-a-key-000000' } },
+    { method: 'setup.configureClaudeCode', input: { authToken: 'hr-not-a-key-000000' } },
+    { method: 'setup.undoClaudeCode', input: undefined },
+    { method: 'connections.rename', input: { from: 'main', to: 'main-renamed' } },
+    { method: 'connections.rename', input: { from: 'main-renamed', to: 'main' } },
+    { method: 'connections.rename', input: { from: 'ghost', to: 'ghost-2' } },
+    { method: 'keys.rename', input: { id: 'no-such-key', name: 'x' } },
+    { method: 'combos.rename', input: { from: 'nope', to: 'x' } },
+    { method: 'cooldowns.probe', input: { target: 'connection', connection: 'main' } },
+    { method: 'cooldowns.probe', input: { target: 'connection', connection: 'ghost' } },
   ];
 }
 
@@ -257,6 +282,17 @@ const INVALID_INPUTS: Record<MethodName, unknown[]> = {
   ],
   'quota.removePlan': [{}, { connection: 'main', extra: 1 }],
   'quota.storeStatus': NO_INPUT,
+  'activity.exportCsv': [{ limit: 5 }, { status: 'maybe' }],
+  'overview.series': [{ range: 'month' }, {}, { range: 'hour', x: 1 }],
+  'overview.usage': NO_INPUT,
+  'models.discovered': NO_INPUT,
+  'setup.claudeCodePreview': [{}, { authToken: '' }],
+  'setup.configureClaudeCode': [{}, { authToken: '' }],
+  'setup.undoClaudeCode': NO_INPUT,
+  'connections.rename': [{}, { from: 'main', to: 'bad name!' }],
+  'keys.rename': [{}, { id: 'x', name: '' }],
+  'combos.rename': [{}, { from: 'pair', to: 'has space' }],
+  'cooldowns.probe': [{ target: 'all' }, { target: 'connection' }],
 };
 
 describe('contract conformance: HTTP door and IPC door', () => {
@@ -266,6 +302,8 @@ describe('contract conformance: HTTP door and IPC door', () => {
   const ipcLog: string[] = [];
 
   beforeAll(async () => {
+    // The setup methods write Claude Code's settings: never the real ~/.claude.
+    process.env.CLAUDE_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'headroom-claude-config-'));
     upstream = await startFakeUpstream({ format: 'anthropic', requireAuth: false, models: ['claude-x'] });
     const config = { connections: [anthropicConnection('main', upstream.url)] };
     [viaHttp, viaIpc] = await Promise.all([startHeadroom(config), startHeadroom(config)]);
@@ -369,6 +407,21 @@ describe('contract conformance: HTTP door and IPC door', () => {
       'quota.removePool:ok',
       'quota.removePool:not_found',
       'quota.storeStatus:ok',
+      'activity.exportCsv:ok',
+      'overview.series:ok',
+      'overview.usage:ok',
+      'models.discovered:ok',
+      'models.discovered:ok',
+      'setup.claudeCodePreview:invalid_input',
+      'setup.configureClaudeCode:invalid_input',
+      'setup.undoClaudeCode:not_found',
+      'connections.rename:ok',
+      'connections.rename:ok',
+      'connections.rename:not_found',
+      'keys.rename:not_found',
+      'combos.rename:not_found',
+      'cooldowns.probe:ok',
+      'cooldowns.probe:not_found',
     ]);
     expect(ipcLog).toEqual([]);
   });

@@ -107,6 +107,23 @@ describe('parseArgs', () => {
     expect(parsed([]).adminToken).toBeUndefined();
   });
 
+  it('ISSUE-13: --log-level / HEADROOM_LOG_LEVEL choose the log level (default info), the flag winning', () => {
+    expect(parsed([]).logLevel).toBe('info');
+    expect(parsed(['--log-level', 'warn']).logLevel).toBe('warn');
+    expect(parsed(['--log-level=DEBUG']).logLevel).toBe('debug');
+    expect(parsed([], { HEADROOM_LOG_LEVEL: 'error' }).logLevel).toBe('error');
+    expect(parsed(['--log-level', 'trace'], { HEADROOM_LOG_LEVEL: 'fatal' }).logLevel).toBe('trace');
+    expect(usage()).toMatch(/--log-level .*HEADROOM_LOG_LEVEL/);
+  });
+
+  it('ISSUE-13: an unknown log level is an error naming the flag or the variable and the levels', () => {
+    expect(errorsOf(['--log-level', 'loud'])).toEqual([
+      '--log-level must be one of trace, debug, info, warn, error, fatal, got "loud".',
+    ]);
+    expect(errorsOf([], { HEADROOM_LOG_LEVEL: 'verbose' })[0]).toMatch(/^HEADROOM_LOG_LEVEL must be one of/);
+    expect(errorsOf(['--log-level'])).toEqual(['--log-level needs a value.']);
+  });
+
   it('PROD-1: unknown flags and stray arguments are errors, all reported at once', () => {
     const errors = errorsOf(['--prot', '8000', 'extra', '--headless=yes']);
     expect(errors).toHaveLength(4);

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { DEFAULT_LOG_LEVEL, isLogLevel, LOG_LEVELS, type LogLevel } from '../observability/log-level';
 
 /** Default proxy port (PROD-2). */
 export const DEFAULT_PORT = 7431;
@@ -19,6 +20,8 @@ export interface CliOptions {
   dataDir: string;
   configFile?: string;
   adminToken?: string;
+  /** `--log-level` / `HEADROOM_LOG_LEVEL`: the terminal's and the log file's level (default info). */
+  logLevel: LogLevel;
   /** Things the user asked for that work but deserve a line on stderr (e.g. a non-loopback bind). */
   warnings: string[];
 }
@@ -28,7 +31,7 @@ export type ParseArgsResult = { ok: true; value: CliOptions } | { ok: false; err
 type Env = Record<string, string | undefined>;
 
 const BOOLEAN_FLAGS = ['--headless', '--allow-remote', '--help'] as const;
-const VALUE_FLAGS = ['--port', '--host', '--data-dir', '--config', '--admin-port'] as const;
+const VALUE_FLAGS = ['--port', '--host', '--data-dir', '--config', '--admin-port', '--log-level'] as const;
 type ValueFlag = (typeof VALUE_FLAGS)[number];
 
 function isValueFlag(name: string): name is ValueFlag {
@@ -110,6 +113,7 @@ export function parseArgs(argv: string[], env: Env, platformDefaults: { dataDir:
     port: DEFAULT_PORT,
     allowRemote,
     dataDir: platformDefaults.dataDir,
+    logLevel: DEFAULT_LOG_LEVEL,
     warnings: [],
   };
   // Help wins over every other problem so `--help` always works.
@@ -128,6 +132,12 @@ export function parseArgs(argv: string[], env: Env, platformDefaults: { dataDir:
   };
 
   const port = portFrom('--port', 'HEADROOM_PORT');
+  const levelFlag = flags.get('--log-level');
+  const levelText = (levelFlag ?? nonEmpty(env.HEADROOM_LOG_LEVEL))?.trim().toLowerCase();
+  if (levelText !== undefined && !isLogLevel(levelText)) {
+    const source = levelFlag !== undefined ? '--log-level' : 'HEADROOM_LOG_LEVEL';
+    errors.push(`${source} must be one of ${LOG_LEVELS.join(', ')}, got "${levelText}".`);
+  }
   const adminPort = portFrom('--admin-port', 'HEADROOM_ADMIN_PORT');
   const host = (flags.get('--host') ?? DEFAULT_HOST).trim();
   const warnings: string[] = [];
@@ -152,6 +162,7 @@ export function parseArgs(argv: string[], env: Env, platformDefaults: { dataDir:
     host,
     port: port ?? DEFAULT_PORT,
     dataDir: flags.get('--data-dir') ?? nonEmpty(env.HEADROOM_DATA_DIR) ?? platformDefaults.dataDir,
+    logLevel: levelText !== undefined && isLogLevel(levelText) ? levelText : DEFAULT_LOG_LEVEL,
     warnings,
   };
   if (adminPort !== undefined) value.adminPort = adminPort;
@@ -190,6 +201,7 @@ export function usage(): string {
     '  --data-dir D          Data directory (env HEADROOM_DATA_DIR; default: the app data folder)',
     '  --config FILE         Config file (env HEADROOM_CONFIG)',
     '  --admin-port N        Admin API / dashboard port (env HEADROOM_ADMIN_PORT)',
+    `  --log-level L         ${LOG_LEVELS.join('|')} (default ${DEFAULT_LOG_LEVEL}; env HEADROOM_LOG_LEVEL)`,
     '  -h, --help            Show this help',
     '',
     'Environment:',

@@ -50,12 +50,36 @@ function keepRotatedOAuth(draft: ConnectionDraft, existing: StoredConnection | n
   return { ...draft, providerSpecificData: psd };
 }
 
+/** What one apply did: entries per kind the file named, and how many of them already matched the store. */
+export interface AppliedConfig {
+  connections: number;
+  keys: number;
+  combos: number;
+  /** Routes now stored, or null when the file has no `routes` (the stored list stayed). */
+  routes: number | null;
+  pools: number;
+  plans: number;
+  /** Connections, keys, combos, pools and plans whose stored form the apply did not change. */
+  unchanged: number;
+}
+
+/** A stored entity without its timestamps, as text: equal before and after an upsert means unchanged. */
+function contentOf(entity: object | null | undefined): string | null {
+  if (entity === null || entity === undefined) return null;
+  const { createdAt: _created, updatedAt: _updated, lastUsedAt: _used, ...content } = entity as Record<string, unknown>;
+  return JSON.stringify(content);
+}
+
 /** Upserts a validated config by name in one transaction: all of it is written, or none. */
-export function applyConfig(
-  repos: ConfigRepos,
-  config: LoadedConfig,
-  now: number,
-): Result<{ connections: number; keys: number; combos: number; routes: number | null; pools: number; plans: number }> {
+export function applyConfig(repos: ConfigRepos, config: LoadedConfig, now: number): Result<AppliedConfig> {
+  let unchanged = 0;
+  // Runs one upsert and counts it as unchanged when the entity reads the same before and after.
+  const counted = <T extends object | null | undefined>(read: () => T, write: () => void) => {
+    const before = contentOf(read());
+    write();
+    if (before !== null && before === contentOf(read())) unchanged++;
+  };
+  const keyNamed = (name: string) => repos.keys.list().find((k) => k.name === name);
   const run = repos.db.transaction(() => {
     for (const given of config.connections) {
       const existing = repos.connections.getByName(given.name);
@@ -64,28 +88,52 @@ export function applyConfig(
           `connections: "${given.name}" needs ${given.kind === 'claude-oauth' ? 'accessToken' : 'apiKey'}`,
         );
       }
-      repos.connections.upsert(given.kind === 'claude-oauth' ? keepRotatedOAuth(given, existing) : given, now);
+      counted(
+        () => repos.connections.getByName(given.name),
+        () => repos.connections.upsert(given.kind === 'claude-oauth' ? keepRotatedOAuth(given, existing) : given, now),
+      );
     }
     for (const key of config.keys) {
       const access = { scopes: key.scopes, allowedConnections: key.allowedConnections };
-      const result = repos.keys.upsertByName(key.name, key.key, now, access);
-      if (!result.ok) throw new ConfigApplyError(`keys: "${key.name}": ${result.error.message}`);
+      // The view holds no hash: a key already equal to the file's is one that verifies under its name.
+      const sameKey = repos.keys.verify(key.key)?.name === key.name;
+      counted(
+        () => (sameKey ? keyNamed(key.name) : null),
+        () => {
+          const result = repos.keys.upsertByName(key.name, key.key, now, access);
+          if (!result.ok) throw new ConfigApplyError(`keys: "${key.name}": ${result.error.message}`);
+        },
+      );
     }
     for (const combo of config.combos) {
       if (repos.connections.getByName(combo.name))
         throw new ConfigApplyError(`combos: "${combo.name}" is already a connection name`);
-      repos.combos.upsert(combo, now);
+      counted(
+        () => repos.combos.getByName(combo.name),
+        () => repos.combos.upsert(combo, now),
+      );
     }
     if (config.routes) repos.routes.replace(config.routes);
     // After keys and connections, so a pool may name what this same file defines.
     for (const pool of config.pools) {
-      const saved = repos.quotaPools.upsert(pool, now);
-      if (!saved.ok) throw new ConfigApplyError(`pools: "${pool.name}": ${saved.error.message}`);
+      counted(
+        () => repos.quotaPools.list().find((p) => p.name === pool.name),
+        () => {
+          const saved = repos.quotaPools.upsert(pool, now);
+          if (!saved.ok) throw new ConfigApplyError(`pools: "${pool.name}": ${saved.error.message}`);
+        },
+      );
     }
     for (const plan of config.plans) {
       const connection = repos.connections.getByName(plan.connection);
       if (!connection) throw new ConfigApplyError(`plans: no connection named "${plan.connection}"`);
-      repos.quotaPools.setPlan(connection.id, plan.dimensions, now);
+      counted(
+        () => {
+          const dimensions = repos.quotaPools.plans().get(connection.id);
+          return dimensions ? { dimensions } : null;
+        },
+        () => repos.quotaPools.setPlan(connection.id, plan.dimensions, now),
+      );
     }
   });
   try {
@@ -97,6 +145,7 @@ export function applyConfig(
       routes: config.routes?.length ?? null,
       pools: config.pools.length,
       plans: config.plans.length,
+      unchanged,
     });
   } catch (error) {
     if (error instanceof ConfigApplyError) return fail('invalid_input', error.message);

@@ -67,7 +67,7 @@ describe('config: keys access, combo strategy, routes', () => {
     const r = repos();
     expect(applyConfig(r, parsed.value, 1)).toEqual({
       ok: true,
-      value: { connections: 2, keys: 2, combos: 2, routes: 4, pools: 0, plans: 0 },
+      value: { connections: 2, keys: 2, combos: 2, routes: 4, pools: 0, plans: 0, unchanged: 0 },
     });
     expect(r.keys.list().map((k) => [k.name, k.scopes, k.allowedConnections])).toEqual([
       ['agent', ['lease:exclusive'], ['max-1', 'max-2']],

@@ -67,7 +67,7 @@ describe('config: quota pools and plans', () => {
     if (!loaded.ok) throw new Error(JSON.stringify(loaded.problems));
     expect(applyConfig(r, loaded.value, 1)).toEqual({
       ok: true,
-      value: { connections: 2, keys: 2, combos: 0, routes: null, pools: 1, plans: 1 },
+      value: { connections: 2, keys: 2, combos: 0, routes: null, pools: 1, plans: 1, unchanged: 0 },
     });
     expect(r.quotaPools.list()).toMatchObject([
       {

@@ -31,6 +31,10 @@ const configConnectionSchema = z
     rateLimitOverrides: z.record(z.string(), z.unknown()).optional(),
     /** EGRESS: an outbound HTTP proxy for this connection's traffic; checked on conversion. */
     outboundProxyUrl: z.string().nullable().optional(),
+    /** Issue 12: false keeps requests of the other wire format off this connection (absent: accept). */
+    acceptTranslated: z.boolean().optional(),
+    /** Issue 12: true serves POST /responses natively, false translates it; null or absent: by kind. */
+    responsesApi: z.boolean().nullable().optional(),
   })
   .strict();
 
@@ -96,6 +100,8 @@ export function toConnectionInput(c: ConfigConnection): unknown {
     providerSpecificData: psd,
     ...(c.rateLimitOverrides === undefined ? {} : { rateLimitOverrides: c.rateLimitOverrides }),
     ...(c.outboundProxyUrl === undefined ? {} : { outboundProxyUrl: c.outboundProxyUrl }),
+    ...(c.acceptTranslated === undefined ? {} : { acceptTranslated: c.acceptTranslated }),
+    ...(c.responsesApi === undefined ? {} : { responsesApi: c.responsesApi }),
   };
 }
 

@@ -3,6 +3,7 @@ import type { ComboStrategy, ComboTarget } from '../../src-shared/domain/combo';
 import type { ConnectionDraft } from '../../src-shared/domain/connection';
 import type { QuotaPoolSpec } from '../../src-shared/domain/quota';
 import type { Route } from '../../src-shared/domain/route';
+import { substituteEnv } from './env-substitution';
 import { findJsonSyntaxError } from './json-syntax-error';
 import { checkKeys, checkRoutes, issuesAt, type ConfigKey, type ConfigProblem } from './config-access';
 import { checkPlans, checkPools, type ConfigPlan } from './config-quota';
@@ -56,6 +57,9 @@ export function storedNamesOf(repos: {
 
 export type LoadConfigResult = { ok: true; value: LoadedConfig } | { ok: false; problems: ConfigProblem[] };
 
+/** Where `${NAME}` references in the file are looked up: the process environment unless a test gives one. */
+type Env = Readonly<Record<string, string | undefined>>;
+
 /**
  * Reads and checks a config file, collecting every problem (path + reason) rather than stopping at
  * the first. Secrets never appear in a problem message: zod messages name rules, not values.
@@ -64,6 +68,7 @@ export function loadConfig(
   file: string,
   knownConnections: ReadonlySet<string>,
   stored: StoredNames = NOTHING_STORED,
+  env: Env = process.env,
 ): LoadConfigResult {
   let text: string;
   try {
@@ -72,23 +77,28 @@ export function loadConfig(
     const code = (error as NodeJS.ErrnoException).code ?? 'unreadable';
     return { ok: false, problems: [{ path: '(file)', message: `cannot read ${file} (${code})` }] };
   }
-  return parseConfig(text, knownConnections, stored);
+  return parseConfig(text, knownConnections, stored, env);
 }
 
 export function parseConfig(
   text: string,
   knownConnections: ReadonlySet<string>,
   stored: StoredNames = NOTHING_STORED,
+  env: Env = process.env,
 ): LoadConfigResult {
-  let raw: unknown;
+  let parsed: unknown;
   try {
-    raw = JSON.parse(text);
+    parsed = JSON.parse(text);
   } catch {
     // JSON.parse's own message quotes the text around the error, which may be a key: say where, never what.
     const at = findJsonSyntaxError(text);
     const where = at ? `line ${at.line}, column ${at.column}: ${at.problem}` : 'syntax error';
     return { ok: false, problems: [{ path: '(file)', message: `not valid JSON at ${where}` }] };
   }
+  // Before validation, so a substituted value is checked like one written in the file.
+  const substituted = substituteEnv(parsed, env);
+  if (substituted.problems.length > 0) return { ok: false, problems: substituted.problems };
+  const raw = substituted.value;
   const outline = configFileSchema.safeParse(raw);
   if (!outline.success) return { ok: false, problems: issuesAt('', outline.error) };
   const problems: ConfigProblem[] = Object.keys(outline.data)

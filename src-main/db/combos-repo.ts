@@ -17,6 +17,10 @@ export interface CombosRepo {
   /** A missing `strategy` keeps an existing combo's (a new one gets `priority`). */
   upsert(input: ComboUpsert, now: number): ComboView;
   remove(name: string): boolean;
+  /** Gives the combo `id` a new name in place (issue 13 §8); the caller checks the name is free. */
+  rename(id: string, name: string, now: number): ComboView | null;
+  /** A renamed connection: every target naming `from` names `to`; returns how many combos changed. */
+  renameConnection(from: string, to: string, now: number): number;
 }
 
 export interface ComboUpsert {
@@ -74,6 +78,30 @@ export function createCombosRepo(db: Database, newId: () => string = randomUUID)
     ON CONFLICT (name) DO UPDATE SET targets_json = excluded.targets_json, strategy = excluded.strategy,
       updated_at = excluded.updated_at`);
 
+  const selectById = db.prepare<[string], ComboRow>('SELECT * FROM combos WHERE id = ?');
+  const updateName = db.prepare<[string, number, string]>('UPDATE combos SET name = ?, updated_at = ? WHERE id = ?');
+  const updateTargets = db.prepare<[string, number, string]>(
+    'UPDATE combos SET targets_json = ?, updated_at = ? WHERE id = ?',
+  );
+
+  const renameConnection = db.transaction((from: string, to: string, now: number): number => {
+    let changed = 0;
+    for (const row of selectAll.all()) {
+      const entries = parseJsonArray(row.targets_json);
+      let touched = false;
+      // Rewrites the stored entries themselves, so fields this version does not read survive too.
+      const next = entries.map((entry) => {
+        if (!isRecord(entry) || entry.connection !== from) return entry;
+        touched = true;
+        return { ...entry, connection: to };
+      });
+      if (!touched) continue;
+      updateTargets.run(JSON.stringify(next), now, row.id);
+      changed++;
+    }
+    return changed;
+  });
+
   const upsert = db.transaction((input: ComboUpsert, now: number): ComboView => {
     const existing = selectByName.get(input.name);
     // Normalise to exactly { connection, model, weight? } so stray fields never reach the column.
@@ -101,5 +129,11 @@ export function createCombosRepo(db: Database, newId: () => string = randomUUID)
     },
     upsert: (input, now) => upsert(input, now),
     remove: (name) => deleteByName.run(name).changes > 0,
+    rename(id, name, now) {
+      if (updateName.run(name, now, id).changes === 0) return null;
+      const row = selectById.get(id);
+      return row ? toView(row) : null;
+    },
+    renameConnection: (from, to, now) => renameConnection(from, to, now),
   };
 }

@@ -30,6 +30,11 @@ export interface ConnectionsRepo {
   /** Inserts or replaces by name; a draft without `secret` keeps the stored one. */
   upsert(draft: ConnectionDraft, now: number): StoredConnection;
   remove(name: string): boolean;
+  /**
+   * Gives the connection `id` a new name in place (issue 13 §8); everything keyed by id keeps pointing
+   * at it. The caller checks the name is free (the column is UNIQUE) and rewrites what names it.
+   */
+  rename(id: string, name: string, now: number): StoredConnection | null;
   /** Replaces only the secret, in one statement (a rotated OAuth refresh token must never be half-saved). */
   setSecret(id: string, secret: ConnectionSecret, now: number): boolean;
   /** Merges keys into providerSpecificData (e.g. an organisation UUID learned at run time). */
@@ -56,6 +61,8 @@ interface ConnectionRow {
   outbound_proxy_url: string | null;
   egress_ip: string | null;
   egress_ip_at: number | null;
+  accept_translated: number;
+  responses_api: number | null;
   created_at: number;
   updated_at: number;
 }
@@ -65,6 +72,20 @@ function overridesOf(json: string): { rateLimitOverrides?: RateLimitOverrides } 
   const parsed = rateLimitOverridesSchema.safeParse(parseJsonObject(json));
   if (!parsed.success || Object.keys(parsed.data).length === 0) return {};
   return { rateLimitOverrides: parsed.data };
+}
+
+/**
+ * Issue 12: the translation switches, present in the view only when they differ from the default
+ * (accept translated requests; Responses API by kind), as the view's optional fields promise.
+ */
+function translationOf(row: Pick<ConnectionRow, 'accept_translated' | 'responses_api'>): {
+  acceptTranslated?: boolean;
+  responsesApi?: boolean;
+} {
+  return {
+    ...(row.accept_translated === 0 ? { acceptTranslated: false } : {}),
+    ...(row.responses_api === null ? {} : { responsesApi: row.responses_api === 1 }),
+  };
 }
 
 /** Drops the secret: what the renderer, events and logs may see. */
@@ -101,10 +122,10 @@ export function createConnectionsRepo(db: Database, box: SecretBox, newId: () =>
   const upsertRow = db.prepare<[ConnectionRow]>(`
     INSERT INTO connections (id, name, kind, base_url, secret_sealed, secret_hint, models_json, model_aliases_json,
       priority, enabled, max_concurrent, disable_cooling, provider_specific_json, rate_limit_overrides_json,
-      outbound_proxy_url, egress_ip, egress_ip_at, created_at, updated_at)
+      outbound_proxy_url, egress_ip, egress_ip_at, accept_translated, responses_api, created_at, updated_at)
     VALUES (@id, @name, @kind, @base_url, @secret_sealed, @secret_hint, @models_json, @model_aliases_json,
       @priority, @enabled, @max_concurrent, @disable_cooling, @provider_specific_json, @rate_limit_overrides_json,
-      @outbound_proxy_url, @egress_ip, @egress_ip_at, @created_at, @updated_at)
+      @outbound_proxy_url, @egress_ip, @egress_ip_at, @accept_translated, @responses_api, @created_at, @updated_at)
     ON CONFLICT (name) DO UPDATE SET kind = excluded.kind, base_url = excluded.base_url,
       secret_sealed = excluded.secret_sealed, secret_hint = excluded.secret_hint, models_json = excluded.models_json,
       model_aliases_json = excluded.model_aliases_json, priority = excluded.priority, enabled = excluded.enabled,
@@ -112,13 +133,17 @@ export function createConnectionsRepo(db: Database, box: SecretBox, newId: () =>
       provider_specific_json = excluded.provider_specific_json,
       rate_limit_overrides_json = excluded.rate_limit_overrides_json,
       outbound_proxy_url = excluded.outbound_proxy_url, egress_ip = excluded.egress_ip,
-      egress_ip_at = excluded.egress_ip_at, updated_at = excluded.updated_at`);
+      egress_ip_at = excluded.egress_ip_at, accept_translated = excluded.accept_translated,
+      responses_api = excluded.responses_api, updated_at = excluded.updated_at`);
   const updateEgressIp = db.prepare<[string | null, number, string]>(
     'UPDATE connections SET egress_ip = ?, egress_ip_at = ? WHERE id = ?',
   );
 
   const updateSecret = db.prepare<[string, string, number, string]>(
     'UPDATE connections SET secret_sealed = ?, secret_hint = ?, updated_at = ? WHERE id = ?',
+  );
+  const updateName = db.prepare<[string, number, string]>(
+    'UPDATE connections SET name = ?, updated_at = ? WHERE id = ?',
   );
   const updateProviderData = db.prepare<[string, number, string]>(
     'UPDATE connections SET provider_specific_json = ?, updated_at = ? WHERE id = ?',
@@ -146,6 +171,7 @@ export function createConnectionsRepo(db: Database, box: SecretBox, newId: () =>
         : { outboundProxyUrl: maskProxyUrl(row.outbound_proxy_url), outboundProxy: row.outbound_proxy_url }),
       ...(row.egress_ip === null ? {} : { egressIp: row.egress_ip }),
       ...(row.egress_ip_at === null ? {} : { egressIpAt: row.egress_ip_at }),
+      ...translationOf(row),
       secretHint: row.secret_hint,
       secret,
       createdAt: row.created_at,
@@ -178,6 +204,10 @@ export function createConnectionsRepo(db: Database, box: SecretBox, newId: () =>
       outbound_proxy_url: proxy,
       egress_ip: sameProxy ? (existing?.egress_ip ?? null) : null,
       egress_ip_at: sameProxy ? (existing?.egress_ip_at ?? null) : null,
+      // Issue 12: absent means "accept" and "by kind", as the contract reads them.
+      accept_translated: draft.acceptTranslated === false ? 0 : 1,
+      responses_api:
+        draft.responsesApi === undefined || draft.responsesApi === null ? null : draft.responsesApi ? 1 : 0,
       created_at: existing?.created_at ?? now,
       updated_at: now,
     });
@@ -198,6 +228,11 @@ export function createConnectionsRepo(db: Database, box: SecretBox, newId: () =>
     },
     upsert: (draft, now) => upsert(draft, now),
     remove: (name) => deleteByName.run(name).changes > 0,
+    rename(id, name, now) {
+      if (updateName.run(name, now, id).changes === 0) return null;
+      const row = selectById.get(id);
+      return row ? fromRow(row) : null;
+    },
     setSecret: (id, secret, now) =>
       updateSecret.run(box.seal(JSON.stringify(secret)), hintOf(secret), now, id).changes > 0,
     mergeProviderData(id, patch, now) {

@@ -20,9 +20,15 @@ export interface KeysRepo {
   create(input: { name: string; key?: string } & Partial<KeyAccess>, now: number): Result<CreatedLocalKey>;
   /**
    * Makes the named key equal `plainKey` (config files): idempotent, un-revokes on a new key.
-   * `access`, when given, replaces the key's scopes and allowed connections.
+   * `access`, when given, replaces the key's scopes and allowed connections. When no key has the
+   * name but one holds `plainKey`, that key was renamed in Headroom (issue 13 §8): it keeps its new
+   * name and gets `access`, instead of the config failing or the rename being undone.
    */
   upsertByName(name: string, plainKey: string, now: number, access?: KeyAccess): Result<LocalKeyView>;
+  /** Gives the key `id` a new name in place (issue 13 §8); `conflict` when another key has it. */
+  rename(id: string, name: string): Result<LocalKeyView>;
+  /** A renamed connection: every allowlist naming `from` names `to`; returns how many keys changed. */
+  renameAllowedConnection(from: string, to: string): number;
   /** Replaces a key's scopes and allowed connections; `not_found` for an unknown id. */
   setAccess(id: string, access: KeyAccess): Result<LocalKeyView>;
   list(): LocalKeyView[];
@@ -101,6 +107,8 @@ export function createKeysRepo(db: Database, newId: () => string = randomUUID): 
     'UPDATE local_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL',
   );
   const setLastUsed = db.prepare<[number, string]>('UPDATE local_keys SET last_used_at = ? WHERE id = ?');
+  const updateName = db.prepare<[string, string]>('UPDATE local_keys SET name = ? WHERE id = ?');
+  const updateAllowed = db.prepare<[string, string]>('UPDATE local_keys SET allowed_connections_json = ? WHERE id = ?');
   const lastTouched = new Map<string, number>();
 
   // Messages name the key by name only: the plain key never enters an error.
@@ -146,6 +154,8 @@ export function createKeysRepo(db: Database, newId: () => string = randomUUID): 
     (name: string, plainKey: string, now: number, access?: KeyAccess): Result<LocalKeyView> => {
       const hash = hashLocalKey(plainKey);
       const existing = selectByName.get(name);
+      const renamed = existing ? undefined : selectByHash.get(hash);
+      if (renamed) return access ? setAccess(renamed.id, access) : ok(toView(renamed));
       if (!existing) {
         const created = create({ name, key: plainKey, ...access }, now);
         return created.ok ? ok(created.value.key) : created;
@@ -161,8 +171,31 @@ export function createKeysRepo(db: Database, newId: () => string = randomUUID): 
     },
   );
 
+  const rename = db.transaction((id: string, name: string): Result<LocalKeyView> => {
+    const row = selectById.get(id);
+    if (!row) return fail('not_found', 'no such local key');
+    const holder = selectByName.get(name);
+    if (holder && holder.id !== id) return fail('conflict', `a local key named "${name}" already exists`);
+    updateName.run(name, id);
+    return ok(toView({ ...row, name }));
+  });
+
+  const renameAllowedConnection = db.transaction((from: string, to: string): number => {
+    let changed = 0;
+    for (const row of selectAll.all()) {
+      const names = parseNames(row.allowed_connections_json);
+      if (!names.includes(from)) continue;
+      const next = [...new Set(names.map((n) => (n === from ? to : n)))];
+      updateAllowed.run(JSON.stringify(next), row.id);
+      changed++;
+    }
+    return changed;
+  });
+
   return {
     create: (input, now) => create(input, now),
+    rename: (id, name) => rename(id, name),
+    renameAllowedConnection: (from, to) => renameAllowedConnection(from, to),
     upsertByName: (name, plainKey, now, access) => upsertByName(name, plainKey, now, access),
     setAccess,
     list: () => selectAll.all().map(toView),

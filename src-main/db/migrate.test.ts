@@ -42,7 +42,7 @@ describe('migrate', () => {
       ok: true,
       value: {
         from: 0,
-        to: 13,
+        to: 17,
         applied: [
           '0001_init.sql',
           '0002_resilience.sql',
@@ -57,14 +57,19 @@ describe('migrate', () => {
           '0011_rate_limit_overrides.sql',
           '0012_request_log_held.sql',
           '0013_egress.sql',
+          '0014_translation.sql',
+          '0015_activity_detail.sql',
+          '0016_discovered_models.sql',
+          '0017_request_log_queued.sql',
         ],
       },
     });
-    expect(readUserVersion(db)).toBe(13);
+    expect(readUserVersion(db)).toBe(17);
     expect(tables(db)).toEqual([
       'combos',
       'connection_health',
       'connections',
+      'discovered_models',
       'local_keys',
       'provider_breakers',
       'provider_plans',

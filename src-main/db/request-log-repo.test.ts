@@ -79,6 +79,19 @@ describe('request log', () => {
     expect(stored.map((r) => r.held_ms)).toEqual([2_050, null]);
   });
 
+  it('ISSUE-12: the translation direction is stored in translated and read back; a same-format request reads null', () => {
+    const { db, log } = setup();
+    const bridged = log.append(entry({ translated: 'responses->anthropic' }));
+    const plain = log.append(entry());
+    expect(bridged.translated).toBe('responses->anthropic');
+    expect(plain.translated).toBeNull();
+    expect(log.list()).toEqual([plain, bridged]);
+    const stored = db
+      .prepare<[], { translated: string | null }>('SELECT translated FROM request_log ORDER BY id')
+      .all();
+    expect(stored.map((r) => r.translated)).toEqual(['responses->anthropic', null]);
+  });
+
   it('PROD-16: 10,000 appends and a flush store every row with contiguous ids', () => {
     const { db, log, rows } = setup();
     const ids = Array.from({ length: 10_000 }, (_, i) => log.append(entry({ ts: i })).id);

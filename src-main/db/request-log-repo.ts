@@ -1,6 +1,8 @@
 import type { NewRequestLogEntry, RequestLogEntry, RequestLogQuery } from '../../src-shared/domain/request-log';
 import type { Database } from './open';
+import { copyHop } from './request-log-hops';
 import { fromRow, toRow, type RequestLogRow } from './request-log-row';
+import { listParams, SEARCH_CONDITION, type ListParams } from './request-log-search';
 
 /**
  * The activity log. append() is on the proxy's hot path, so it only buffers in memory; rows reach
@@ -14,7 +16,7 @@ export interface RequestLog {
   append(entry: NewRequestLogEntry): RequestLogEntry;
   /** Writes every buffered row in one transaction. */
   flush(): void;
-  /** Newest first, after a flush; limit defaults to 100 and is capped at 1000. */
+  /** Newest first, after a flush; limit defaults to 100 and is capped at 1000 (page on with beforeId). */
   list(query?: RequestLogQuery): RequestLogEntry[];
   /** Requests and errors (status >= 400) at or after `ts`. */
   summarySince(ts: number): { requests: number; errors: number };
@@ -25,14 +27,6 @@ export interface RequestLog {
 const DAY_MS = 86_400_000;
 const DEFAULT_LIMIT = 100;
 const MAX_LIMIT = 1_000;
-
-interface ListParams {
-  limit: number;
-  beforeId: number | null;
-  connection: string | null;
-  model: string | null;
-  status: 'ok' | 'error' | null;
-}
 
 const int = (value: number): number => Math.round(value);
 const intOrNull = (value: number | null): number | null => (value === null ? null : Math.round(value));
@@ -60,11 +54,16 @@ function storedEntry(entry: NewRequestLogEntry, id: number): RequestLogEntry {
     outputTokens: intOrNull(entry.outputTokens),
     cacheReadTokens: intOrNull(entry.cacheReadTokens),
     cacheWriteTokens: intOrNull(entry.cacheWriteTokens),
-    failover: entry.failover.map(({ connection, status, reason }) => ({ connection, status, reason })),
+    failover: entry.failover.map(copyHop),
     errorCode: entry.errorCode,
     servedVia: entry.servedVia,
     sessionPin: entry.sessionPin,
     heldMs: intOrNull(entry.heldMs ?? null),
+    queuedMs: intOrNull(entry.queuedMs ?? null),
+    translated: entry.translated ?? null,
+    upstreamModel: entry.upstreamModel ?? null,
+    attempts: entry.attempts === undefined ? [] : entry.attempts.map(copyHop),
+    errorMessage: entry.errorMessage ?? null,
   };
 }
 
@@ -80,9 +79,11 @@ export function createRequestLog(db: Database, opts: { flushEvery?: number; idBl
   const idBlock = Math.max(2, Math.floor(opts.idBlock ?? ID_BLOCK));
   const insert = db.prepare<[RequestLogRow]>(`
     INSERT INTO request_log (id, ts, key_name, api_format, endpoint, model, connection, status, stream, latency_ms,
-      ttfb_ms, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, failover_json, error_code, served_via, session_pin, held_ms)
+      ttfb_ms, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, failover_json, error_code, served_via, session_pin, held_ms,
+      translated, upstream_model, attempts_json, error_message, queued_ms)
     VALUES (@id, @ts, @key_name, @api_format, @endpoint, @model, @connection, @status, @stream, @latency_ms,
-      @ttfb_ms, @input_tokens, @output_tokens, @cache_read_tokens, @cache_write_tokens, @failover_json, @error_code, @served_via, @session_pin, @held_ms)`);
+      @ttfb_ms, @input_tokens, @output_tokens, @cache_read_tokens, @cache_write_tokens, @failover_json, @error_code, @served_via, @session_pin, @held_ms,
+      @translated, @upstream_model, @attempts_json, @error_message, @queued_ms)`);
   // One statement for every filter combination: a NULL parameter switches its condition off.
   const select = db.prepare<[ListParams], RequestLogRow>(`
     SELECT * FROM request_log
@@ -90,6 +91,9 @@ export function createRequestLog(db: Database, opts: { flushEvery?: number; idBl
       AND (@connection IS NULL OR connection = @connection)
       AND (@model IS NULL OR model = @model)
       AND (@status IS NULL OR (@status = 'ok' AND status < 400) OR (@status = 'error' AND status >= 400))
+      AND (@since IS NULL OR ts >= @since)
+      AND (@until IS NULL OR ts <= @until)
+      AND ${SEARCH_CONDITION}
     ORDER BY id DESC LIMIT @limit`);
   const summary = db.prepare<[number], { requests: number; errors: number | null }>(
     'SELECT COUNT(*) AS requests, SUM(status >= 400) AS errors FROM request_log WHERE ts >= ?',
@@ -154,15 +158,7 @@ export function createRequestLog(db: Database, opts: { flushEvery?: number; idBl
     list: (query = {}) => {
       flush();
       const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(query.limit ?? DEFAULT_LIMIT)));
-      return select
-        .all({
-          limit,
-          beforeId: query.beforeId ?? null,
-          connection: query.connection ?? null,
-          model: query.model ?? null,
-          status: query.status ?? null,
-        })
-        .map(fromRow);
+      return select.all(listParams(query, limit)).map(fromRow);
     },
     summarySince: (ts) => {
       flush();

@@ -1,5 +1,5 @@
-import type { FailoverHop, RequestLogEntry, SessionPinMark } from '../../src-shared/domain/request-log';
-import { isRecord, parseJsonArray } from './json-columns';
+import type { RequestLogEntry, SessionPinMark } from '../../src-shared/domain/request-log';
+import { copyHop, parseHops } from './request-log-hops';
 
 /** A `request_log` row exactly as SQLite returns it (and as the insert binds it). */
 export interface RequestLogRow {
@@ -23,6 +23,12 @@ export interface RequestLogRow {
   served_via: string | null;
   session_pin: SessionPinMark | null;
   held_ms: number | null;
+  queued_ms: number | null;
+  translated: string | null;
+  upstream_model: string | null;
+  /** NULL when no attempt was recorded (a refusal, or a row from before issue 13). */
+  attempts_json: string | null;
+  error_message: string | null;
 }
 
 /** STRICT INTEGER columns refuse fractions; timings from performance.now() have them. */
@@ -41,8 +47,13 @@ export function normaliseEntry(entry: RequestLogEntry): RequestLogEntry {
     outputTokens: intOrNull(entry.outputTokens),
     cacheReadTokens: intOrNull(entry.cacheReadTokens),
     cacheWriteTokens: intOrNull(entry.cacheWriteTokens),
-    failover: entry.failover.map(({ connection, status, reason }) => ({ connection, status, reason })),
+    failover: entry.failover.map(copyHop),
     heldMs: intOrNull(entry.heldMs ?? null),
+    queuedMs: intOrNull(entry.queuedMs ?? null),
+    translated: entry.translated ?? null,
+    upstreamModel: entry.upstreamModel ?? null,
+    attempts: (entry.attempts ?? []).map(copyHop),
+    errorMessage: entry.errorMessage ?? null,
   };
 }
 
@@ -68,20 +79,12 @@ export function toRow(entry: RequestLogEntry): RequestLogRow {
     served_via: entry.servedVia,
     session_pin: entry.sessionPin,
     held_ms: entry.heldMs ?? null,
+    queued_ms: entry.queuedMs ?? null,
+    translated: entry.translated ?? null,
+    upstream_model: entry.upstreamModel ?? null,
+    attempts_json: entry.attempts && entry.attempts.length > 0 ? JSON.stringify(entry.attempts) : null,
+    error_message: entry.errorMessage ?? null,
   };
-}
-
-function parseFailover(text: string): FailoverHop[] {
-  const hops: FailoverHop[] = [];
-  for (const hop of parseJsonArray(text)) {
-    if (!isRecord(hop) || typeof hop.connection !== 'string') continue;
-    hops.push({
-      connection: hop.connection,
-      status: typeof hop.status === 'number' ? hop.status : null,
-      reason: typeof hop.reason === 'string' ? hop.reason : '',
-    });
-  }
-  return hops;
 }
 
 export function fromRow(row: RequestLogRow): RequestLogEntry {
@@ -101,10 +104,15 @@ export function fromRow(row: RequestLogRow): RequestLogEntry {
     outputTokens: row.output_tokens,
     cacheReadTokens: row.cache_read_tokens,
     cacheWriteTokens: row.cache_write_tokens,
-    failover: parseFailover(row.failover_json),
+    failover: parseHops(row.failover_json),
     errorCode: row.error_code,
     servedVia: row.served_via ?? null,
     sessionPin: row.session_pin ?? null,
     heldMs: row.held_ms ?? null,
+    queuedMs: row.queued_ms ?? null,
+    translated: row.translated ?? null,
+    upstreamModel: row.upstream_model ?? null,
+    attempts: parseHops(row.attempts_json ?? null),
+    errorMessage: row.error_message ?? null,
   };
 }

@@ -26,7 +26,8 @@ describe('connections.test', () => {
     h = await startHeadroom({ connections: [anthropicConnection('a', a.url), openaiConnection('o', o.url)] });
     expect(await test('a')).toMatchObject({ ok: true, status: 200, models: ['claude-x'] });
     expect(await test('o')).toMatchObject({ ok: true, status: 200, models: ['gpt-x'] });
-    expect(a.requests[0]).toMatchObject({ method: 'GET', path: '/v1/models' });
+    // Anthropic's list is paged (issue 13 §5): the first page asks for the largest one.
+    expect(a.requests[0]).toMatchObject({ method: 'GET', path: '/v1/models?limit=1000' });
     expect(o.requests[0]?.path).toBe('/v1/models');
   });
 

@@ -1,11 +1,13 @@
 import { statusOf } from '../../src-shared/contract/errors';
 import type { TargetExclusion } from '../../src-shared/domain/cooldown';
-import type { ApiFormat } from '../../src-shared/domain/connection';
+import type { WireFormat } from '../../src-shared/domain/connection';
 import { extractSessionKey } from '../routing/affinity/session-key';
 import type { LeaseClaim } from '../routing/leases/lease-owner-match';
 import { sendClientError } from './client-errors';
 import { holdForCooldown } from './cooldown-hold';
 import { parseModelBody } from './parse-model-body';
+import { recordRefusal } from './record-refusal';
+import { BACKGROUND_WARNING, foregroundBody } from './responses-background';
 import type { ProxyContext } from './proxy-context';
 import { createKeepAlive } from './sse-keepalive';
 import {
@@ -18,6 +20,7 @@ import {
 } from './stages/admit';
 import { sendAnswer, answerError } from './stages/answer';
 import type { AttemptOutcome } from './stages/attempt';
+import { noteAttempt, startAttempt, type AttemptJournal } from './stages/attempt-journal';
 import type { ModelRequest, RequestFrame } from './stages/frame';
 import { learnPick, learnPin, learnQuota, markQuota, recordRequest, type Ended } from './stages/learn';
 import { exclusionsBehind, noTargetError } from './stages/no-target-error';
@@ -27,7 +30,7 @@ export type { ModelRequest } from './stages/frame';
 
 interface PassInput {
   model: string;
-  format: ApiFormat;
+  wire: WireFormat;
   key: ModelRequest['key'];
   session: string | null;
   claim: LeaseClaim | null;
@@ -58,12 +61,24 @@ type Pass =
  * that would fail only because every target is in a short transient cooldown is held and run
  * again (CONC-7..9, `proxy/cooldown-hold.ts`).
  */
-export async function handleModelRequest(ctx: ProxyContext, request: ModelRequest): Promise<void> {
-  const { req, res, endpoint } = request;
+export async function handleModelRequest(ctx: ProxyContext, asked: ModelRequest): Promise<void> {
+  const { req, res, endpoint } = asked;
+  // ROUTE-3: a background Responses request is answered in the foreground, and says so.
+  const foreground = endpoint.wire === 'responses' ? foregroundBody(asked.body) : null;
+  const request = foreground ? { ...asked, body: foreground } : asked;
+  if (foreground) ctx.log(`[proxy] ${BACKGROUND_WARNING}`);
   const parsed = parseModelBody(request.body);
   if (!parsed.ok) {
-    // Malformed input is answered and not logged: nothing is written for a request that never was one.
+    // Logged with its reason (issue 13 §3) so a client sending junk can see why; never its body.
     sendClientError(res, endpoint.format, parsed.error);
+    const { startedAt, key } = request;
+    recordRefusal(ctx, {
+      startedAt,
+      format: endpoint.format,
+      endpoint: endpoint.name,
+      keyName: key.name,
+      error: parsed.error,
+    });
     return;
   }
   const { model, stream } = parsed.value;
@@ -85,8 +100,12 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
     sessionPin: null,
     quota: null,
     held: null,
+    translated: null,
+    warning: foreground ? BACKGROUND_WARNING : null,
+    queuedMs: 0,
   };
   let ended: Ended | null = null;
+  const journal: AttemptJournal = [];
   const onClientClose = () => {
     if (!res.writableFinished) controller.abort();
   };
@@ -108,7 +127,7 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
     const session = extractSessionKey(req.headers).session?.value ?? null;
     const input: PassInput = {
       model,
-      format: endpoint.format,
+      wire: endpoint.wire,
       key: request.key,
       session,
       claim: lease.claim,
@@ -119,7 +138,7 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
     // The socket may have gone before we subscribed (a pipelined request behind a closed one): 'close' will not come again.
     if (res.destroyed) controller.abort();
     for (;;) {
-      const pass = await runPass(ctx, frame, input);
+      const pass = await runPass(ctx, frame, input, journal);
       if (pass.kind === 'aborted') return;
       if (pass.kind === 'ended') {
         ended = pass.ended;
@@ -139,7 +158,7 @@ export async function handleModelRequest(ctx: ProxyContext, request: ModelReques
   } finally {
     res.off('close', onClientClose);
     // learn (the activity log)
-    recordRequest(frame.held ? withHeldMs(ctx, frame.held.heldMs) : ctx, frame, model, stream, ended);
+    recordRequest(frame.held ? withHeldMs(ctx, frame.held.heldMs) : ctx, frame, model, stream, ended, journal);
   }
 }
 
@@ -198,8 +217,13 @@ function failedLast(ctx: ProxyContext, frame: RequestFrame, input: PassInput, ou
   };
 }
 
-/** One pass of plan → admit → attempt → answer → learn. */
-async function runPass(ctx: ProxyContext, frame: RequestFrame, input: PassInput): Promise<Pass> {
+/** One pass of plan → admit → attempt → answer → learn; each attempt is noted in the journal (issue 13). */
+async function runPass(
+  ctx: ProxyContext,
+  frame: RequestFrame,
+  input: PassInput,
+  journal: AttemptJournal,
+): Promise<Pass> {
   // plan
   const plan: Plan = planRequest(ctx, input);
   if (plan.kind === 'refused') return refusal(frame, plan.error);
@@ -214,6 +238,16 @@ async function runPass(ctx: ProxyContext, frame: RequestFrame, input: PassInput)
       const quota = await admitQuotaGate(ctx, frame, candidates);
       if (!quota.ok) return { kind: 'ended', ended: answerError(frame, quota.error) };
       candidates = quota.candidates;
+      // QPIPE-7: a soft-penalised key's p2c/auto score is multiplied by the factor (other strategies demote it).
+      if (frame.quota && frame.quota.penalized.size > 0)
+        candidates = ctx.roundRobin.rescorePenalized(
+          plan.combo,
+          candidates,
+          frame.quota.penalized,
+          ctx.quota.softDeprioritizeFactor(),
+          plan.pin?.decided ?? null,
+          ctx.now(),
+        );
     }
     const waitForSlot = plan.quotaShare !== null && ctx.quotaShareWaitsForSlot();
     let picked = false;
@@ -229,13 +263,16 @@ async function runPass(ctx: ProxyContext, frame: RequestFrame, input: PassInput)
         frame.excluded.push(admitted.exclusion);
         continue;
       }
+      frame.queuedMs += admitted.queuedMs;
       if (!picked) {
         picked = true;
         learnPick(ctx, plan, target);
       }
       try {
         // attempt (within the request queue's execution backstop, QUEUE-4)
+        const start = startAttempt(frame, ctx.now());
         const outcome = await attemptWithinBudget(ctx, frame, target, admitted);
+        noteAttempt(journal, frame, target, start, outcome, ctx.now());
         switch (outcome.kind) {
           case 'refused':
             if (outcome.reason === 'aborted') return { kind: 'aborted' };

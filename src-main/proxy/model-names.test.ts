@@ -92,7 +92,7 @@ describe('model names that are not plain ids', () => {
 });
 
 describe('model names that are too long or carry control characters', () => {
-  it('ISSUE-8: a 10 MB model name gets a small 400 quickly, reaches no upstream and writes nothing to the request log', async () => {
+  it('ISSUE-8: a 10 MB model name gets a small 400 quickly, reaches no upstream and writes one small row', async () => {
     const before = (await logRows()).length;
     const upstreamBefore = anthropic.requests.length;
     const started = performance.now();
@@ -105,7 +105,11 @@ describe('model names that are too long or carry control characters', () => {
       headroom: { code: 'invalid_input' },
     });
     expect(answer.text.length).toBeLessThan(1_000);
-    expect((await logRows()).length).toBe(before);
+    const rows = await logRows();
+    expect(rows.length).toBe(before + 1);
+    // Issue 13 §3: logged with its reason; the name itself is never stored.
+    expect(rows[0]).toMatchObject({ status: 400, errorCode: 'invalid_input' });
+    expect(JSON.stringify(rows[0]).length).toBeLessThan(1_000);
     expect(anthropic.requests.length).toBe(upstreamBefore);
   });
 

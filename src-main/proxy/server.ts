@@ -6,13 +6,22 @@ import { sendClientError } from './client-errors';
 import { installProtocolErrorAnswers } from './client-error-handler';
 import { guessFormat } from './client-format';
 import { boundRefusedBody, installClientLimits, type ClientLimits } from './client-sockets';
-import { isProxyNamespace, matchEndpoint, type EndpointMatch } from './endpoints';
+import {
+  DOUBLED_V1_WARNING,
+  isProxyNamespace,
+  logDoubledV1,
+  matchEndpoint,
+  undoubleV1,
+  type EndpointMatch,
+} from './endpoints';
 import { checkHost, isAllowedOrigin, localKeyOf } from './guards';
 import { handleModelRequest } from './handle-model-request';
-import { modelsBody } from './models-response';
+import { discoveredDetails, modelsBody } from './models-response';
 import type { ProxyContext } from './proxy-context';
 import { readBody } from './read-body';
+import { loggedPath, recordRefusal } from './record-refusal';
 import { answerLeaseRequest, SESSION_LEASES_PATH } from './session-leases';
+import { WARNING_HEADER } from './stages/answer';
 
 /** The lease lifecycle is small JSON; anything bigger is not a lease request. */
 const LEASE_BODY_LIMIT = 16 * 1024;
@@ -35,13 +44,24 @@ export function createProxyHandler(ctx: ProxyContext, secondary: SecondaryHandle
     const startedAt = ctx.now();
     const url = req.url ?? '/';
     const q = url.indexOf('?');
-    const pathname = q === -1 ? url : url.slice(0, q);
+    const rawPath = q === -1 ? url : url.slice(0, q);
+    // Issue 13 §6: a base URL ending in /v1 doubles it; served as /v1/…, with a warning (endpoints.ts).
+    const undoubled = undoubleV1(rawPath);
+    const pathname = undoubled ?? rawPath;
+    if (undoubled !== null) {
+      res.setHeader(WARNING_HEADER, DOUBLED_V1_WARNING);
+      logDoubledV1(ctx, ctx.log, rawPath, startedAt);
+    }
     const search = q === -1 ? '' : url.slice(q);
     const format = guessFormat(req, pathname);
+    // Issue 13 §3: every refusal gets an activity row, under the endpoint's name once one matched.
+    let endpointName: string | null = null;
+    // Refused before a key was verified: no key name (a wrong key is never stored).
     const refuse = (error: AppError) => {
       req.resume();
       boundRefusedBody(req);
       sendClientError(res, format, error);
+      recordRefusal(ctx, { startedAt, format, endpoint: endpointName ?? loggedPath(pathname), keyName: null, error });
     };
 
     const hostError = checkHost(req.rawHeaders, ctx.allowedHosts);
@@ -72,6 +92,8 @@ export function createProxyHandler(ctx: ProxyContext, secondary: SecondaryHandle
       });
     }
     const endpoint = match.endpoint;
+    if (endpoint.kind === 'model') endpointName = endpoint.name;
+    else if (endpoint.kind === 'session-leases') endpointName = SESSION_LEASES_PATH;
     const head = req.method === 'HEAD';
     if (endpoint.kind === 'health') {
       return sendJson(
@@ -93,19 +115,41 @@ export function createProxyHandler(ctx: ProxyContext, secondary: SecondaryHandle
     }
     if (endpoint.kind === 'session-leases') {
       return readBody(req, LEASE_BODY_LIMIT).then((body) => {
-        if (!body.ok) return sendClientError(res, format, body.error);
+        if (!body.ok) {
+          sendClientError(res, format, body.error);
+          return recordRefusal(ctx, {
+            startedAt,
+            format,
+            endpoint: SESSION_LEASES_PATH,
+            keyName: key.name,
+            error: body.error,
+          });
+        }
         answerLeaseRequest(ctx, res, format, key, req.headers, body.value);
       });
     }
     if (endpoint.kind === 'models') {
       const modelFormat = req.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai';
-      return sendJson(res, 200, modelsBody(modelFormat, listModels(ctx.catalog(), modelFormat)), head);
+      const catalog = ctx.catalog();
+      const body = modelsBody(modelFormat, listModels(catalog, modelFormat), {
+        search,
+        details: discoveredDetails(catalog),
+      });
+      return sendJson(res, 200, body, head);
     }
     return readBody(req, ctx.settings().maxBodyBytes)
       .then((body) => {
         if (!body.ok) {
           if (body.error.code === 'body_too_large') res.setHeader('connection', 'close');
-          return sendClientError(res, endpoint.format, body.error);
+          sendClientError(res, endpoint.format, body.error);
+          const refusal = {
+            startedAt,
+            format: endpoint.format,
+            endpoint: endpoint.name,
+            keyName: key.name,
+            error: body.error,
+          };
+          return recordRefusal(ctx, refusal);
         }
         return handleModelRequest(ctx, { req, res, endpoint, search, body: body.value, key, startedAt });
       })

@@ -2,6 +2,7 @@ import type { ComboView } from '../../src-shared/domain/combo';
 import type { Route } from '../../src-shared/domain/route';
 import type { ConnectionSecret, ConnectionView } from '../../src-shared/domain/connection';
 import type { ProviderAdapter } from '../providers/adapter';
+import type { DiscoveredModel } from '../providers/models-discovery';
 import { adapterFor } from '../providers/registry';
 import { providerIdentity, type ProviderIdentity } from '../resilience/provider-identity';
 
@@ -18,6 +19,13 @@ export interface RuntimeConnection {
   provider: ProviderIdentity;
   /** EGRESS: the outbound proxy URL with its credentials, or null for direct. */
   outboundProxy: string | null;
+  /**
+   * Issue 13 §5: what the upstream's own models list said, for a connection that serves any model
+   * (empty otherwise). Names to offer clients; it never restricts what the connection serves.
+   */
+  discovered: readonly DiscoveredModel[];
+  /** The same ids as a set, for the per-request lookup. */
+  discoveredIds: ReadonlySet<string>;
 }
 
 /** Everything routing needs, rebuilt only when connections or combos change. */
@@ -59,8 +67,11 @@ export function toRuntimeConnection(
   view: ConnectionView,
   secret: ConnectionSecret | null,
   outboundProxy: string | null = null,
+  discoveredModels: readonly DiscoveredModel[] = [],
 ): RuntimeConnection {
   const url = new URL(view.effectiveBaseUrl);
+  // A connection that lists its own models is taken at its word: discovery only fills empty lists.
+  const discovered = view.models.length === 0 ? discoveredModels : [];
   return {
     view,
     secret,
@@ -69,17 +80,24 @@ export function toRuntimeConnection(
     basePath: url.pathname.replace(/\/+$/, ''),
     provider: providerIdentity(view.kind, url.origin),
     outboundProxy,
+    discovered,
+    discoveredIds: new Set(discovered.map((m) => m.id)),
   };
 }
 
 export function buildCatalog(
-  connections: readonly { view: ConnectionView; secret: ConnectionSecret | null; outboundProxy?: string }[],
+  connections: readonly {
+    view: ConnectionView;
+    secret: ConnectionSecret | null;
+    outboundProxy?: string;
+    discovered?: readonly DiscoveredModel[];
+  }[],
   combos: readonly ComboView[],
   routes: readonly Route[] = [],
   pools: readonly PoolForCatalog[] = [],
 ): Catalog {
   const runtime = connections
-    .map((c) => toRuntimeConnection(c.view, c.secret, c.outboundProxy ?? null))
+    .map((c) => toRuntimeConnection(c.view, c.secret, c.outboundProxy ?? null, c.discovered))
     .sort((a, b) => a.view.priority - b.view.priority || a.view.name.localeCompare(b.view.name));
   return {
     connections: runtime,

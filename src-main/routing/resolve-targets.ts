@@ -1,7 +1,8 @@
 import type { ComboView } from '../../src-shared/domain/combo';
-import type { ApiFormat } from '../../src-shared/domain/connection';
+import type { ApiFormat, WireFormat } from '../../src-shared/domain/connection';
 import { SYSTEM_COMBO_PREFIX, type Catalog, type RuntimeConnection, type SystemCombo } from './catalog';
 import { matchRoute } from './routes/match-route';
+import { wireFit } from './wire-fit';
 
 /** One candidate upstream for a request: a connection and the model id to send it. */
 export interface Target {
@@ -36,8 +37,9 @@ function direct(via: 'connection' | 'model', found: { targets: Target[]; exclude
   return { kind: 'targets', via, ...found, combo: null, system: null, route: null };
 }
 
-function usable(connection: RuntimeConnection, format: ApiFormat): Exclusion['reason'] | null {
-  if (connection.adapter.format !== format) return 'wrong_api_format';
+function usable(connection: RuntimeConnection, wire: WireFormat): Exclusion['reason'] | null {
+  // Another format is fine unless the connection refuses translated requests (issue 12 §4).
+  if (wireFit(connection, wire) === null) return 'wrong_api_format';
   if (!connection.view.enabled) return 'disabled';
   if (!connection.secret) return 'no_secret';
   return null;
@@ -56,11 +58,11 @@ function servesExplicitly(connection: RuntimeConnection, model: string): boolean
   return connection.view.models.includes(model) || Object.hasOwn(connection.view.modelAliases, model);
 }
 
-function collect(candidates: { connection: RuntimeConnection; model: string | null }[], format: ApiFormat) {
+function collect(candidates: { connection: RuntimeConnection; model: string | null }[], wire: WireFormat) {
   const targets: Target[] = [];
   const excluded: Exclusion[] = [];
   for (const { connection, model } of candidates) {
-    const reason = model === null ? 'no_model' : usable(connection, format);
+    const reason = model === null ? 'no_model' : usable(connection, wire);
     if (reason || model === null) excluded.push({ connection: connection.view.name, reason: reason ?? 'no_model' });
     else targets.push({ connection, upstreamModel: upstreamModelOf(connection, model) });
   }
@@ -71,7 +73,7 @@ function resolveCombo(
   catalog: Catalog,
   comboName: string,
   requested: string | null,
-  format: ApiFormat,
+  wire: WireFormat,
   passThrough: string | null = null,
 ): Resolved | null {
   const system = catalog.systemCombos.get(comboName) ?? null;
@@ -92,22 +94,25 @@ function resolveCombo(
     const own = system ? (passThrough ?? connection.view.models[0]) : (connection.view.models[0] ?? passThrough);
     candidates.push({ connection, model: target.model ?? fallback ?? own ?? null });
   }
-  const { targets, excluded } = collect(candidates, format);
+  const { targets, excluded } = collect(candidates, wire);
   return { kind: 'targets', via: 'combo', targets, excluded: [...missing, ...excluded], combo, system, route: null };
 }
 
 /** Exact names: a combo; a model a connection lists (ids may contain "/"); `connection/model`; `combo/model`. */
-function resolveExact(catalog: Catalog, model: string, format: ApiFormat, passThrough: string | null): Resolved | null {
-  const asCombo = resolveCombo(catalog, model, null, format, passThrough);
+function resolveExact(catalog: Catalog, model: string, wire: WireFormat, passThrough: string | null): Resolved | null {
+  const asCombo = resolveCombo(catalog, model, null, wire, passThrough);
   if (asCombo) return asCombo;
 
-  const listing = catalog.connections.filter((c) => c.adapter.format === format && servesExplicitly(c, model));
+  const listing = nativeFirst(
+    catalog.connections.filter((c) => servesExplicitly(c, model)),
+    wire,
+  );
   if (listing.length > 0)
     return direct(
       'model',
       collect(
         listing.map((connection) => ({ connection, model })),
-        format,
+        wire,
       ),
     );
 
@@ -115,7 +120,7 @@ function resolveExact(catalog: Catalog, model: string, format: ApiFormat, passTh
   if (model.startsWith(SYSTEM_COMBO_PREFIX)) {
     const slash = model.indexOf('/', SYSTEM_COMBO_PREFIX.length);
     const rest = slash > 0 ? model.slice(slash + 1) : '';
-    const viaSystem = rest.length > 0 ? resolveCombo(catalog, model.slice(0, slash), rest, format) : null;
+    const viaSystem = rest.length > 0 ? resolveCombo(catalog, model.slice(0, slash), rest, wire) : null;
     if (viaSystem) return viaSystem;
   }
   const slash = model.indexOf('/');
@@ -123,34 +128,72 @@ function resolveExact(catalog: Catalog, model: string, format: ApiFormat, passTh
     const prefix = model.slice(0, slash);
     const rest = model.slice(slash + 1);
     const connection = catalog.byName.get(prefix);
-    if (connection && rest.length > 0) return direct('connection', collect([{ connection, model: rest }], format));
-    const comboWithModel = rest.length > 0 ? resolveCombo(catalog, prefix, rest, format) : null;
+    if (connection && rest.length > 0) return direct('connection', collect([{ connection, model: rest }], wire));
+    const comboWithModel = rest.length > 0 ? resolveCombo(catalog, prefix, rest, wire) : null;
     if (comboWithModel) return comboWithModel;
   }
   return null;
 }
 
-function resolveAnyModel(catalog: Catalog, model: string, format: ApiFormat): Resolved | null {
-  const anyModel = catalog.connections.filter((c) => c.adapter.format === format && c.view.models.length === 0);
-  if (anyModel.length === 0) return null;
+/**
+ * Connections that serve any model. Those of the client's own format only, when there are some: a
+ * model name meant for them (`claude-…` on a Claude account) would only be refused by another
+ * vendor's any-model key. Without one, any-model connections of the other format serve, translated.
+ */
+function resolveAnyModel(catalog: Catalog, model: string, wire: WireFormat): Resolved | null {
+  const anyModel = catalog.connections.filter((c) => c.view.models.length === 0);
+  const native = anyModel.filter((c) => wireFit(c, wire) === 'native');
+  const byFormat = native.length > 0 ? native : anyModel.filter((c) => wireFit(c, wire) === 'translated');
+  const chosen = withDiscoveredFirst(anyModel, byFormat, model, wire);
+  if (chosen.length === 0) return null;
   return direct(
     'model',
     collect(
-      anyModel.map((connection) => ({ connection, model })),
-      format,
+      chosen.map((connection) => ({ connection, model })),
+      wire,
     ),
   );
+}
+
+/**
+ * Issue 13 §5: any-model connections whose upstream listed this model go first (same format first),
+ * even of the other format, so `glm-4.6` from Claude Code reaches the GLM connection that listed it
+ * rather than only the Claude account. The format rule's choice follows: discovery adds, never restricts.
+ */
+function withDiscoveredFirst(
+  anyModel: readonly RuntimeConnection[],
+  byFormat: RuntimeConnection[],
+  model: string,
+  wire: WireFormat,
+): RuntimeConnection[] {
+  let listing: RuntimeConnection[] | null = null;
+  for (const c of anyModel) {
+    if (c.discoveredIds.size === 0 || !c.discoveredIds.has(model) || wireFit(c, wire) === null) continue;
+    (listing ??= []).push(c);
+  }
+  if (listing === null) return byFormat;
+  const first = nativeFirst(listing, wire);
+  return [...first, ...byFormat.filter((c) => !first.includes(c))];
+}
+
+/** Same-format connections before translated ones, each group in catalog order (stable). */
+function nativeFirst(connections: RuntimeConnection[], wire: WireFormat): RuntimeConnection[] {
+  if (connections.length < 2) return connections;
+  const native = connections.filter((c) => wireFit(c, wire) === 'native');
+  return native.length === connections.length
+    ? connections
+    : [...native, ...connections.filter((c) => !native.includes(c))];
 }
 
 /**
  * A route's destination, resolved like a client model (a combo, `connection/model`, a listed
  * model, else any connection that serves any model) but never through another route: no loops.
  */
-function resolveRoute(catalog: Catalog, model: string, format: ApiFormat): Resolved | null {
+function resolveRoute(catalog: Catalog, model: string, wire: WireFormat): Resolved | null {
   const match = matchRoute(catalog.routes, model);
   if (match.kind === 'none') return null;
   const to = match.route.to;
-  const found = resolveExact(catalog, to, format, model) ?? resolveAnyModel(catalog, to, format);
+  const found = resolveExact(catalog, to, wire, model) ?? resolveAnyModel(catalog, to, wire);
   return found ? { ...found, via: 'route', route: match.route.match } : null;
 }
 
@@ -158,24 +201,47 @@ function resolveRoute(catalog: Catalog, model: string, format: ApiFormat): Resol
  * Model string → ordered candidates. Order of meaning: exact names (`resolveExact`), then the first
  * matching model route (issue 9 §5), then connections that serve any model.
  */
-export function resolveTargets(catalog: Catalog, model: string, format: ApiFormat): Resolution {
+export function resolveTargets(catalog: Catalog, model: string, wire: WireFormat): Resolution {
   const found =
-    resolveExact(catalog, model, format, null) ??
-    resolveRoute(catalog, model, format) ??
-    resolveAnyModel(catalog, model, format);
-  return found ?? { kind: 'unknown_model', available: listModels(catalog, format) };
+    resolveExact(catalog, model, wire, null) ??
+    resolveRoute(catalog, model, wire) ??
+    resolveAnyModel(catalog, model, wire);
+  return found ?? { kind: 'unknown_model', available: listModels(catalog, wire) };
 }
 
-/** Every name a client of this format can ask for: combos, listed models, aliases. */
-export function listModels(catalog: Catalog, format: ApiFormat): string[] {
+/** Every name a client of this format can ask for: combos, listed models, aliases (translated ones included). */
+export function listModels(catalog: Catalog, wire: WireFormat): string[] {
   const names = new Set<string>();
   for (const combo of catalog.combos.values()) names.add(combo.name);
   // Listed so a client can discover and name them; they are routing names, not editable combos.
   for (const name of catalog.systemCombos.keys()) names.add(name);
   for (const c of catalog.connections) {
-    if (c.adapter.format !== format || !c.view.enabled) continue;
+    if (!c.view.enabled || wireFit(c, wire) === null) continue;
     for (const m of c.view.models) names.add(m);
     for (const alias of Object.keys(c.view.modelAliases)) names.add(alias);
+    // Issue 13 §5: what an any-model connection's upstream listed itself.
+    for (const m of c.discovered) names.add(m.id);
   }
   return [...names].sort();
+}
+
+/** A connection that would serve the model but refuses this client's format (issue 13 §6). */
+export interface FormatRefusal {
+  connection: string;
+  format: ApiFormat;
+}
+
+/**
+ * For "no connection serves this model": the connections that do serve it (listing it, an alias,
+ * their upstream's list, or any model) but not to this client, because they accept no translated
+ * requests. Empty when the model is unknown everywhere.
+ */
+export function refusingFormat(catalog: Catalog, model: string, wire: WireFormat): FormatRefusal[] {
+  const out: FormatRefusal[] = [];
+  for (const c of catalog.connections) {
+    if (!c.view.enabled || wireFit(c, wire) !== null) continue;
+    const serves = c.view.models.length === 0 || servesExplicitly(c, model);
+    if (serves) out.push({ connection: c.view.name, format: c.adapter.format });
+  }
+  return out;
 }

@@ -1,9 +1,11 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { app, BrowserWindow, dialog } from 'electron';
+import { app, BrowserWindow, dialog, shell } from 'electron';
 import { IPC_EVENT_CHANNEL } from '../../src-shared/contract/bridge';
 import { parseArgs, usage, type CliOptions } from '../cli/parse-args';
 import { createCore } from '../core';
+import { LOGS_DIR } from '../observability/observability';
+import { startAutoUpdate } from './updater';
 import { hardenSession } from './harden-session';
 import { registerIpc } from './ipc';
 import { createLoginItem } from './login-item/electron-login-item';
@@ -68,6 +70,7 @@ async function run(options: CliOptions, state: ShellState): Promise<void> {
     allowRemote: options.allowRemote,
     mode: 'electron',
     rendererDir,
+    logLevel: options.logLevel,
     ...(options.adminPort !== undefined ? { adminPort: options.adminPort } : {}),
     ...(options.configFile !== undefined ? { configFile: options.configFile } : {}),
     ...(options.adminToken !== undefined ? { adminToken: options.adminToken } : {}),
@@ -82,6 +85,8 @@ async function run(options: CliOptions, state: ShellState): Promise<void> {
     return;
   }
   console.log(`Headroom: proxy ${started.value.proxyUrl} — dashboard ${started.value.dashboardUrl}`);
+  // Inert without a publish config (no network, no error): see updater-policy.ts.
+  startAutoUpdate((line) => console.log(line));
 
   const log = (line: string): void => console.warn(line);
   registerIpc({
@@ -99,7 +104,8 @@ async function run(options: CliOptions, state: ShellState): Promise<void> {
   };
   state.openWindow = openWindow;
   const subscribe = core.events.subscribe;
-  const tray = startTray(core, subscribe, openWindow, log);
+  const logsDir = path.join(options.dataDir, LOGS_DIR);
+  const tray = startTray(core, subscribe, openWindow, () => shell.openPath(logsDir), log);
   const notifier = createNotifier({ router: core.router, subscribe, show: (n) => showNotification(n, openWindow) });
   void notifier.start().catch(() => log('Headroom: notifications could not read the core'));
   state.teardown = () => {
@@ -114,6 +120,7 @@ function startTray(
   core: Core,
   subscribe: Core['events']['subscribe'],
   openWindow: () => void,
+  openLogs: () => Promise<string>,
   log: (line: string) => void,
 ) {
   try {
@@ -127,6 +134,7 @@ function startTray(
       }),
       loginItem: createLoginItem(),
       openWindow,
+      openLogs,
       quit: () => app.quit(),
       log,
     });

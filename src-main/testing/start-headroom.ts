@@ -29,6 +29,8 @@ export async function startHeadroom(
     /** The core's clock (e.g. pinned to the middle of a quota window so a test never straddles a bucket edge). */
     now?: () => number;
     wrapQuotaStore?: CoreOptions['wrapQuotaStore'];
+    /** Ask upstreams for their model lists (issue 13 §5); off by default so fakes see only the test's requests. */
+    modelDiscovery?: boolean;
   } = {},
 ): Promise<RunningHeadroom> {
   const dataDir = extra.dataDir ?? mkdtempSync(join(tmpdir(), 'headroom-it-'));
@@ -48,6 +50,7 @@ export async function startHeadroom(
     log: (line) => logs.push(line),
     ...(extra.now ? { now: extra.now } : {}),
     ...(extra.wrapQuotaStore ? { wrapQuotaStore: extra.wrapQuotaStore } : {}),
+    modelDiscovery: extra.modelDiscovery ?? false,
   });
   const started = await core.start();
   if (!started.ok) throw new Error(`Headroom did not start: ${started.error.message}`);

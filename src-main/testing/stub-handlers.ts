@@ -1,4 +1,6 @@
 import { ok } from '../../src-shared/contract/errors';
+import { createRequestLogSeries } from '../db/request-log-series';
+import { createMemoryDb } from './temp-db';
 import type { ProxyInfo } from '../../src-shared/contract/methods';
 import type { SessionPinView } from '../../src-shared/domain/affinity';
 import type { LeaseView } from '../../src-shared/domain/lease';
@@ -193,6 +195,27 @@ export function createStubHandlers(overrides: Partial<Handlers> = {}): Handlers 
     'quota.setPlan': ({ connection, dimensions }) => ok({ ...stubPlan, connection, source: 'manual', dimensions }),
     'quota.removePlan': ({ connection }) => ok({ ...stubPlan, connection }),
     'quota.storeStatus': () => ok(stubStoreStatus),
+    'activity.exportCsv': () => ok({ filename: 'headroom-activity-stub.csv', csv: '', rows: 0, truncated: false }),
+    'overview.usage': () => ok({ at: 1_700_000_000_000, connections: [], pools: [] }),
+    'overview.series': ({ range }) => ok(createRequestLogSeries(createMemoryDb()).series(range, 1_700_000_000_000)),
+    'models.discovered': () => ok([]),
+    'connections.rename': ({ to }) => ok({ ...stubConnection, name: to }),
+    'keys.rename': ({ name }) => ok({ ...stubKey, name }),
+    'combos.rename': ({ to }) => ok({ ...stubCombo, name: to }),
+    'cooldowns.probe': () =>
+      ok({ connection: stubConnection.name, ok: true, lifted: true, message: 'answered; lifted' }),
+    'setup.claudeCodePreview': () => ok(stubClaudeSettings),
+    'setup.configureClaudeCode': () => ok({ ...stubClaudeSettings, backupPath: null }),
+    'setup.undoClaudeCode': () => ok({ path: '/h/.claude/settings.json', restoredFrom: '/h/b', removedFile: false }),
   };
   return { ...handlers, ...overrides };
 }
+
+const stubClaudeSettings = {
+  path: '/h/.claude/settings.json',
+  exists: false,
+  env: {},
+  removed: [],
+  diff: [],
+  changes: true,
+};

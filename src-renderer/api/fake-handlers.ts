@@ -13,6 +13,10 @@ import type { SessionPinView } from '../../src-shared/domain/affinity';
 import type { LeaseView } from '../../src-shared/domain/lease';
 import type { Route } from '../../src-shared/domain/route';
 import type { QuotaPlanView, QuotaPoolUsage, QuotaPoolView, QuotaStoreStatus } from '../../src-shared/domain/quota';
+import { createFakeRenameHandlers } from '../features/connections/fake-rename-handlers';
+import { createFakeOverviewHandlers } from '../features/overview/fake-overview-handlers';
+import { createFakeSetupHandlers, createFakeSetupState } from '../features/setup/fake-setup-handlers';
+import { createFakeActivityHandlers } from './fake-activity-handlers';
 import { createFakeQuotaHandlers, FAKE_QUOTA_STORE_STATUS } from './fake-quota-handlers';
 import { defaultResilienceSettings, updateFakeResilience } from './fake-resilience-settings';
 import { createFakeSessionHandlers } from './fake-session-handlers';
@@ -112,6 +116,9 @@ export function createFakeHandlers(
         disableCooling: draft.disableCooling,
         providerSpecificData: draft.providerSpecificData,
         ...(draft.rateLimitOverrides ? { rateLimitOverrides: draft.rateLimitOverrides } : {}),
+        // As the core's repository reads them back: present only when not the default.
+        ...(draft.acceptTranslated === false ? { acceptTranslated: false } : {}),
+        ...(draft.responsesApi === true || draft.responsesApi === false ? { responsesApi: draft.responsesApi } : {}),
         secretHint: secret === undefined ? (existing?.secretHint ?? null) : hintSecret(secret),
         createdAt: existing?.createdAt ?? t,
         updatedAt: t,
@@ -179,17 +186,10 @@ export function createFakeHandlers(
       send('settings.changed', { settings: state.settings });
       return ok(state.settings);
     },
-    'activity.list': (query = {}) => {
-      const rows = state.activity
-        .filter((e) => query.beforeId === undefined || e.id < query.beforeId)
-        .filter((e) => query.connection === undefined || e.connection === query.connection)
-        .filter((e) => query.model === undefined || e.model === query.model)
-        .filter((e) => query.status === undefined || (query.status === 'ok') === e.status < 400)
-        .sort((a, b) => b.id - a.id);
-      return ok(rows.slice(0, query.limit ?? 100));
-    },
-    'activity.summary': () =>
-      ok({ requestsToday: state.activity.length, errorsToday: state.activity.filter((e) => e.status >= 400).length }),
+    ...createFakeActivityHandlers(state),
+    ...createFakeOverviewHandlers(state, now),
+    ...createFakeRenameHandlers(state, emit),
+    ...createFakeSetupHandlers(createFakeSetupState(), () => state.info.proxyUrl),
     'cooldowns.list': () => ok({ ...state.cooldowns, now: now() }),
     'queues.list': () => ok(state.queues ?? []),
     'cooldowns.clear': (input) => {

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { connectionInputSchema, type ConnectionView } from '../domain/connection';
+import { connectionInputSchema, connectionNameSchema, type ConnectionView } from '../domain/connection';
 import { comboInputSchema, type ComboView } from '../domain/combo';
 import { localKeyInputSchema, type CreatedLocalKey, type LocalKeyView } from '../domain/local-key';
 import { claudeImportSchema, type ClaudeConnectionStatus } from '../domain/claude';
 import type { ConnectionTestResult } from '../domain/connection-test';
 import { cooldownClearSchema, type CooldownSnapshot } from '../domain/cooldown';
-import type { RequestLogEntry } from '../domain/request-log';
+import { requestLogFilterSchema, type ActivityCsv, type RequestLogEntry } from '../domain/request-log';
 import type { RequestQueueView } from '../domain/request-queue-view';
 import { settingsPatchSchema, type Settings } from '../domain/settings';
 import { resiliencePatchSchema, type ResilienceSettings } from '../domain/resilience-settings';
@@ -21,10 +21,33 @@ import {
   type QuotaPoolView,
   type QuotaStoreStatus,
 } from '../domain/quota';
+import { overviewRangeSchema, type OverviewSeries, type UsageSummary } from '../domain/overview';
 
 const byName = z.object({ name: z.string().trim().min(1) });
+/** Issue 13 §6: the local key Claude Code will send (as ANTHROPIC_AUTH_TOKEN). */
+const claudeCodeSetupInput = z.object({ authToken: z.string().trim().min(1).max(512) }).strict();
 const byId = z.object({ id: z.string().trim().min(1) });
 const none = z.object({}).strict().optional();
+
+/** A cooling item to probe (issue 13 §8): a connection, a provider's breaker, or one model lockout (by its key). */
+export const probeTargetSchema = z.discriminatedUnion('target', [
+  z.object({ target: z.literal('connection'), connection: z.string().trim().min(1) }).strict(),
+  z.object({ target: z.literal('provider'), provider: z.string().trim().min(1) }).strict(),
+  z.object({ target: z.literal('model'), key: z.string().trim().min(1) }).strict(),
+]);
+export type ProbeTarget = z.infer<typeof probeTargetSchema>;
+
+/** What a probe did: which connection answered (or not), and whether the item was lifted. */
+export interface ProbeResult {
+  /** The connection the request went to; null when none could be asked (all terminal, unknown). */
+  connection: string | null;
+  /** True when the upstream answered the probe with a success. */
+  ok: boolean;
+  /** True when the cooldown, breaker or lockout was lifted, so the next request goes there. */
+  lifted: boolean;
+  /** One sentence for the person who pressed it. */
+  message: string;
+}
 
 export interface ProxyInfo {
   proxyUrl: string;
@@ -89,20 +112,20 @@ export const methods = {
   'quota.storeStatus': { input: none, output: {} as QuotaStoreStatus },
   'settings.get': { input: none, output: {} as Settings },
   'settings.update': { input: settingsPatchSchema, output: {} as Settings },
+  /** Newest first; filters by connection, model, ok/error, time range (since/until, epoch ms) and free-text search (issue 13). */
   'activity.list': {
-    input: z
-      .object({
+    input: requestLogFilterSchema
+      .extend({
         limit: z.number().int().min(1).max(1000).optional(),
         beforeId: z.number().int().positive().optional(),
-        connection: z.string().optional(),
-        model: z.string().optional(),
-        status: z.enum(['ok', 'error']).optional(),
       })
       .strict()
       .optional(),
     output: [] as RequestLogEntry[],
   },
   'activity.summary': { input: none, output: {} as ActivitySummary },
+  /** The rows of a filter as a CSV file made in the core (newest first, capped); names only, never keys or bodies. */
+  'activity.exportCsv': { input: requestLogFilterSchema.optional(), output: {} as ActivityCsv },
   'cooldowns.list': { input: none, output: {} as CooldownSnapshot },
   /** Per connection with maxConcurrent: queue depth, in flight, recent wait p50/p95 and its budgets (QUEUE-1). */
   'queues.list': { input: none, output: [] as RequestQueueView[] },
@@ -122,6 +145,50 @@ export const methods = {
   'resilience.getSettings': { input: none, output: {} as ResilienceSettings },
   /** Deep-merges a patch of sections into the stored settings; shape and refused ranges are checked here, clamping on merge. */
   'resilience.updateSettings': { input: resiliencePatchSchema, output: {} as ResilienceSettings },
+  // --- overview (issue 13 §4, §8) ---
+  /** Requests, tokens, errors, failovers (by connection and key) and p50/p95 latency over the last hour / day / week. */
+  'overview.series': { input: z.object({ range: overviewRangeSchema }).strict(), output: {} as OverviewSeries },
+  /** Per connection (Claude usage windows) and per quota pool: used / limit / resets-at; also `GET /api/usage/summary`. */
+  'overview.usage': { input: none, output: {} as UsageSummary },
+  // --- models and client setup (issue 13 §5, §6) ---
+  /** What each connection's upstream listed on its own models endpoint (connections that serve any model). */
+  'models.discovered': {
+    input: z
+      .object({ connection: z.string().trim().min(1).optional() })
+      .strict()
+      .optional(),
+    output: [] as DiscoveredModelsView[],
+  },
+  /** What "Configure Claude Code" would write to Claude Code's settings.json (nothing is written). */
+  'setup.claudeCodePreview': { input: claudeCodeSetupInput, output: {} as ClaudeCodeSettingsChange },
+  /** Writes the env block of Claude Code's settings.json (backup first); the token must be a local key. */
+  'setup.configureClaudeCode': { input: claudeCodeSetupInput, output: {} as ClaudeCodeSetupResult },
+  /** Restores settings.json from Headroom's newest backup (removes it when there was no file before). */
+  'setup.undoClaudeCode': { input: none, output: {} as ClaudeCodeUndoResult },
+  // --- everyday ergonomics (issue 13 §8) ---
+  /**
+   * Renames a connection in place (same id): combo targets, routes, key allowlists follow; pools, plans,
+   * pins and leases hold the id. Activity rows keep the name they were logged under.
+   */
+  'connections.rename': {
+    input: z.object({ from: z.string().trim().min(1), to: connectionNameSchema }).strict(),
+    output: {} as ConnectionView,
+  },
+  /** Renames a local key in place (same id, same secret); quota allocations hold the id. */
+  'keys.rename': {
+    input: z.object({ id: z.string().trim().min(1), name: localKeyInputSchema.shape.name }).strict(),
+    output: {} as LocalKeyView,
+  },
+  /** Renames a combo in place (same id, strategy, targets); routes that name it follow. */
+  'combos.rename': {
+    input: z.object({ from: z.string().trim().min(1), to: comboInputSchema.shape.name }).strict(),
+    output: {} as ComboView,
+  },
+  /**
+   * "Probe now" for one cooling item: one cheap request (the upstream's model list, no tokens) with the
+   * connection's own credential; the cooldown, breaker or lockout is lifted only when it answers.
+   */
+  'cooldowns.probe': { input: probeTargetSchema, output: {} as ProbeResult },
 } as const;
 
 export type MethodMap = typeof methods;
@@ -134,4 +201,51 @@ export const METHOD_NAMES = Object.keys(methods) as MethodName[];
 
 export function isMethodName(value: string): value is MethodName {
   return Object.prototype.hasOwnProperty.call(methods, value);
+}
+
+// --- models and client setup (issue 13 §5, §6) ---
+
+/** One connection's discovered models, for the connection editor's read-only list. */
+export interface DiscoveredModelsView {
+  connection: string;
+  /** False when the connection names its own models: then nothing is asked and nothing listed. */
+  discoverable: boolean;
+  models: { id: string; displayName: string | null }[];
+  /** The last successful listing; null before the first. */
+  fetchedAt: number | null;
+  attemptedAt: number | null;
+  /** Why the last attempt failed (the list shown is the last good one); null after a success. */
+  lastError: string | null;
+}
+
+/** One line of a preview diff. */
+export interface DiffLine {
+  kind: 'same' | 'added' | 'removed';
+  text: string;
+}
+
+/** What "Configure Claude Code" changes in settings.json; secrets appear masked. */
+export interface ClaudeCodeSettingsChange {
+  path: string;
+  /** False: the file does not exist yet and will be created. */
+  exists: boolean;
+  /** The env entries set (the token masked). */
+  env: Record<string, string>;
+  /** Env entries taken out (ANTHROPIC_API_KEY). */
+  removed: string[];
+  diff: DiffLine[];
+  /** False when the file already says exactly this (then nothing is written). */
+  changes: boolean;
+}
+
+export interface ClaudeCodeSetupResult extends ClaudeCodeSettingsChange {
+  /** Where the previous file went; null when nothing needed writing. */
+  backupPath: string | null;
+}
+
+export interface ClaudeCodeUndoResult {
+  path: string;
+  restoredFrom: string;
+  /** True when there was no settings.json before, so undo removed it. */
+  removedFile: boolean;
 }

@@ -1,13 +1,20 @@
 import { fail, ok } from '../../../src-shared/contract/errors';
 import type { Handlers } from '../router';
 import { toView } from '../../db/connections-repo';
+import { saveRenamedRoutes } from './combos';
 import type { HandlerDeps } from './handler-deps';
+import { probeHandlers } from './probe-now';
 import { routesUsing } from './route-knowledge';
 import { forgetSessionsOf } from './session-state';
 
 type ConnectionHandlers = Pick<
   Handlers,
-  'connections.list' | 'connections.upsert' | 'connections.remove' | 'connections.test'
+  | 'connections.list'
+  | 'connections.upsert'
+  | 'connections.remove'
+  | 'connections.test'
+  | 'connections.rename'
+  | 'cooldowns.probe'
 >;
 
 /** Connections: secrets go in, only hints come out. */
@@ -39,6 +46,36 @@ export function connectionHandlers(deps: HandlerDeps): ConnectionHandlers {
       changed();
       return ok(toView(stored));
     },
+    /**
+     * Issue 13 §8: same id, new name. What names the connection follows in one transaction (combo
+     * targets, routes, key allowlists); pools, plans, pins, leases, health and discovered models
+     * hold the id. Activity rows keep the name they were logged under.
+     */
+    'connections.rename': ({ from, to }) => {
+      const stored = deps.connections.getByName(from);
+      if (!stored) return fail('not_found', `No connection named "${from}"`);
+      if (to === from) return ok(toView(stored));
+      if (deps.connections.getByName(to) || deps.combos.getByName(to)) {
+        return fail('conflict', `"${to}" is already the name of a connection or combo`, {
+          details: { issues: [{ path: 'to', message: 'is already taken' }] },
+        });
+      }
+      const now = deps.now();
+      const result = deps.db.transaction(() => {
+        const renamed = deps.connections.rename(stored.id, to, now);
+        const combos = deps.combos.renameConnection(from, to, now);
+        const keys = deps.keys.renameAllowedConnection(from, to);
+        saveRenamedRoutes(deps, from, to);
+        return { renamed, combos, keys };
+      })();
+      if (!result.renamed) return fail('not_found', `No connection named "${from}"`);
+      changed();
+      if (result.combos > 0) deps.events.emit('combos.changed', { combos: deps.combos.list() });
+      if (result.keys > 0) deps.events.emit('keys.changed', { keys: deps.keys.list() });
+      deps.quota.reload();
+      return ok(toView(result.renamed));
+    },
+    ...probeHandlers(deps),
     'connections.test': async ({ name }) => {
       const result = await deps.testConnection(name);
       return result ? ok(result) : fail('not_found', `No connection named "${name}"`);

@@ -4,11 +4,14 @@ import { comboHandlers } from './combos';
 import { connectionHandlers } from './connections';
 import type { HandlerDeps } from './handler-deps';
 import { keyHandlers } from './keys';
+import { overviewHandlers } from './overview';
 import { queueHandlers } from './queues';
 import { quotaHandlers } from './quota';
 import { resilienceHandlers } from './resilience';
 import { routeHandlers } from './routes';
 import { sessionHandlers } from './sessions';
+import { setupHandlers } from './setup';
+import { discoveredModelsHandlers } from '../../providers/models-discovery-handler';
 import { restHandlers } from './settings-and-activity';
 
 /** Every contract method's handler; the type makes a missing one a compile error. */
@@ -24,5 +27,8 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...claudeHandlers(deps),
     ...quotaHandlers(deps),
     ...queueHandlers(deps),
+    ...overviewHandlers(deps),
+    ...setupHandlers(deps),
+    ...discoveredModelsHandlers(deps),
   };
 }

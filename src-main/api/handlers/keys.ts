@@ -5,7 +5,7 @@ import type { Handlers } from '../router';
 import type { HandlerDeps } from './handler-deps';
 import { forgetSessionsOf } from './session-state';
 
-type KeyHandlers = Pick<Handlers, 'keys.list' | 'keys.create' | 'keys.revoke'>;
+type KeyHandlers = Pick<Handlers, 'keys.list' | 'keys.create' | 'keys.revoke' | 'keys.rename'>;
 
 /** Allowed connections must exist; a lease key needs an explicit list (LEASE-3). */
 function checkAccess(deps: HandlerDeps, input: MethodParsedInput<'keys.create'>): Result<null> {
@@ -31,6 +31,20 @@ export function keyHandlers(deps: HandlerDeps): KeyHandlers {
       const created = deps.keys.create(input, deps.now());
       if (created.ok) changed();
       return created;
+    },
+    // Allocations, pins, leases and counters hold the id; activity rows keep the name they were logged under.
+    'keys.rename': ({ id, name }) => {
+      const renamed = deps.keys.rename(id, name);
+      if (!renamed.ok) {
+        return renamed.error.code === 'conflict'
+          ? fail('conflict', renamed.error.message, {
+              details: { issues: [{ path: 'name', message: 'is already taken' }] },
+            })
+          : fail('not_found', `No key with id "${id}"`);
+      }
+      changed();
+      deps.quota.reload();
+      return renamed;
     },
     'keys.revoke': ({ id }) => {
       const now = deps.now();

@@ -1,10 +1,17 @@
 import { ok } from '../../../src-shared/contract/errors';
 import type { Handlers } from '../router';
+import { exportActivityCsv } from './activity-export';
 import type { HandlerDeps } from './handler-deps';
 
 type Rest = Pick<
   Handlers,
-  'settings.get' | 'settings.update' | 'activity.list' | 'activity.summary' | 'app.info' | 'app.setPaused'
+  | 'settings.get'
+  | 'settings.update'
+  | 'activity.list'
+  | 'activity.summary'
+  | 'activity.exportCsv'
+  | 'app.info'
+  | 'app.setPaused'
 >;
 
 function startOfLocalDay(now: number): number {
@@ -31,6 +38,7 @@ export function restHandlers(deps: HandlerDeps): Rest {
       const { requests, errors } = deps.requestLog.summarySince(startOfLocalDay(deps.now()));
       return ok({ requestsToday: requests, errorsToday: errors });
     },
+    'activity.exportCsv': (filter) => exportActivityCsv(deps.requestLog, filter ?? {}, deps.now()),
     'app.info': () => ok(deps.info()),
     'app.setPaused': ({ paused }) => {
       const settings = deps.settings.update({ paused });

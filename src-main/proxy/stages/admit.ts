@@ -142,7 +142,14 @@ function withExclusions(error: AppError, frame: RequestFrame): AppError {
  * `executionMs`: the queue's execution backstop (QUEUE-4), null when the connection has no queue.
  */
 export type CandidateAdmission =
-  | { kind: 'admitted'; admission: Admission; executionMs: number | null; release(): void }
+  | {
+      kind: 'admitted';
+      admission: Admission;
+      executionMs: number | null;
+      /** How long the request waited in the connection's queue for its slot (0: none). */
+      queuedMs: number;
+      release(): void;
+    }
   | { kind: 'skip'; exclusion: TargetExclusion }
   | { kind: 'refused'; error: AppError }
   | { kind: 'aborted' };
@@ -173,7 +180,10 @@ export async function admitCandidate(
     if (fence.kind === 'refused') return { kind: 'refused', error: { code: fence.code, message: fence.message } };
   }
   const budgets = view.maxConcurrent === null ? null : budgetsOf(ctx, target);
+  // The clock is read only where a queue can be waited in (connections with maxConcurrent).
+  const queuedFrom = budgets === null ? 0 : ctx.now();
   const slot = budgets === null ? 'none' : await takeSlot(ctx, target, budgets, isLast, waitForSlot, signal);
+  const queuedMs = slot === 'queued' ? ctx.now() - queuedFrom : 0;
   if (slot === 'aborted') return { kind: 'aborted' };
   if (typeof slot === 'object') return { kind: 'refused', error: slot.refused };
   if (slot === 'timed_out')
@@ -185,7 +195,7 @@ export async function admitCandidate(
     };
   const admitted = ctx.resilience.admit(target, ctx.now());
   if (!admitted.ok) {
-    if (slot === 'held') ctx.slots.release(view.id);
+    if (slot === 'held' || slot === 'queued') ctx.slots.release(view.id);
     return { kind: 'skip', exclusion: admitted.exclusion };
   }
   const admission = admitted.admission;
@@ -193,9 +203,10 @@ export async function admitCandidate(
     kind: 'admitted',
     admission,
     executionMs: budgets?.executionMs ?? null,
+    queuedMs,
     release() {
       admission.release();
-      if (slot === 'held') ctx.slots.release(view.id);
+      if (slot === 'held' || slot === 'queued') ctx.slots.release(view.id);
     },
   };
 }
@@ -213,7 +224,8 @@ function identityOf(target: Target): string {
   return `${target.connection.view.name}/${target.upstreamModel}`;
 }
 
-type SlotOutcome = 'held' | 'busy' | 'aborted' | 'timed_out' | { refused: AppError };
+/** `queued`: held too, after a wait in the connection's request queue. */
+type SlotOutcome = 'held' | 'queued' | 'busy' | 'aborted' | 'timed_out' | { refused: AppError };
 
 async function takeSlot(
   ctx: ProxyContext,
@@ -234,7 +246,7 @@ async function takeSlot(
   const outcome = await ctx.slots.acquire(view.id, max, signal, budgets.maxWaitMs, budgets.maxQueueDepth);
   switch (outcome) {
     case 'acquired':
-      return 'held';
+      return 'queued';
     case 'queue_full':
       // Not reached: the same check ran in this same tick; kept as the slots' own guard.
       return 'busy';
@@ -262,7 +274,8 @@ export async function attemptWithinBudget(
   );
   if (!run.expired) return run.value;
   const outcome = run.value;
-  if (outcome.kind !== 'refused' && outcome.answer.kind !== 'error') outcome.answer.upstream.body.destroy();
+  if (outcome.kind !== 'refused' && (outcome.answer.kind === 'relay' || outcome.answer.kind === 'upstream-error'))
+    outcome.answer.upstream.body.destroy();
   const name = target.connection.view.name;
   return {
     kind: 'failed-before-first-byte',

@@ -1,5 +1,5 @@
 import type { UpstreamOperation } from '../../providers/adapter';
-import type { SessionPinMark } from '../../../src-shared/domain/request-log';
+import type { RequestAttempt, SessionPinMark } from '../../../src-shared/domain/request-log';
 import { learnServed, type PinChange } from '../../routing/affinity/pin-learn';
 import type { Target } from '../../routing/resolve-targets';
 import type { ProxyContext } from '../proxy-context';
@@ -95,13 +95,17 @@ export function learnQuota(ctx: ProxyContext, frame: RequestFrame, target: Targe
   );
 }
 
-/** The request's row in the activity log; buffered, written by the core's timer. */
+/**
+ * The request's row in the activity log; buffered, written by the core's timer. `attempts` is
+ * every try in order (issue 13 §3); the model sent upstream is the last one's.
+ */
 export function recordRequest(
   ctx: ProxyContext,
   frame: RequestFrame,
   model: string,
   stream: boolean,
   ended: Ended | null,
+  attempts: RequestAttempt[] = [],
 ): void {
   const { request } = frame;
   const usage = ended?.outcome?.usage;
@@ -124,5 +128,9 @@ export function recordRequest(
     errorCode: ended ? ended.errorCode : 'client_closed',
     servedVia: frame.servedVia,
     sessionPin: frame.sessionPin,
+    translated: frame.translated,
+    queuedMs: frame.queuedMs > 0 ? Math.round(frame.queuedMs) : null,
+    upstreamModel: attempts.at(-1)?.upstreamModel ?? null,
+    attempts,
   });
 }

@@ -9,6 +9,7 @@ function fakeDeps(answers: Record<string, unknown> = {}) {
   const effects: string[] = [];
   const clipboard: string[] = [];
   let openAtLogin = false;
+  let openLogsError = '';
   const deps: TrayActionDeps = {
     router,
     clipboard: {
@@ -17,6 +18,10 @@ function fakeDeps(answers: Record<string, unknown> = {}) {
       },
     },
     openWindow: () => effects.push('open'),
+    openLogs: async () => {
+      effects.push('open-logs');
+      return openLogsError;
+    },
     loginItem: {
       supported: true,
       get: () => openAtLogin,
@@ -28,7 +33,7 @@ function fakeDeps(answers: Record<string, unknown> = {}) {
     quit: () => effects.push('quit'),
     redraw: () => effects.push('redraw'),
   };
-  return { deps, router, effects, clipboard };
+  return { deps, router, effects, clipboard, failOpenLogs: (error: string) => (openLogsError = error) };
 }
 
 describe('dispatchTrayAction', () => {
@@ -96,6 +101,18 @@ describe('dispatchTrayAction', () => {
     });
     await dispatchTrayAction({ kind: 'quit' }, deps);
     expect(effects).toEqual(['open', 'login:true', 'redraw', 'login:false', 'redraw', 'quit']);
+    expect(router.calls).toEqual([]);
+  });
+
+  it('ISSUE-13: "Open logs" opens the logs folder without touching the core; a failure is a Result naming it', async () => {
+    const { deps, router, effects, failOpenLogs } = fakeDeps();
+    expect(await dispatchTrayAction({ kind: 'open-logs' }, deps)).toEqual({ ok: true, value: null });
+    failOpenLogs('Failed to open path');
+    expect(await dispatchTrayAction({ kind: 'open-logs' }, deps)).toMatchObject({
+      ok: false,
+      error: { code: 'internal_error', message: 'Could not open the logs folder: Failed to open path' },
+    });
+    expect(effects).toEqual(['open-logs', 'open-logs']);
     expect(router.calls).toEqual([]);
   });
 

@@ -1,5 +1,7 @@
 import { fail, ok, type Result } from '../../../src-shared/contract/errors';
 import { callContract, type ContractRouter } from '../contract-call';
+import type { ShellNotification } from '../notifications/notifications-for';
+import { dispatchProbeAction, probeNotification, type ProbeTrayAction } from './probe-items';
 import { aiderSetup, claudeCodeSetup } from './setup-snippets';
 
 /** What a tray menu item does; serialisable so templates can be compared in tests. */
@@ -14,8 +16,10 @@ export type TrayAction =
   | { kind: 'copy-claude-setup' }
   | { kind: 'copy-aider-setup' }
   | { kind: 'open' }
+  | { kind: 'open-logs' }
   | { kind: 'toggle-login' }
-  | { kind: 'quit' };
+  | { kind: 'quit' }
+  | ProbeTrayAction;
 
 /** Where "Start at login" lives; `supported` is false where the platform offers nothing to set. */
 export interface LoginItem {
@@ -30,10 +34,14 @@ export interface TrayActionDeps {
   /** Electron's `clipboard.writeText` resolves once the text is on the clipboard. */
   clipboard: { writeText(text: string): Promise<void> };
   openWindow(): void;
+  /** Opens the logs folder in the file manager; resolves to an error text, '' on success (Electron's `shell.openPath`). */
+  openLogs(): Promise<string>;
   loginItem: LoginItem;
   quit(): void;
   /** Redraws the menu after a change no core event reports (the login item). */
   redraw(): void;
+  /** Shows a desktop notification (the result of "Probe now"). */
+  notify?(notification: ShellNotification): void;
 }
 
 async function copySetup(deps: TrayActionDeps, build: (proxyUrl: string) => string): Promise<Result<unknown>> {
@@ -71,6 +79,10 @@ export async function dispatchTrayAction(action: TrayAction, deps: TrayActionDep
     case 'open':
       deps.openWindow();
       return ok(null);
+    case 'open-logs': {
+      const error = await deps.openLogs();
+      return error === '' ? ok(null) : fail('internal_error', `Could not open the logs folder: ${error}`);
+    }
     case 'toggle-login': {
       if (!deps.loginItem.supported) return ok({ openAtLogin: false });
       try {
@@ -81,6 +93,11 @@ export async function dispatchTrayAction(action: TrayAction, deps: TrayActionDep
         deps.redraw();
       }
       return ok({ openAtLogin: deps.loginItem.get() });
+    }
+    case 'probe': {
+      const result = await dispatchProbeAction(action, deps.router);
+      deps.notify?.(probeNotification(result));
+      return result;
     }
     case 'quit':
       deps.quit();

@@ -2,7 +2,8 @@ import { clipboard, Menu, nativeImage, Tray } from 'electron';
 import type { CoreEvent } from '../../../src-shared/contract/events';
 import type { ContractRouter } from '../contract-call';
 import { dispatchTrayAction, type LoginItem, type TrayAction } from './tray-actions';
-import { trayIconPath } from './tray-icons';
+import { showNotification } from '../notifications/show-notification';
+import { trayGlyphIconPath } from './tray-glyph-icons';
 import { toElectronMenu } from './tray-menu';
 import { createTrayPresenter, type TrayPresenter } from './tray-presenter';
 import type { TrayState } from './tray-state';
@@ -13,6 +14,8 @@ export interface TrayControllerDeps {
   iconDir: string;
   loginItem: LoginItem;
   openWindow(): void;
+  /** Opens the logs folder (`shell.openPath`); '' on success, else the error text. */
+  openLogs(): Promise<string>;
   quit(): void;
   log(line: string): void;
 }
@@ -22,7 +25,9 @@ export interface TrayControllerDeps {
  * rebuilt from the presenter's template. All decisions live in the pure tray modules.
  */
 export function createTrayController(deps: TrayControllerDeps): { start(): Promise<void>; destroy(): void } {
-  const icon = (state: TrayState) => nativeImage.createFromPath(trayIconPath(deps.iconDir, state));
+  // A glyph per state (a template image on macOS): the state is told by shape, not colour alone.
+  const icon = (state: TrayState) =>
+    nativeImage.createFromPath(trayGlyphIconPath(deps.iconDir, state, process.platform));
   const tray = new Tray(icon('serving'));
   tray.setToolTip('Headroom');
   let shownState: TrayState = 'serving';
@@ -32,9 +37,11 @@ export function createTrayController(deps: TrayControllerDeps): { start(): Promi
       router: deps.router,
       clipboard: { writeText: (text) => clipboard.writeText(text) },
       openWindow: deps.openWindow,
+      openLogs: deps.openLogs,
       loginItem: deps.loginItem,
       quit: deps.quit,
       redraw: () => presenter.redraw(),
+      notify: (n) => showNotification(n, deps.openWindow),
     })
       .then((result) => {
         if (!result.ok) deps.log(`Headroom: tray action ${action.kind} failed: ${result.error.code}`);

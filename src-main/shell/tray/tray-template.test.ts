@@ -43,6 +43,7 @@ describe('buildTrayTemplate', () => {
       'Copy aider setup',
       '—',
       'Open Headroom',
+      'Open logs',
       'Start at login',
       '—',
       'Quit Headroom',
@@ -53,6 +54,7 @@ describe('buildTrayTemplate', () => {
     expect(find(items, 'Copy Claude')).toMatchObject({ action: { kind: 'copy-claude-setup' } });
     expect(find(items, 'Copy aider')).toMatchObject({ action: { kind: 'copy-aider-setup' } });
     expect(find(items, 'Open Headroom')).toMatchObject({ action: { kind: 'open' } });
+    expect(find(items, 'Open logs')).toMatchObject({ enabled: true, action: { kind: 'open-logs' } });
     expect(find(items, 'Quit')).toMatchObject({ action: { kind: 'quit' } });
     expect(find(items, 'Start at login')).toEqual({
       type: 'checkbox',
@@ -83,7 +85,13 @@ describe('buildTrayTemplate', () => {
       '—',
       'dead — banned',
     ]);
-    expect(submenu.filter((i) => i.type === 'submenu').map((i) => submenuOf(i)[0])).toEqual([
+    // Each cooling entry offers "Probe now" first (issue 13 §8); the last item clears or resets.
+    const probes = submenu
+      .filter((i) => i.type === 'submenu')
+      .map((i) => submenuOf(i)[0])
+      .map((i) => (i && i.type !== 'separator' ? i.label : null));
+    expect(probes.filter((l) => l === 'Probe now (one cheap request)').length).toBeGreaterThan(0);
+    expect(submenu.filter((i) => i.type === 'submenu').map((i) => submenuOf(i).at(-1))).toEqual([
       {
         type: 'normal',
         label: 'Clear cooldown',

@@ -7,6 +7,7 @@ import {
   needsSignIn,
   type TrayClaudeConnection,
 } from './claude-items';
+import { probeNowItem } from './probe-items';
 import { coolingItems, formatTimeLeft, terminalItems, type CoolingItem, type TerminalItem } from './cooling-items';
 import { quotaLine, type TrayQuotaItem } from './quota-items';
 import type { TrayAction } from './tray-actions';
@@ -96,21 +97,24 @@ function coolingEntry(item: CoolingItem): TrayMenuItem {
         type: 'submenu',
         label: `${item.name} — cooling, ${left} left`,
         enabled: true,
-        submenu: [act('Clear cooldown', { kind: 'clear-connection', connection: item.name })],
+        submenu: [probeNowItem(item), act('Clear cooldown', { kind: 'clear-connection', connection: item.name })],
       };
     case 'provider':
       return {
         type: 'submenu',
         label: `Provider ${item.label} — ${item.reason === 'circuit_open' ? 'circuit open' : 'cooling'}, ${left} left`,
         enabled: true,
-        submenu: [act('Clear provider cooldown', { kind: 'clear-provider', provider: item.provider })],
+        submenu: [
+          probeNowItem(item),
+          act('Clear provider cooldown', { kind: 'clear-provider', provider: item.provider }),
+        ],
       };
     case 'model':
       return {
         type: 'submenu',
         label: `${item.connection} · ${item.model} — locked, ${left} left`,
         enabled: true,
-        submenu: [act('Clear model lockout', { kind: 'clear-model', key: item.key })],
+        submenu: [probeNowItem(item), act('Clear model lockout', { kind: 'clear-model', key: item.key })],
       };
   }
 }
@@ -177,7 +181,7 @@ export function trayTooltip(model: TrayModel, now: number): string {
 /**
  * The tray menu at `now` (PROD-4, PROD-13): status, Claude usage, "Clear all cooldowns (N)" counting only
  * transient items (terminal states are reset one by one, COOL-10), each cooling item with time left
- * and its own action, pause/resume, setup copies, the window, start at login, quit.
+ * and its own action, pause/resume, setup copies, the window, the logs folder, start at login, quit.
  */
 export function buildTrayTemplate(model: TrayModel, now: number): TrayMenuItem[] {
   const state = trayState(model.snapshot, model.info, now);
@@ -207,6 +211,7 @@ export function buildTrayTemplate(model: TrayModel, now: number): TrayMenuItem[]
     act('Copy aider setup', { kind: 'copy-aider-setup' }),
     SEPARATOR,
     act('Open Headroom', { kind: 'open' }),
+    act('Open logs', { kind: 'open-logs' }),
     loginItem,
     SEPARATOR,
     act('Quit Headroom', { kind: 'quit' }),

@@ -1,7 +1,19 @@
-import { useRef } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
-import type { ActivityFilter } from '../../stores/activity-store';
 import { useStores } from '../../stores/stores-context';
+import {
+  fromLocalInput,
+  isFiltered,
+  NO_FILTER,
+  RANGE_PRESETS,
+  rangeId,
+  toLocalInput,
+  type ActivityViewFilter,
+} from './activity-range';
+import type { ActivityViewStore } from './activity-view-store';
+
+/** How long typing pauses before the search runs (Enter runs it at once). */
+export const SEARCH_DEBOUNCE_MS = 300;
 
 /** Adds what is seen now to what was seen before, so an option never vanishes when a filter hides its rows. */
 function remember(seen: Set<string>, values: Iterable<string | null | undefined>): string[] {
@@ -9,23 +21,86 @@ function remember(seen: Set<string>, values: Iterable<string | null | undefined>
   return [...seen].sort((a, b) => a.localeCompare(b));
 }
 
-/** Narrows the request log by connection, model and outcome; the core filters, so older pages match too. */
-export function ActivityFilters() {
-  const { activity, connections } = useStores();
-  const filter = useStore(activity, (s) => s.filter);
-  const entries = useStore(activity, (s) => s.entries);
-  const setFilter = useStore(activity, (s) => s.setFilter);
+/**
+ * Narrows the request log by connection, model, outcome, time range and free text (model,
+ * connection, key, status, error code); the core filters, so older pages match too.
+ */
+export function ActivityFilters({ store }: { store: ActivityViewStore }) {
+  const { connections } = useStores();
+  const filter = useStore(store, (s) => s.filter);
+  const entries = useStore(store, (s) => s.entries);
+  const setFilter = useStore(store, (s) => s.setFilter);
   const known = useStore(connections, (s) => s.items);
+  const [search, setSearch] = useState(filter.search ?? '');
 
   const seenConnections = useRef(new Set<string>()).current;
   const seenModels = useRef(new Set<string>()).current;
   const connectionNames = remember(seenConnections, [...known.map((c) => c.name), ...entries.map((e) => e.connection)]);
   const models = remember(seenModels, [...known.flatMap((c) => c.models), ...entries.map((e) => e.model)]);
-  const update = (patch: Partial<ActivityFilter>): void => void setFilter({ ...filter, ...patch });
-  const active = filter.connection !== undefined || filter.model !== undefined || filter.status !== undefined;
+  const update = (patch: Partial<ActivityViewFilter>): void => void setFilter({ ...filter, ...patch });
+
+  // The filter's own value wins when it changes elsewhere (Clear filters); a trailing space typed stays.
+  const applied = filter.search ?? '';
+  useEffect(() => setSearch((typed) => (typed.trim() === applied ? typed : applied)), [applied]);
+  // The search runs once typing pauses.
+  useEffect(() => {
+    const wanted = search.trim();
+    if (wanted === applied) return;
+    const timer = setTimeout(() => void setFilter({ ...filter, search: wanted || undefined }), SEARCH_DEBOUNCE_MS);
+    return () => clearTimeout(timer);
+  }, [search, applied, filter, setFilter]);
+
+  const range = filter.range;
+  const onRange = (id: string): void => {
+    if (id === 'custom') return update({ range: { kind: 'custom', since: null, until: null } });
+    update({ range: RANGE_PRESETS.find((p) => p.id === id)?.range ?? NO_FILTER.range });
+  };
 
   return (
-    <div className="filter-bar" role="group" aria-label="Filter requests">
+    <div className="filter-bar activity-filters" role="group" aria-label="Filter requests">
+      <label>
+        <span>Search</span>
+        <input
+          type="search"
+          value={search}
+          placeholder="model, key, status, error…"
+          onChange={(e) => setSearch(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') update({ search: search.trim() || undefined });
+          }}
+        />
+      </label>
+      <label>
+        <span>Time range</span>
+        <select value={rangeId(range)} onChange={(e) => onRange(e.target.value)}>
+          {RANGE_PRESETS.map((p) => (
+            <option key={p.id} value={p.id}>
+              {p.label}
+            </option>
+          ))}
+          <option value="custom">Custom…</option>
+        </select>
+      </label>
+      {range.kind === 'custom' && (
+        <>
+          <label>
+            <span>From</span>
+            <input
+              type="datetime-local"
+              value={toLocalInput(range.since)}
+              onChange={(e) => update({ range: { ...range, since: fromLocalInput(e.target.value) } })}
+            />
+          </label>
+          <label>
+            <span>To</span>
+            <input
+              type="datetime-local"
+              value={toLocalInput(range.until)}
+              onChange={(e) => update({ range: { ...range, until: fromLocalInput(e.target.value) } })}
+            />
+          </label>
+        </>
+      )}
       <label>
         <span>Connection</span>
         <select value={filter.connection ?? ''} onChange={(e) => update({ connection: e.target.value || undefined })}>
@@ -61,8 +136,8 @@ export function ActivityFilters() {
           <option value="error">Failed</option>
         </select>
       </label>
-      {active && (
-        <button type="button" className="button small" onClick={() => void setFilter({})}>
+      {isFiltered(filter) && (
+        <button type="button" className="button small" onClick={() => void setFilter(NO_FILTER)}>
           Clear filters
         </button>
       )}

@@ -1,41 +1,36 @@
 import type { RequestLogEntry } from '../../../src-shared/domain/request-log';
-import { servedViaTag } from '../claude/claude-format';
-import { formatFailover, formatHeld, formatLatency, formatTime, formatTokens } from './format-activity';
+import { ConnectionMarks } from './activity-marks';
+import { formatFailover, formatHeld, formatLatency, formatQueued, formatTime, formatTokens } from './format-activity';
 
 const dash = <span className="muted">—</span>;
 
-const PIN_TITLE = {
-  kept: 'The session pin chose this connection',
-  moved: 'The pinned connection could not serve; the session moved here',
-  new: 'The session’s first request here: it is pinned to this connection now',
-} as const;
-
-/** One proxied request: outcome as text and colour, timings, tokens and the failover path (PROD-16). */
-export function ActivityRow({ entry: e }: { entry: RequestLogEntry }) {
+/**
+ * One request: outcome as text and colour, timings, tokens and the failover path (PROD-16); a
+ * click (or its Details button) opens every attempt (issue 13 §3).
+ */
+export function ActivityRow({
+  entry: e,
+  onOpen,
+}: {
+  entry: RequestLogEntry;
+  onOpen: (entry: RequestLogEntry) => void;
+}) {
   const ok = e.status < 400;
   const failover = formatFailover(e);
-  const via = servedViaTag(e.servedVia);
   const held = formatHeld(e);
+  const queued = formatQueued(e);
+  const sent = e.upstreamModel && e.upstreamModel !== e.model ? `Sent upstream as ${e.upstreamModel}` : undefined;
   return (
-    <tr data-testid={`request-${e.id}`}>
+    <tr data-testid={`request-${e.id}`} className="activity-row" onClick={() => onOpen(e)}>
       <td className="num">{formatTime(e.ts)}</td>
       <td>{e.keyName ?? dash}</td>
       <td>
-        <code>{e.model ?? '—'}</code>
+        <code title={sent}>{e.model ?? '—'}</code>
         {e.stream && <span className="tag">stream</span>}
       </td>
       <td>
         {e.connection ?? <span className="muted">none</span>}
-        {e.sessionPin && (
-          <span className="tag" title={PIN_TITLE[e.sessionPin]}>
-            {e.sessionPin === 'kept' ? 'pinned' : e.sessionPin === 'moved' ? 'pin moved' : 'pin new'}
-          </span>
-        )}
-        {via && (
-          <span className="tag" title={via.title}>
-            {via.label}
-          </span>
-        )}
+        <ConnectionMarks entry={e} />
       </td>
       <td>
         <span className={ok ? 'badge ok' : 'badge err'}>
@@ -46,12 +41,31 @@ export function ActivityRow({ entry: e }: { entry: RequestLogEntry }) {
             {held}
           </span>
         )}
+        {queued && (
+          <span className="tag" title="Waited in the connection's request queue for a free slot (maxConcurrent)">
+            {queued}
+          </span>
+        )}
         {e.errorCode && <div className="small muted">{e.errorCode}</div>}
       </td>
       <td className="num">{formatLatency(e.latencyMs)}</td>
       <td className="num">{e.ttfbMs === null ? dash : formatLatency(e.ttfbMs)}</td>
       <td className="num">{formatTokens(e)}</td>
-      <td className="small">{failover || dash}</td>
+      <td className="small failover-cell">{failover || dash}</td>
+      <td className="row-action">
+        <button
+          type="button"
+          className="button small"
+          aria-label={`Details of request ${e.id}`}
+          onClick={(event) => {
+            // The row's own click would open it a second time.
+            event.stopPropagation();
+            onOpen(e);
+          }}
+        >
+          Details
+        </button>
+      </td>
     </tr>
   );
 }

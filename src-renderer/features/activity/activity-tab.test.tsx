@@ -132,6 +132,21 @@ describe('Activity tab', () => {
     expect(within(screen.getByTestId('request-3')).getByText('held 450 ms')).toBeTruthy();
   });
 
+  it('ISSUE-12 marks a translated request with its direction, and nothing on a same-format one', async () => {
+    await renderWithFake(<ActivityTab />, {
+      seed: {
+        activity: [
+          entry(1, { translated: 'anthropic->openai', connection: 'glm' }),
+          entry(2, { translated: null }),
+          entry(3, { translated: 'responses->anthropic', apiFormat: 'openai', endpoint: '/v1/responses' }),
+        ],
+      },
+    });
+    expect(within(screen.getByTestId('request-1')).getByText('translated').title).toContain('anthropic→openai');
+    expect(within(screen.getByTestId('request-2')).queryByText('translated')).toBeNull();
+    expect(within(screen.getByTestId('request-3')).getByText('translated').title).toContain('responses→anthropic');
+  });
+
   it('AFF-6 AFF-8 marks what the session pin did: kept, moved or made', async () => {
     await renderWithFake(<ActivityTab />, {
       seed: {

@@ -1,21 +1,30 @@
+import { useState } from 'react';
 import { useStore } from 'zustand';
+import type { RequestLogEntry } from '../../../src-shared/domain/request-log';
 import { EmptyState } from '../../components/empty-state';
 import { LoadGate } from '../../components/load-gate';
-import { useStores } from '../../stores/stores-context';
+import { ActivityDetail } from './activity-detail';
+import { ActivityExport } from './activity-export';
 import { ActivityFilters } from './activity-filters';
+import { isFiltered } from './activity-range';
 import { ActivityRow } from './activity-row';
+import { useActivityView } from './use-activity-view';
+import './activity.css';
 
-/** The request log, live: who asked, which connection served, how fast, and what failed over first. */
+/**
+ * The request log, live: who asked, which connection served, how fast, what failed over first;
+ * refused requests too (issue 13 §3). A row opens every attempt; the filter exports as CSV.
+ */
 export function ActivityTab() {
-  const { activity } = useStores();
-  const state = useStore(activity);
-  const filtered =
-    state.filter.connection !== undefined || state.filter.model !== undefined || state.filter.status !== undefined;
+  const store = useActivityView();
+  const state = useStore(store);
+  const [open, setOpen] = useState<RequestLogEntry | null>(null);
+  const filtered = isFiltered(state.filter);
 
   return (
     <section aria-labelledby="activity-title">
       <h2 id="activity-title">Activity</h2>
-      <ActivityFilters />
+      <ActivityFilters store={store} />
       <LoadGate state={state} onRetry={() => void state.load()}>
         {state.entries.length === 0 ? (
           filtered ? (
@@ -44,11 +53,14 @@ export function ActivityTab() {
                     </th>
                     <th className="num">Tokens in → out</th>
                     <th>Failover path</th>
+                    <th>
+                      <span className="visually-hidden">Details</span>
+                    </th>
                   </tr>
                 </thead>
                 <tbody>
                   {state.entries.map((entry) => (
-                    <ActivityRow key={entry.id} entry={entry} />
+                    <ActivityRow key={entry.id} entry={entry} onOpen={setOpen} />
                   ))}
                 </tbody>
               </table>
@@ -68,10 +80,12 @@ export function ActivityTab() {
                   {state.loadingOlder ? 'Loading…' : 'Load older'}
                 </button>
               )}
+              <ActivityExport store={store} />
             </div>
           </>
         )}
       </LoadGate>
+      {open && <ActivityDetail entry={open} onClose={() => setOpen(null)} />}
     </section>
   );
 }

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { formatCount, formatFailover, formatHeld, formatLatency, formatTokens } from './format-activity';
+import {
+  detailAttempts,
+  formatAttempt,
+  formatCount,
+  formatFailover,
+  formatHeld,
+  formatLatency,
+  formatTokens,
+  formatTranslated,
+} from './format-activity';
 
 describe('activity formatting', () => {
   it('PROD-16 shows the failover path ending at the connection that served', () => {
@@ -30,5 +39,36 @@ describe('activity formatting', () => {
     expect(formatHeld({ heldMs: null })).toBe('');
     expect(formatHeld({})).toBe('');
     expect(formatHeld({ heldMs: 0 })).toBe('');
+  });
+
+  it('ISSUE-12: the translation direction reads with an arrow; absent, null or empty says nothing', () => {
+    expect(formatTranslated({ translated: 'anthropic->openai' })).toBe('anthropic→openai');
+    expect(formatTranslated({ translated: 'responses->anthropic' })).toBe('responses→anthropic');
+    expect(formatTranslated({ translated: null })).toBe('');
+    expect(formatTranslated({})).toBe('');
+    expect(formatTranslated({ translated: '' })).toBe('');
+  });
+});
+
+describe('activity detail formatting (issue 13 §3)', () => {
+  const hop = { connection: 'main', status: 429, reason: 'rate_limited' };
+
+  it('ISSUE-13: recorded attempts are listed as they are; an old row gets its answering connection last', () => {
+    const attempts = [hop, { connection: 'backup', status: 200, reason: 'served', ms: 30 }];
+    const base = { connection: 'backup', status: 200, errorCode: null, failover: [hop] };
+    expect(detailAttempts({ ...base, attempts })).toBe(attempts);
+    expect(detailAttempts(base)).toEqual([hop, { connection: 'backup', status: 200, reason: 'served' }]);
+    expect(detailAttempts({ ...base, attempts: [], status: 502, errorCode: 'upstream_error' }).at(-1)).toEqual({
+      connection: 'backup',
+      status: 502,
+      reason: 'upstream_error',
+    });
+    expect(detailAttempts({ ...base, connection: null, status: 504, errorCode: 'upstream_timeout' })).toEqual([hop]);
+  });
+
+  it('ISSUE-13: an attempt reads as status and reason, or the reason alone when none came', () => {
+    expect(formatAttempt(hop)).toBe('429 rate_limited');
+    expect(formatAttempt({ status: null, reason: 'timeout' })).toBe('timeout');
+    expect(formatAttempt({ status: 200, reason: '' })).toBe('200');
   });
 });

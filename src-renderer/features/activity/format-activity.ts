@@ -1,4 +1,4 @@
-import type { RequestLogEntry } from '../../../src-shared/domain/request-log';
+import type { RequestAttempt, RequestLogEntry } from '../../../src-shared/domain/request-log';
 
 /** Wall-clock time of a request, to the second, in the user's locale. */
 export function formatTime(ts: number): string {
@@ -35,4 +35,54 @@ export function formatHeld(entry: Pick<RequestLogEntry, 'heldMs'>): string {
   const ms = entry.heldMs;
   if (ms === undefined || ms === null || ms <= 0) return '';
   return `held ${formatLatency(ms)}`;
+}
+
+/** "queued 0.4 s": how long the request waited for a connection's maxConcurrent slot (QUEUE-1); empty when it never did. */
+export function formatQueued(entry: Pick<RequestLogEntry, 'queuedMs'>): string {
+  const ms = entry.queuedMs;
+  if (ms === undefined || ms === null || ms <= 0) return '';
+  return `queued ${formatLatency(ms)}`;
+}
+
+/**
+ * "anthropic→openai": the wire formats a translated request was bridged between (issue 12), read
+ * from the log's `client->upstream`; empty for a request served in the client's own format.
+ */
+export function formatTranslated(entry: Pick<RequestLogEntry, 'translated'>): string {
+  const value = entry.translated;
+  if (value === undefined || value === null || value.trim() === '') return '';
+  return value
+    .split('->')
+    .map((side) => side.trim())
+    .join('→');
+}
+
+/**
+ * Every attempt the detail view lists, in order. Rows from before issue 13 kept only the hops
+ * before the answer: the connection that answered is added as the last attempt then.
+ */
+export function detailAttempts(
+  entry: Pick<RequestLogEntry, 'attempts' | 'failover' | 'connection' | 'status' | 'errorCode'>,
+): RequestAttempt[] {
+  if (entry.attempts && entry.attempts.length > 0) return entry.attempts;
+  if (entry.connection === null) return entry.failover;
+  const reason = entry.status < 400 ? 'served' : (entry.errorCode ?? 'failed');
+  return [...entry.failover, { connection: entry.connection, status: entry.status, reason }];
+}
+
+/** An attempt's outcome in a few words: "429 rate_limited", "timeout" (no status), "200 served". */
+export function formatAttempt(hop: Pick<RequestAttempt, 'status' | 'reason'>): string {
+  return [hop.status === null ? null : String(hop.status), hop.reason || null].filter((p) => p !== null).join(' ');
+}
+
+/** Date and time to the second, for the detail view (the list shows the time alone). */
+export function formatDateTime(ts: number): string {
+  return new Date(ts).toLocaleString(undefined, {
+    year: 'numeric',
+    month: 'short',
+    day: 'numeric',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+  });
 }

@@ -81,7 +81,7 @@ describe('combos', () => {
     };
     const { inputsOf } = await renderWithFake(<CombosTab />, { seed: { connections, combos: [combo] } });
     fireEvent.click(screen.getByRole('button', { name: 'Edit coding' }));
-    expect(input('Name').readOnly).toBe(true);
+    expect(input('Name').readOnly).toBe(false);
     fireEvent.change(input('Target 1 model (optional)'), { target: { value: 'claude-sonnet-4-5' } });
     fireEvent.click(dialog().getByRole('button', { name: 'Save changes' }));
     await flush();

@@ -42,9 +42,17 @@ export function ComboEditor({
     const built = buildComboInput(form);
     if (!built.ok) return refuse(built.errors);
     setBusy(true);
-    const result = await api.call('combos.upsert', built.input);
+    // A new name is a rename in place (issue 13 §8): save targets and strategy under the stored name, then rename.
+    const stored = original?.name ?? built.input.name;
+    const result = await api.call('combos.upsert', { ...built.input, name: stored });
+    if (!result.ok) {
+      setBusy(false);
+      return refuse(comboErrorsFrom(result.error));
+    }
+    const renamed =
+      stored === built.input.name ? result : await api.call('combos.rename', { from: stored, to: built.input.name });
     setBusy(false);
-    if (!result.ok) return refuse(comboErrorsFrom(result.error));
+    if (!renamed.ok) return refuse({ name: `${renamed.error.message}. The other changes were saved.` });
     onClose();
   };
 
@@ -57,7 +65,7 @@ export function ComboEditor({
           error={errors.name}
           hint={
             editing
-              ? 'The name is what clients ask for. To rename, create a new combo and remove this one.'
+              ? 'The name is what clients ask for: after a rename they must ask for the new one. Routes follow the rename.'
               : 'Clients ask for this name as their model, e.g. "coding" or "claude:any".'
           }
         >
@@ -65,7 +73,6 @@ export function ComboEditor({
             <input
               {...aria}
               value={form.name}
-              readOnly={editing}
               data-autofocus={editing ? undefined : true}
               onChange={(e) => {
                 setForm({ ...form, name: e.target.value });

@@ -10,7 +10,8 @@ import { ComboEditor } from './combo-editor';
 import { STRATEGY_TEXT } from './combo-strategy-field';
 import './combos.css';
 
-type Editing = { mode: 'add' } | { mode: 'edit'; name: string } | null;
+// By id, so the editor stays on its combo while a rename (issue 13 §8) changes the name.
+type Editing = { mode: 'add' } | { mode: 'edit'; id: string } | null;
 
 /** Combos: names a client can use as a model, each spreading over an ordered list of targets. */
 export function CombosTab() {
@@ -20,7 +21,7 @@ export function CombosTab() {
   const connectionList = useStore(connections, (s) => s.items);
   const [editing, setEditing] = useState<Editing>(null);
   const [error, setError] = useState<string | null>(null);
-  const original = editing?.mode === 'edit' ? (state.items.find((c) => c.name === editing.name) ?? null) : null;
+  const original = editing?.mode === 'edit' ? (state.items.find((c) => c.id === editing.id) ?? null) : null;
   const known = new Set(connectionList.map((c) => c.name));
   const canAdd = connectionList.length > 0;
 
@@ -100,7 +101,7 @@ export function CombosTab() {
                       <button
                         type="button"
                         className="button small"
-                        onClick={() => setEditing({ mode: 'edit', name: combo.name })}
+                        onClick={() => setEditing({ mode: 'edit', id: combo.id })}
                         aria-label={`Edit ${combo.name}`}
                       >
                         Edit
@@ -120,7 +121,7 @@ export function CombosTab() {
       </LoadGate>
       {editing && (editing.mode === 'add' || original) && (
         <ComboEditor
-          key={editing.mode === 'add' ? 'add' : editing.name}
+          key={editing.mode === 'add' ? 'add' : editing.id}
           original={original}
           connections={connectionList}
           onClose={() => setEditing(null)}

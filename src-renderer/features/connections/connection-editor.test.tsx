@@ -156,7 +156,7 @@ describe('connection editor', () => {
     const edit = screen.getByRole('button', { name: 'Edit work' });
     edit.focus();
     fireEvent.click(edit);
-    expect(field('Name').readOnly).toBe(true);
+    expect(field('Name').readOnly).toBe(false);
     expect(document.activeElement).toBe(field('Kind'));
     fireEvent.keyDown(field('Kind'), { key: 'Escape' });
     expect(screen.queryByRole('dialog')).toBeNull();

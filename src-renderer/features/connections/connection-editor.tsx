@@ -5,9 +5,10 @@ import { Dialog } from '../../components/dialog';
 import { useFormErrors } from '../../components/use-form-errors';
 import { ClaudeSection } from './claude-section';
 import { IdentityFields, RoutingFields } from './connection-fields';
-import { emptyForm, formFromView, type ConnectionForm } from './connection-form';
+import { emptyForm, formFromView, parseModels, type ConnectionForm } from './connection-form';
 import { buildConnectionInput, errorsFromAppError, type FieldErrors, type FieldKey } from './connection-validation';
 import { ModelsFields } from './models-fields';
+import { DiscoveredModels } from './discovered-models';
 import { SecretFields } from './secret-fields';
 import './connections.css';
 
@@ -31,6 +32,8 @@ const FIELD_OF: Record<keyof ConnectionForm, FieldKey> = {
   disableCooling: 'disableCooling',
   outboundProxyUrl: 'outboundProxyUrl',
   egressIp: 'outboundProxyUrl',
+  acceptTranslated: 'acceptTranslated',
+  responsesApi: 'responsesApi',
   lowPriorityMode: 'providerSpecificData',
   autoLimitReset: 'providerSpecificData',
   otherProviderData: 'providerSpecificData',
@@ -54,6 +57,8 @@ export function ConnectionEditor({
   const { errors, setErrors, refuse, formRef } = useFormErrors<FieldErrors>({});
   const [busy, setBusy] = useState(false);
   const editing = original !== null;
+  // The name the core has it under; a rename changes it only once the core has renamed it.
+  const storedName = original?.name ?? null;
 
   const update = (patch: Partial<ConnectionForm>): void => {
     setForm((current) => ({ ...current, ...patch }));
@@ -69,10 +74,23 @@ export function ConnectionEditor({
     const built = buildConnectionInput(form, original);
     if (!built.ok) return refuse(built.errors);
     setBusy(true);
-    const result = await api.call('connections.upsert', built.input);
+    // A new name is a rename in place (issue 13 §8): save the rest under the stored name, then rename.
+    const stored = storedName ?? built.input.name;
+    const result = await api.call('connections.upsert', { ...built.input, name: stored });
+    if (!result.ok) {
+      setBusy(false);
+      return refuse(errorsFromAppError(result.error));
+    }
+    const renamed =
+      stored === built.input.name
+        ? result
+        : await api.call('connections.rename', { from: stored, to: built.input.name });
     setBusy(false);
-    if (!result.ok) return refuse(errorsFromAppError(result.error));
-    onSaved?.(result.value);
+    if (!renamed.ok) {
+      onSaved?.(result.value);
+      return refuse({ name: `${renamed.error.message}. The other changes were saved.` });
+    }
+    onSaved?.(renamed.value);
     onClose();
   };
 
@@ -84,6 +102,7 @@ export function ConnectionEditor({
         <SecretFields {...sectionProps} editing={editing} secretHint={original?.secretHint ?? null} />
         <ClaudeSection {...sectionProps} />
         <ModelsFields {...sectionProps} />
+        <DiscoveredModels connection={original?.name ?? null} namesOwnModels={parseModels(form.models).length > 0} />
         <RoutingFields {...sectionProps} />
         {errors.form && (
           <p className="notice error" role="alert">

@@ -4,6 +4,7 @@ import type { ConnectionForm } from './connection-form';
 import type { FieldErrors } from './connection-validation';
 import { OutboundProxyField } from './outbound-proxy-field';
 import { QueueOverrideFields } from './queue-override-fields';
+import { TranslationFields } from './translation-fields';
 
 /** What every section of the connection editor receives. */
 export interface SectionProps {
@@ -30,7 +31,7 @@ export function IdentityFields({ form, errors, update, editing }: SectionProps &
         error={errors.name}
         hint={
           editing
-            ? 'The name identifies the connection. To rename it, add a new one and remove this one.'
+            ? 'Renaming keeps its combos, routes, key allowlists, pools and session pins; earlier activity rows keep the old name.'
             : 'Letters, digits, ".", "_" and "-"; shown in logs and combos.'
         }
       >
@@ -38,7 +39,6 @@ export function IdentityFields({ form, errors, update, editing }: SectionProps &
           <input
             {...aria}
             value={form.name}
-            readOnly={editing}
             data-autofocus={editing ? undefined : true}
             onChange={(e) => update({ name: e.target.value })}
             placeholder="e.g. work-anthropic"
@@ -123,6 +123,7 @@ export function RoutingFields({ form, errors, update }: SectionProps) {
       </div>
       <QueueOverrideFields form={form} errors={errors} update={update} />
       <OutboundProxyField form={form} errors={errors} update={update} />
+      <TranslationFields form={form} errors={errors} update={update} />
       <ToggleField
         id="conn-enabled"
         label="Enabled"

@@ -1,5 +1,8 @@
 import type { ConnectionInput, ConnectionKind, ConnectionView } from '../../../src-shared/domain/connection';
 
+/** Issue 12: how an OpenAI-format connection takes `POST /responses`; `auto` leaves it to the kind. */
+export type ResponsesApiChoice = 'auto' | 'native' | 'translate';
+
 /** The editor's state: every field as the user types it; secrets always start empty (write-only). */
 export interface ConnectionForm {
   name: string;
@@ -25,6 +28,9 @@ export interface ConnectionForm {
   outboundProxyUrl: string;
   /** The egress IP the probe last recorded; display only. */
   egressIp: string | null;
+  /** Issue 12: requests in the other wire format may be translated onto this connection. */
+  acceptTranslated: boolean;
+  responsesApi: ResponsesApiChoice;
   lowPriorityMode: boolean;
   autoLimitReset: boolean;
   /** providerSpecificData keys the editor does not show (e.g. organizationUUID), kept as they are. */
@@ -54,6 +60,8 @@ export function emptyForm(): ConnectionForm {
     disableCooling: false,
     outboundProxyUrl: '',
     egressIp: null,
+    acceptTranslated: true,
+    responsesApi: 'auto',
     lowPriorityMode: false,
     autoLimitReset: false,
     otherProviderData: {},
@@ -79,6 +87,8 @@ export function formFromView(view: ConnectionView): ConnectionForm {
     disableCooling: view.disableCooling,
     outboundProxyUrl: view.outboundProxyUrl ?? '',
     egressIp: view.egressIp ?? null,
+    acceptTranslated: view.acceptTranslated !== false,
+    responsesApi: responsesChoiceOf(view.responsesApi),
     lowPriorityMode: lowPriorityMode === true,
     autoLimitReset: autoLimitReset === true,
     otherProviderData: other,
@@ -102,7 +112,21 @@ export function inputFromView(view: ConnectionView): ConnectionInput {
     ...(view.rateLimitOverrides ? { rateLimitOverrides: view.rateLimitOverrides } : {}),
     // The masked form the view holds: the core reads it as "keep the stored proxy".
     ...(view.outboundProxyUrl ? { outboundProxyUrl: view.outboundProxyUrl } : {}),
+    // Absent means the default on the core's side too, so only a set switch needs carrying over.
+    ...(view.acceptTranslated === undefined ? {} : { acceptTranslated: view.acceptTranslated }),
+    ...(view.responsesApi === undefined ? {} : { responsesApi: view.responsesApi }),
   };
+}
+
+/** The stored Responses switch as the editor's choice, and back (null: by kind). */
+export function responsesChoiceOf(value: boolean | null | undefined): ResponsesApiChoice {
+  if (value === true) return 'native';
+  if (value === false) return 'translate';
+  return 'auto';
+}
+
+export function responsesApiOf(choice: ResponsesApiChoice): boolean | null {
+  return choice === 'auto' ? null : choice === 'native';
 }
 
 /** An override field's text: empty when unset or 0 (both mean "use the settings"). */

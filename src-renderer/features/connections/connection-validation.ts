@@ -1,11 +1,12 @@
 import type { AppError } from '../../../src-shared/contract/errors';
 import { inputIssuesOf } from '../../api/error-issues';
 import {
+  apiFormatOf,
   connectionInputSchema,
   type ConnectionInput,
   type ConnectionKind,
 } from '../../../src-shared/domain/connection';
-import { CLAUDE_KEYS, hasSecretInput, parseModels, type ConnectionForm } from './connection-form';
+import { CLAUDE_KEYS, hasSecretInput, parseModels, responsesApiOf, type ConnectionForm } from './connection-form';
 
 /** Fields an error can point at; `form` catches what belongs to no single field. */
 export const FIELD_KEYS = [
@@ -21,6 +22,8 @@ export const FIELD_KEYS = [
   'rateLimitOverrides',
   'disableCooling',
   'outboundProxyUrl',
+  'acceptTranslated',
+  'responsesApi',
   'providerSpecificData',
 ] as const;
 export type FieldKey = (typeof FIELD_KEYS)[number] | 'form';
@@ -119,6 +122,9 @@ export function buildConnectionInput(
     providerSpecificData,
     ...(Object.keys(rateLimitOverrides).length > 0 ? { rateLimitOverrides } : {}),
     outboundProxyUrl: form.outboundProxyUrl.trim() === '' ? null : form.outboundProxyUrl.trim(),
+    acceptTranslated: form.acceptTranslated,
+    // Only OpenAI-format kinds show the choice; an Anthropic connection never serves /responses itself.
+    responsesApi: apiFormatOf(form.kind) === 'openai' ? responsesApiOf(form.responsesApi) : null,
   };
   const parsed = connectionInputSchema.safeParse(input);
   if (!parsed.success) {

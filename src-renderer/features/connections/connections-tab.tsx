@@ -10,7 +10,8 @@ import { ConnectionEditor } from './connection-editor';
 import { ConnectionRow } from './connection-row';
 import './connections.css';
 
-type Editing = { mode: 'add' } | { mode: 'edit'; name: string } | null;
+// By id, so the editor stays on its connection while a rename (issue 13 §8) changes the name.
+type Editing = { mode: 'add' } | { mode: 'edit'; id: string } | null;
 
 /** Upstream connections as the proxy will try them (lower priority number first), with their health and editor. */
 export function ConnectionsTab() {
@@ -25,7 +26,7 @@ export function ConnectionsTab() {
     snapshot?.connections.find((c) => c.id === view.id || c.name === view.name);
   const skewMs = snapshot ? snapshot.now - receivedAt : 0;
   // The editor gets the live view: its secret hint and stored kind follow events while it is open.
-  const original = editing?.mode === 'edit' ? (state.items.find((c) => c.name === editing.name) ?? null) : null;
+  const original = editing?.mode === 'edit' ? (state.items.find((c) => c.id === editing.id) ?? null) : null;
 
   return (
     <section aria-labelledby="connections-title">
@@ -72,7 +73,7 @@ export function ConnectionsTab() {
                   cooldown={cooldownOf(view)}
                   loaded={snapshot !== null}
                   skewMs={skewMs}
-                  onEdit={(v) => setEditing({ mode: 'edit', name: v.name })}
+                  onEdit={(v) => setEditing({ mode: 'edit', id: v.id })}
                 />
               ))}
             </tbody>
@@ -81,7 +82,7 @@ export function ConnectionsTab() {
       </LoadGate>
       {editing && (editing.mode === 'add' || original) && (
         <ConnectionEditor
-          key={editing.mode === 'add' ? 'add' : editing.name}
+          key={editing.mode === 'add' ? 'add' : editing.id}
           original={original}
           onClose={() => setEditing(null)}
         />

@@ -2,9 +2,10 @@ import { useState } from 'react';
 import { useStore } from 'zustand';
 import { CopyButton } from '../../components/copy-button';
 import { useStores } from '../../stores/stores-context';
+import { RequestsToday } from './requests-today';
 import { StorageBanner } from './storage-banner';
 
-/** Proxy URL, version and the pause switch: the state of Headroom at a glance. */
+/** Proxy URL, version, requests today and the pause switch: the state of Headroom at a glance. */
 export function AppHeader() {
   const { app } = useStores();
   const info = useStore(app, (s) => s.info);
@@ -32,6 +33,7 @@ export function AppHeader() {
           <code className="proxy-url">{info.proxyUrl}</code>
           <CopyButton text={info.proxyUrl} label="Copy URL" />
           <span className={info.paused ? 'badge warn' : 'badge ok'}>{info.paused ? 'Paused' : 'Running'}</span>
+          <RequestsToday />
           <button type="button" className="button" disabled={busy} onClick={() => void toggle()}>
             {info.paused ? 'Resume proxy' : 'Pause proxy'}
           </button>

@@ -6,6 +6,7 @@ import { useStores } from '../../stores/stores-context';
 import { formatTime } from '../activity/format-activity';
 import { CreateKeyForm } from './create-key-form';
 import { CreatedKeyNotice } from './created-key-notice';
+import { KeyNameCell } from './key-name-cell';
 
 const formatDate = (ts: number): string => `${new Date(ts).toLocaleDateString()} ${formatTime(ts)}`;
 
@@ -51,7 +52,9 @@ export function KeysTab() {
             <tbody>
               {state.items.map((k) => (
                 <tr key={k.id} className={k.revokedAt === null ? undefined : 'dimmed'}>
-                  <td>{k.name}</td>
+                  <td>
+                    <KeyNameCell keyView={k} />
+                  </td>
                   <td>
                     <code>{k.prefix}…</code>
                   </td>

@@ -1,5 +1,6 @@
 import type { FieldSpec } from './field-spec';
-import { formatValue, parseDraft, rangeText, type Draft } from './field-values';
+import { UNIT_LABEL } from './duration';
+import { formatValue, parseDraft, rangeText, unitOf, type Draft } from './field-values';
 
 interface FieldInputProps {
   field: FieldSpec;
@@ -52,7 +53,7 @@ export function FieldInput({ field, draft, error, onChange, compact = false }: F
     );
   }
 
-  const unit = field.kind === 'ms' ? 'ms' : field.kind === 'bytes' ? 'bytes' : null;
+  const unit = field.kind === 'ms' ? UNIT_LABEL[unitOf(field)] : field.kind === 'bytes' ? 'bytes' : null;
   const range = rangeText(field);
   const hint = [liveHint(field, draft), range && `range ${range}`].filter(Boolean).join(' · ');
   return (
@@ -60,7 +61,7 @@ export function FieldInput({ field, draft, error, onChange, compact = false }: F
       <input
         id={id}
         type="text"
-        inputMode={field.kind === 'codes' ? 'text' : 'numeric'}
+        inputMode={field.kind === 'codes' || field.kind === 'ms' ? 'text' : 'numeric'}
         className={field.kind === 'codes' ? 'input wide' : 'input num'}
         value={typeof draft === 'string' ? draft : ''}
         placeholder={field.kind === 'int?' ? 'auto' : undefined}

@@ -1,8 +1,10 @@
 import type { ProviderProfile } from '../../../src-shared/domain/resilience-ranges';
+import type { DurationUnit } from './duration';
 
 /**
- * How one setting is edited: `ms` and `bytes` are whole numbers shown with a readable hint,
- * `int?` may be left empty (null: the core derives it), `codes` is a comma-separated status list.
+ * How one setting is edited: `ms` is a duration stored in milliseconds and shown in its field's
+ * `unit`, `bytes` a whole number with a readable hint, `int?` may be left empty (null: the core
+ * derives it), `codes` is a comma-separated status list.
  */
 export type FieldKind = 'int' | 'ms' | 'bytes' | 'int?' | 'bool' | 'codes';
 
@@ -16,6 +18,8 @@ export interface FieldSpec {
   max?: number;
   /** What an empty `int?` field means. */
   emptyMeans?: string;
+  /** `ms` fields: the unit the value is shown and typed in (seconds unless set); stored as ms. */
+  unit?: DurationUnit;
 }
 
 /** Settings that exist once per provider profile, shown as one row with a column per profile. */
@@ -28,6 +32,7 @@ export interface ProfileRowSpec {
   min?: number;
   max?: number;
   emptyMeans?: string;
+  unit?: DurationUnit;
 }
 
 export interface SectionSpec {

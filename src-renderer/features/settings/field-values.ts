@@ -1,3 +1,4 @@
+import { msToUnitText, parseDuration, type DurationUnit } from './duration';
 import type { FieldSpec } from './field-spec';
 
 /** What an input holds while a person edits it: text for numbers and lists, a flag for switches. */
@@ -22,9 +23,13 @@ export function setPath(root: Record<string, unknown>, path: string, value: unkn
   node[last] = value;
 }
 
+/** The unit a duration field is shown in: its own, else seconds. */
+export const unitOf = (field: Pick<FieldSpec, 'unit'>): DurationUnit => field.unit ?? 's';
+
 export function draftOf(field: FieldSpec, value: unknown): Draft {
   if (field.kind === 'bool') return value === true;
   if (field.kind === 'codes') return Array.isArray(value) ? value.join(', ') : '';
+  if (field.kind === 'ms') return typeof value === 'number' ? msToUnitText(value, unitOf(field)) : '';
   return typeof value === 'number' ? String(value) : '';
 }
 
@@ -40,6 +45,10 @@ export function parseDraft(field: FieldSpec, draft: Draft): Parsed {
     if (codes.some((c) => !Number.isInteger(c)))
       return { ok: false, message: 'List HTTP statuses as numbers, e.g. 429, 503' };
     return { ok: true, value: codes };
+  }
+  if (field.kind === 'ms') {
+    const duration = parseDuration(text, unitOf(field));
+    return duration.ok ? { ok: true, value: duration.ms } : duration;
   }
   if (text === '' && field.kind === 'int?') return { ok: true, value: null };
   if (text === '') return { ok: false, message: 'Enter a value' };

@@ -17,11 +17,12 @@ export const MODEL_LOCKOUT_SECTION: SectionSpec = {
       kind: 'codes',
       help: `Upstream HTTP statuses that count as a model failure. Default ${DEFAULT_MODEL_LOCKOUT_SETTINGS.errorCodes.join(', ')}.`,
     },
-    { path: 'modelLockout.baseCooldownMs', label: 'First lockout', kind: 'ms', ...L.baseCooldownMs },
+    { path: 'modelLockout.baseCooldownMs', label: 'First lockout', kind: 'ms', unit: 'min', ...L.baseCooldownMs },
     {
       path: 'modelLockout.maxCooldownMs',
       label: 'Longest lockout',
       kind: 'ms',
+      unit: 'min',
       ...L.maxCooldownMs,
       help: 'Raised to at least the first lockout.',
     },

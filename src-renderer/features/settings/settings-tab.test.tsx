@@ -23,20 +23,20 @@ describe('Settings tab', () => {
     expect(within(lockout).getByLabelText<HTMLInputElement>('Counted statuses').value).toBe(
       '403, 404, 429, 502, 503, 504',
     );
-    expect(within(lockout).getByLabelText<HTMLInputElement>('First lockout').value).toBe('120000');
+    expect(within(lockout).getByLabelText<HTMLInputElement>('First lockout').value).toBe('2');
     expect(describedText(within(lockout).getByLabelText('First lockout'))).toContain('= 2 min');
-    expect(within(lockout).getByLabelText<HTMLInputElement>('Longest lockout').value).toBe('1800000');
+    expect(within(lockout).getByLabelText<HTMLInputElement>('Longest lockout').value).toBe('30');
     expect(within(lockout).getByLabelText<HTMLInputElement>('Escalation steps').value).toBe('10');
     expect(within(lockout).getByLabelText<HTMLInputElement>('Escalate repeated failures').checked).toBe(true);
-    expect(input('Base cooldown (OAuth)').value).toBe('5000');
-    expect(input('Base cooldown (API key)').value).toBe('3000');
+    expect(input('Base cooldown (OAuth)').value).toBe('5');
+    expect(input('Base cooldown (API key)').value).toBe('3');
   });
 
   it('LOCK-9 LOCK-10 a valid change calls resilience.updateSettings with only what changed', async () => {
     const view = await renderWithFake(<SettingsTab />);
     const lockout = section('Model lockout');
     fireEvent.click(within(lockout).getByLabelText('Enable model lockout'));
-    fireEvent.change(within(lockout).getByLabelText('First lockout'), { target: { value: '60000' } });
+    fireEvent.change(within(lockout).getByLabelText('First lockout'), { target: { value: '1' } });
     fireEvent.click(within(lockout).getByRole('button', { name: 'Save model lockout' }));
     await flush();
     expect(view.inputsOf('resilience.updateSettings')).toEqual([
@@ -44,7 +44,7 @@ describe('Settings tab', () => {
     ]);
     expect(view.fake.state.resilienceSettings.modelLockout).toMatchObject({ enabled: true, baseCooldownMs: 60_000 });
     expect(within(lockout).getByRole('status').textContent).toBe('Saved.');
-    expect(within(lockout).getByLabelText<HTMLInputElement>('First lockout').value).toBe('60000');
+    expect(within(lockout).getByLabelText<HTMLInputElement>('First lockout').value).toBe('1');
   });
 
   it('LOCK-10 says so when the core clamped a value into its range', async () => {

@@ -1,9 +1,10 @@
 import { useStore } from 'zustand';
 import { CopyButton } from '../../components/copy-button';
 import { useStores } from '../../stores/stores-context';
+import { ClaudeCodeConfig } from './claude-code-config';
 import { buildSetupSnippets } from './setup-snippets';
 
-/** Copy-paste setup for Claude Code and aider with the real proxy URL and, when known, a real key. */
+/** Claude Code set up in one click, and copy-paste setup for Claude Code, aider and codex with the real proxy URL and, when known, a real key. */
 export function SetupTab() {
   const { app, keys } = useStores();
   const info = useStore(app, (s) => s.info);
@@ -23,6 +24,7 @@ export function SetupTab() {
           placeholder with a key you saved.
         </p>
       )}
+      <ClaudeCodeConfig suggestedKey={created?.plainKey ?? null} />
       {snippets.map((s) => (
         <article key={s.id} className="snippet">
           <header>

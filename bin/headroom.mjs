@@ -1,0 +1,69 @@
+#!/usr/bin/env node
+// `headroom`, the command `npm install -g` puts on PATH (package.json "bin"). Runs the headless
+// proxy + web dashboard (`headroom start`), Claude Code through it (`headroom claude`), or stops it.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { constants as os } from 'node:os';
+import path from 'node:path';
+import { runClaudeCommand } from './claude.mjs';
+import { headlessArgs, LauncherError, root } from './entry.mjs';
+import { helpText } from './help.mjs';
+import { stopRunning } from './instance.mjs';
+
+const USAGE_ERROR = 2;
+const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
+
+/** The headless entry in the foreground, with the user's flags; its exit code is ours. */
+async function start(flags) {
+  const child = spawn(process.execPath, [...(await headlessArgs(process.env)), ...flags], { stdio: 'inherit' });
+  // The terminal's Ctrl-C reaches the child too; a SIGTERM sent to this process is passed on.
+  process.on('SIGINT', () => {});
+  process.on('SIGTERM', () => child.kill('SIGTERM'));
+  return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? 128 + (os.signals[signal] ?? 1))));
+}
+
+async function stop() {
+  const result = await stopRunning(process.env);
+  console.log(
+    result.stopped
+      ? `Headroom (pid ${result.pid}) stopped (data: ${result.dataDir})`
+      : `Headroom is not running on ${result.dataDir}`,
+  );
+  return 0;
+}
+
+async function main(argv) {
+  const [command, ...rest] = argv;
+  switch (command) {
+    case '--version':
+    case '-v':
+    case 'version':
+      console.log(`Headroom ${version}`);
+      return 0;
+    case '--help':
+    case '-h':
+    case 'help':
+      console.log(helpText(version));
+      return 0;
+    case 'claude':
+      return runClaudeCommand(rest, process.env);
+    case 'stop':
+      return stop();
+    case 'start':
+      return start(rest);
+    case undefined:
+      return start([]);
+    default:
+      if (command.startsWith('-')) return start(argv);
+      console.error(`Headroom: unknown command "${command}" (see headroom --help)`);
+      return USAGE_ERROR;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error) => {
+    console.error(`Headroom: ${error instanceof LauncherError ? error.message : (error?.stack ?? String(error))}`);
+    process.exit(1);
+  },
+);

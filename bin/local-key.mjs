@@ -1,0 +1,72 @@
+// The local key `headroom claude` hands to Claude Code: HEADROOM_KEY, else the one kept in
+// <data-dir>/cli-key, else a new one created through the admin API (the admin token is in the data
+// dir) and kept there (mode 0600) for the next run. Keys are stored hashed, so Headroom cannot hand
+// an existing one back: the launcher keeps its own.
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { LauncherError } from './entry.mjs';
+
+export const KEY_FILE = 'cli-key';
+const KEY_NAMES = ['headroom-cli', ...Array.from({ length: 8 }, (_, i) => `headroom-cli-${i + 2}`)];
+
+const readTrimmed = (file) => {
+  try {
+    const text = readFileSync(file, 'utf8').trim();
+    return text === '' ? null : text;
+  } catch {
+    return null;
+  }
+};
+
+/** True when the proxy accepts the key (GET /v1/models answers 200 with it). */
+export async function keyWorks(proxyUrl, key) {
+  const res = await fetch(`${proxyUrl}/v1/models`, {
+    headers: { 'x-api-key': key },
+    signal: AbortSignal.timeout(5_000),
+  });
+  await res.arrayBuffer();
+  return res.status === 200;
+}
+
+async function createKey(adminUrl, token) {
+  for (const name of KEY_NAMES) {
+    const res = await fetch(`${adminUrl}/api/rpc/keys.create`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ name }),
+      signal: AbortSignal.timeout(5_000),
+    });
+    const body = await res.json().catch(() => null);
+    if (body?.ok === true && typeof body.value?.plainKey === 'string') return { name, key: body.value.plainKey };
+    // A revoked key of an earlier run keeps its name: try the next one.
+    if (body?.error?.code === 'conflict') continue;
+    throw new LauncherError(`cannot create a local key (HTTP ${res.status}: ${body?.error?.message ?? 'no answer'})`);
+  }
+  throw new LauncherError(`cannot create a local key: the names ${KEY_NAMES[0]}…${KEY_NAMES.at(-1)} are all taken`);
+}
+
+/** The key for this run, with where it came from. */
+export async function localKey({ env, dataDir, proxyUrl, log }) {
+  const given = env.HEADROOM_KEY?.trim();
+  if (given) {
+    if (!(await keyWorks(proxyUrl, given)))
+      throw new LauncherError('HEADROOM_KEY is not a valid local key of this Headroom');
+    return given;
+  }
+  const file = path.join(dataDir, KEY_FILE);
+  const kept = readTrimmed(file);
+  if (kept && (await keyWorks(proxyUrl, kept))) return kept;
+  const token = env.HEADROOM_ADMIN_TOKEN?.trim() || readTrimmed(path.join(dataDir, 'admin-token'));
+  if (!token)
+    throw new LauncherError(
+      `no admin token (HEADROOM_ADMIN_TOKEN or ${path.join(dataDir, 'admin-token')}) to create a local key`,
+    );
+  const adminPort = env.HEADROOM_ADMIN_PORT?.trim();
+  const adminUrl = adminPort ? `http://127.0.0.1:${adminPort}` : proxyUrl;
+  const created = await createKey(adminUrl, token);
+  const temp = `${file}.${process.pid}.tmp`;
+  writeFileSync(temp, `${created.key}\n`, { mode: 0o600 });
+  renameSync(temp, file);
+  log(`Headroom: created the local key "${created.name}" for headroom claude (kept in ${file})`);
+  return created.key;
+}

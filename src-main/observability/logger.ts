@@ -1,0 +1,77 @@
+import pino, { type Logger } from 'pino';
+import { DEFAULT_LOG_LEVEL, type LogLevel } from './log-level';
+import type { LineSink } from './file-writer';
+import { createRotatingFile } from './rotating-file';
+import { functionSink, stdoutSink } from './terminal-sink';
+
+/** Where the human-readable lines go: the process's stdout (asynchronously), a function (tests, embedding), or nowhere. */
+export type TerminalTarget = 'stdout' | ((line: string) => void) | null;
+
+export interface HeadroomLoggerOptions {
+  level?: LogLevel;
+  terminal: TerminalTarget;
+  /** Runs over every serialised line before any sink sees it (the known-secrets redactor). */
+  redact: (line: string) => string;
+  now: () => number;
+}
+
+/**
+ * Field names that hold credentials, censored by pino itself at the top level of a logged object.
+ * Only top-level paths: fast-redact's wildcards cost ~25 µs a line; a secret nested anywhere is
+ * caught by value by the line redactor, which every line passes through.
+ */
+const REDACT_PATHS = [
+  'secret',
+  'apiKey',
+  'accessToken',
+  'refreshToken',
+  'authorization',
+  'cookie',
+  'token',
+  'password',
+];
+
+/**
+ * The core's one logger: pino (JSON, levels, `redact` paths) into a destination that redacts each
+ * line once, then writes it human-readable to the terminal and as JSON to the log file when one is
+ * attached. Neither write touches the disk synchronously.
+ */
+export function createHeadroomLogger(options: HeadroomLoggerOptions) {
+  const terminal =
+    options.terminal === null ? null : options.terminal === 'stdout' ? stdoutSink() : functionSink(options.terminal);
+  let file: LineSink | null = null;
+  const destination = {
+    write(line: string): void {
+      const safe = options.redact(line);
+      file?.write(safe);
+      terminal?.(safe);
+    },
+  };
+  const logger: Logger = pino(
+    {
+      level: options.level ?? DEFAULT_LOG_LEVEL,
+      base: null,
+      timestamp: () => `,"time":${options.now()}`,
+      redact: { paths: REDACT_PATHS, censor: '[redacted]' },
+    },
+    destination,
+  );
+  /** Stops writing the file once what it buffered is written (stop, or the data directory is gone). */
+  const detachFile = async (): Promise<void> => {
+    const closing = file;
+    file = null;
+    await closing?.close();
+  };
+  return {
+    logger,
+    /** JSON lines into `<dir>/headroom.log` from now on (rotated; see rotating-file). */
+    attachFile(dir: string, onError: (error: Error) => void = () => undefined): void {
+      file ??= createRotatingFile({ dir, onError });
+    },
+    detachFile,
+    /** Stop: the file is detached once every line so far is in it (the terminal flushes itself at exit). */
+    flush: detachFile,
+  };
+}
+
+export type HeadroomLogger = ReturnType<typeof createHeadroomLogger>;

@@ -1,0 +1,40 @@
+import type { Catalog } from '../routing/catalog';
+
+/** Label text for "no connection answered" (refused, or every attempt failed) and for a model not named. */
+export const NONE = 'none';
+/** Label text for a value outside the configured set: keeps the series count bounded. */
+export const OTHER = 'other';
+
+/** The model names a label may carry: what the catalog lists (models, aliases, combos with and without `combo/`). */
+function configuredModels(catalog: Catalog): Set<string> {
+  const names = new Set<string>();
+  for (const name of catalog.combos.keys()) names.add(name).add(`combo/${name}`);
+  for (const name of catalog.systemCombos.keys()) names.add(name);
+  for (const c of catalog.connections) {
+    for (const m of c.view.models) names.add(m).add(`${c.view.name}/${m}`);
+    for (const alias of Object.keys(c.view.modelAliases)) names.add(alias);
+  }
+  return names;
+}
+
+/**
+ * Connection and model label values from the catalog, rebuilt only when the catalog object
+ * changes (a reload): per request one identity check and two Set lookups.
+ */
+export function createMetricLabels(catalog: () => Catalog | null) {
+  let seen: Catalog | null = null;
+  let connections = new Set<string>();
+  let models = new Set<string>();
+  const fresh = (): void => {
+    const current = catalog();
+    if (current === seen) return;
+    seen = current;
+    connections = new Set(current?.connections.map((c) => c.view.name) ?? []);
+    models = current ? configuredModels(current) : new Set();
+  };
+  return {
+    refresh: fresh,
+    connection: (name: string | null): string => (name === null ? NONE : connections.has(name) ? name : OTHER),
+    model: (name: string | null): string => (name === null ? NONE : models.has(name) ? name : OTHER),
+  };
+}

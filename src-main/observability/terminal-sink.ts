@@ -1,0 +1,33 @@
+import pino from 'pino';
+import { formatTerminalLine } from './terminal-line';
+
+/** Takes each serialised (and already redacted) JSON line and shows it to a person. */
+export type TerminalSink = (json: string) => void;
+
+/** Past this much unwritten text the terminal drops lines: a reader that stops reading must not grow memory. */
+const MAX_BUFFERED = 16 * 1024 * 1024;
+
+/**
+ * The process's stdout through sonic-boom, pino's asynchronous destination: a write never waits for
+ * the terminal. pino registers the stream for a synchronous flush when the process exits, so lines
+ * still buffered then are not lost; nothing needs awaiting on stop.
+ */
+export function stdoutSink(): TerminalSink {
+  let sonic: ReturnType<typeof pino.destination> | null = pino.destination({
+    dest: 1,
+    sync: false,
+    maxLength: MAX_BUFFERED,
+  });
+  sonic.on('error', () => {
+    // stdout is gone (a closed pipe, a GUI app without a console): the file still has every line.
+    sonic = null;
+  });
+  return (json) => {
+    sonic?.write(formatTerminalLine(json));
+  };
+}
+
+/** A function gets each line human-readable, without its newline (tests, embedders). */
+export function functionSink(write: (line: string) => void): TerminalSink {
+  return (json) => write(formatTerminalLine(json).trimEnd());
+}

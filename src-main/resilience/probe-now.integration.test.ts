@@ -1,0 +1,48 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { anthropicConnection } from '../testing/start-headroom';
+import { askAnthropic, call, connectionRow, createScene, send } from './resilience-it-kit';
+
+/** "Probe now" (issue 13 §8) through a real Headroom and fake upstreams on loopback. */
+const scene = createScene({ cooldownWait: false });
+afterEach(() => scene.cleanup());
+
+describe('cooldowns.probe through the real core', () => {
+  it('COOL-2: one models-list request to the cooling upstream; lifted only once it answers', async () => {
+    const first = await scene.fake('first');
+    const second = await scene.fake('second');
+    const h = await scene.start({
+      connections: [
+        anthropicConnection('first', first.url, { priority: 1 }),
+        anthropicConnection('second', second.url, { priority: 2 }),
+      ],
+      combos: [
+        {
+          name: 'main',
+          targets: [
+            { connection: 'first', model: 'claude-sonnet-4-5' },
+            { connection: 'second', model: 'claude-sonnet-4-5' },
+          ],
+        },
+      ],
+    });
+    first.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '600' } });
+    expect((await send(askAnthropic(h, 'main'))).headers.get('x-headroom-connection')).toBe('second');
+    expect((await connectionRow(h, 'first')).testStatus).toBe('unavailable');
+
+    // Still limited: the probe is refused and the cooldown stays.
+    first.enqueue({ kind: 'status', status: 429 });
+    const refused = await call(h, 'cooldowns.probe', { target: 'connection', connection: 'first' });
+    expect(refused).toMatchObject({ connection: 'first', ok: false, lifted: false });
+    expect(refused.message).toMatch(/^first still fails: Upstream answered 429/);
+    expect(first.requests.at(-1)).toMatchObject({ method: 'GET' });
+    expect(first.requests.at(-1)?.path).toMatch(/\/v1\/models/);
+    expect((await connectionRow(h, 'first')).retryAfterMs).toBeGreaterThan(500_000);
+
+    // Answering now: lifted, and the next request goes to it again.
+    const lifted = await call(h, 'cooldowns.probe', { target: 'connection', connection: 'first' });
+    expect(lifted).toMatchObject({ connection: 'first', ok: true, lifted: true });
+    expect(first.requests).toHaveLength(3);
+    expect((await connectionRow(h, 'first')).retryAfterMs).toBeNull();
+    expect((await send(askAnthropic(h, 'main'))).headers.get('x-headroom-connection')).toBe('first');
+  });
+});

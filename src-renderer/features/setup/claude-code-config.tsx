@@ -1,0 +1,139 @@
+import { useState } from 'react';
+import type { ClaudeCodeSettingsChange, DiffLine } from '../../../src-shared/contract/methods';
+import { useApi } from '../../api/api-context';
+import './setup.css';
+
+type Step =
+  | { kind: 'idle' }
+  | { kind: 'preview'; change: ClaudeCodeSettingsChange }
+  | { kind: 'applied'; change: ClaudeCodeSettingsChange; backupPath: string | null }
+  | { kind: 'undone'; message: string };
+
+const MARK: Record<DiffLine['kind'], string> = { same: ' ', added: '+', removed: '-' };
+
+/** The change as a unified-diff-like block: every line, marked and coloured. */
+function DiffView({ lines }: { lines: DiffLine[] }) {
+  return (
+    <pre className="settings-diff" aria-label="Change to settings.json">
+      {lines.map((l, i) => (
+        <span key={i} className={`diff-${l.kind}`}>
+          {MARK[l.kind]} {l.text}
+          {'\n'}
+        </span>
+      ))}
+    </pre>
+  );
+}
+
+/**
+ * "Configure Claude Code" (issue 13 §6): writes the env block of Claude Code's settings.json
+ * (ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN) after showing the change; the core backs the file up
+ * first, and Undo puts the backup back.
+ */
+export function ClaudeCodeConfig({ suggestedKey }: { suggestedKey: string | null }) {
+  const api = useApi();
+  const [token, setToken] = useState(suggestedKey ?? '');
+  const [step, setStep] = useState<Step>({ kind: 'idle' });
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  // A key created after this mounted (Keys tab, same session) fills an empty field.
+  const value = token === '' && suggestedKey ? suggestedKey : token;
+
+  const act = async <T,>(work: () => Promise<{ ok: true; value: T } | { ok: false; error: { message: string } }>) => {
+    setBusy(true);
+    setError(null);
+    const result = await work();
+    setBusy(false);
+    if (!result.ok) setError(result.error.message);
+    return result.ok ? result.value : null;
+  };
+  const preview = async (): Promise<void> => {
+    const change = await act(() => api.call('setup.claudeCodePreview', { authToken: value }));
+    if (change) setStep({ kind: 'preview', change });
+  };
+  const apply = async (): Promise<void> => {
+    const done = await act(() => api.call('setup.configureClaudeCode', { authToken: value }));
+    if (done) setStep({ kind: 'applied', change: done, backupPath: done.backupPath });
+  };
+  const undo = async (): Promise<void> => {
+    const restored = await act(() => api.call('setup.undoClaudeCode'));
+    if (restored)
+      setStep({
+        kind: 'undone',
+        message: restored.removedFile
+          ? `Removed ${restored.path} again: there was none before.`
+          : `Restored ${restored.path} from ${restored.restoredFrom}.`,
+      });
+  };
+
+  return (
+    <article className="snippet claude-code-config" aria-labelledby="configure-claude-title">
+      <header>
+        <h3 id="configure-claude-title">Configure Claude Code</h3>
+      </header>
+      <p className="muted small">
+        Writes ANTHROPIC_BASE_URL and ANTHROPIC_AUTH_TOKEN into the env block of Claude Code&apos;s settings.json (every
+        other setting stays), so a plain <code>claude</code> goes through Headroom. A backup is made first.
+      </p>
+      <div className="inline-form">
+        <label htmlFor="claude-code-key">Local key</label>
+        <input
+          id="claude-code-key"
+          type="password"
+          autoComplete="off"
+          spellCheck={false}
+          value={value}
+          placeholder="hr-… (create one in the Keys tab)"
+          onChange={(e) => {
+            setToken(e.target.value);
+            setStep({ kind: 'idle' });
+          }}
+        />
+        <button type="button" className="button" disabled={busy || value.trim() === ''} onClick={() => void preview()}>
+          Preview change
+        </button>
+      </div>
+      {step.kind === 'preview' && (
+        <div className="settings-preview">
+          <p>
+            {step.change.exists ? 'Will change' : 'Will create'} <code>{step.change.path}</code>
+            {step.change.removed.length > 0 && ` and remove ${step.change.removed.join(', ')} from its env`}.
+          </p>
+          <DiffView lines={step.change.diff} />
+          {step.change.changes ? (
+            <button type="button" className="button primary" disabled={busy} onClick={() => void apply()}>
+              Apply
+            </button>
+          ) : (
+            <p className="muted small">The file already says this; nothing to write.</p>
+          )}
+        </div>
+      )}
+      {step.kind === 'applied' && (
+        <div className="notice success" role="status">
+          <p>
+            {step.backupPath
+              ? `Written ${step.change.path}; the previous state is in ${step.backupPath}.`
+              : `${step.change.path} already said this; nothing was written.`}{' '}
+            Start a new <code>claude</code> to use it.
+          </p>
+          {step.backupPath && (
+            <button type="button" className="button small" disabled={busy} onClick={() => void undo()}>
+              Undo
+            </button>
+          )}
+        </div>
+      )}
+      {step.kind === 'undone' && (
+        <p className="notice" role="status">
+          {step.message}
+        </p>
+      )}
+      {error && (
+        <p className="notice error" role="alert">
+          {error}
+        </p>
+      )}
+    </article>
+  );
+}
