@@ -2,6 +2,9 @@ import type { Settings } from '../../../src-shared/domain/settings';
 import type { EventBus } from '../../api/event-bus';
 import type { ConnectionsRepo } from '../../db/connections-repo';
 import { resolveOrganizationUuid } from './reset/organization-uuid';
+import { EnvHttpProxyAgent } from 'undici';
+import { envProxySettings } from '../upstream-pools';
+import type { FetchJson } from './reset/fetch-json';
 import { createUndiciFetchJson } from './undici-fetch-json';
 import type { ResilienceControl } from '../../resilience/resilience-control';
 import type { Catalog } from '../../routing/catalog';
@@ -23,7 +26,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 
 
 /** Wires token refresh and the Claude runtime to storage, settings and the resilience engine. */
 export function assembleClaude(deps: ClaudeAssemblyDeps): ClaudeRuntime {
-  const fetchJson = createUndiciFetchJson();
+  const fetchJson = claudeFetchJson();
   const psd = (id: string) => deps.connections.getById(id)?.providerSpecificData ?? {};
   const tokens = createOAuthTokens({
     readSecret(id) {
@@ -73,7 +76,7 @@ export function assembleClaude(deps: ClaudeAssemblyDeps): ClaudeRuntime {
  * background, never delaying the proxy), so the first wall can claim at once.
  */
 export function lookUpMissingOrganizations(deps: ClaudeAssemblyDeps): void {
-  const fetchJson = createUndiciFetchJson();
+  const fetchJson = claudeFetchJson();
   for (const c of deps.catalog().connections) {
     const psd = c.view.providerSpecificData;
     if (c.view.kind !== 'claude-oauth' || psd.autoLimitReset !== true || c.secret?.type !== 'oauth') continue;
@@ -91,4 +94,13 @@ export function lookUpMissingOrganizations(deps: ClaudeAssemblyDeps): void {
       })
       .catch(() => undefined);
   }
+}
+
+/**
+ * Token refresh and the organisation lookup reach Anthropic's own endpoints, through the
+ * environment's HTTPS_PROXY / NO_PROXY like upstream traffic when those are set (issue 13 §8).
+ */
+export function claudeFetchJson(env: NodeJS.ProcessEnv = process.env): FetchJson {
+  const proxy = envProxySettings(env);
+  return proxy === null ? createUndiciFetchJson() : createUndiciFetchJson({ dispatcher: new EnvHttpProxyAgent(proxy) });
 }
