@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { formatTerminalLine } from './terminal-line';
 
-/** Takes each serialised (and already redacted) JSON line and shows it to a person. */
+/** Takes serialised (and already redacted) JSON lines, one or a batch, and shows them to a person. */
 export type TerminalSink = (json: string) => void;
 
 /** Past this much unwritten text the terminal drops lines: a reader that stops reading must not grow memory. */
@@ -22,12 +22,22 @@ export function stdoutSink(): TerminalSink {
     // stdout is gone (a closed pipe, a GUI app without a console): the file still has every line.
     sonic = null;
   });
-  return (json) => {
-    sonic?.write(formatTerminalLine(json));
+  // A batch of JSON lines becomes one write of human-readable ones.
+  return (batch) => {
+    let text = '';
+    for (const json of linesOf(batch)) text += formatTerminalLine(json);
+    sonic?.write(text);
   };
 }
 
 /** A function gets each line human-readable, without its newline (tests, embedders). */
 export function functionSink(write: (line: string) => void): TerminalSink {
-  return (json) => write(formatTerminalLine(json).trimEnd());
+  return (batch) => {
+    for (const json of linesOf(batch)) write(formatTerminalLine(json).trimEnd());
+  };
+}
+
+/** The JSON lines of a batch (each ends with a newline). */
+function linesOf(batch: string): string[] {
+  return batch.split('\n').filter((line) => line !== '');
 }
