@@ -116,7 +116,7 @@ describe('headroom start', () => {
 
 describe('headroom claude', () => {
   it.skipIf(!binary)(
-    'PROD-10: starts Headroom in the background, creates and keeps a local key, runs `claude -p` through it; the next run reuses both; stop ends it',
+    'PROD-10 (skipped without the Claude Code native binary): starts Headroom in the background, creates and keeps a local key, runs `claude -p` through it; the next run reuses both; stop ends it',
     async () => {
       const up = await upstream();
       const { env, dataDir } = await setup(up);
