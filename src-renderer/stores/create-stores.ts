@@ -1,7 +1,6 @@
 import type { ComboView } from '../../src-shared/domain/combo';
 import type { ConnectionView } from '../../src-shared/domain/connection';
 import type { ApiClient } from '../api/api-client';
-import { createActivityStore, type ActivityStore } from './activity-store';
 import { createAppStore, type AppStore } from './app-store';
 import { createClaudeStore, type ClaudeStore } from './claude-store';
 import { createCombosStore } from './combos-store';
@@ -18,7 +17,6 @@ export interface Stores {
   connections: ListStore<ConnectionView>;
   keys: KeysStore;
   combos: ListStore<ComboView>;
-  activity: ActivityStore;
   cooldowns: CooldownsStore;
   settings: SettingsStore;
   claude: ClaudeStore;
@@ -32,7 +30,6 @@ export function createStores(api: ApiClient): Stores {
     connections: createConnectionsStore(api),
     keys: createKeysStore(api),
     combos: createCombosStore(api),
-    activity: createActivityStore(api),
     cooldowns: createCooldownsStore(api),
     settings: createSettingsStore(api),
     claude: createClaudeStore(api),
@@ -50,8 +47,6 @@ export function connectStores(api: ApiClient, stores: Stores): () => void {
         return stores.keys.getState().apply(event.payload.keys);
       case 'combos.changed':
         return stores.combos.getState().apply(event.payload.combos);
-      case 'activity.request':
-        return stores.activity.getState().add(event.payload.entry);
       case 'app.paused':
         return stores.app.getState().applyPaused(event.payload.paused);
       case 'settings.changed':
@@ -62,10 +57,12 @@ export function connectStores(api: ApiClient, stores: Stores): () => void {
         return stores.claude.getState().apply(event.payload.status);
       case 'resilience.settingsChanged':
         return stores.settings.getState().applyResilience(event.payload.settings);
+      case 'activity.request':
       case 'routes.changed':
       case 'sessions.changed':
       case 'storage.lost':
-        // No store: the views that show these subscribe themselves (use-routes, use-sessions, storage-banner).
+        // No store: the views that show these subscribe themselves (use-activity-view, use-routes,
+        // use-sessions, storage-banner).
         return;
     }
   });
@@ -75,7 +72,6 @@ export function connectStores(api: ApiClient, stores: Stores): () => void {
       stores.connections,
       stores.keys,
       stores.combos,
-      stores.activity,
       stores.cooldowns,
       stores.settings,
       stores.claude,

@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { ConnectionView } from '../../src-shared/domain/connection';
 import { createFakeApi } from '../api/fake-api';
 import { FAKE_INFO } from '../api/fake-handlers';
-import { ACTIVITY_LIMIT } from './activity-store';
 import { connectStores, createStores } from './create-stores';
 
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
@@ -28,21 +27,17 @@ const connection = (name: string): ConnectionView => ({
 describe('domain stores', () => {
   it('PROD-8 load snapshots, then follow events', async () => {
     const fake = createFakeApi({ connections: [connection('a')] });
-    fake.recordRequest({ connection: 'a' });
     const stores = createStores(fake.client);
     const disconnect = connectStores(fake.client, stores);
     await settle();
 
     expect(stores.app.getState()).toMatchObject({ status: 'ready', info: FAKE_INFO });
     expect(stores.connections.getState().items.map((c) => c.name)).toEqual(['a']);
-    expect(stores.activity.getState().entries).toHaveLength(1);
 
     fake.emit({ type: 'connections.changed', payload: { connections: [connection('a'), connection('b')] } });
     fake.emit({ type: 'app.paused', payload: { paused: true } });
-    fake.recordRequest({ connection: 'b', status: 429 });
     expect(stores.connections.getState().items.map((c) => c.name)).toEqual(['a', 'b']);
     expect(stores.app.getState().info?.paused).toBe(true);
-    expect(stores.activity.getState().entries.map((e) => e.id)).toEqual([2, 1]);
 
     disconnect();
     fake.emit({ type: 'connections.changed', payload: { connections: [] } });
@@ -59,18 +54,15 @@ describe('domain stores', () => {
     expect(stores.connections.getState().items.map((c) => c.name)).toEqual(['new']);
   });
 
-  it('PROD-8 keeps the latest 100 requests, newest first, without duplicates', async () => {
+  it('PROD-8 leaves the activity log to the Activity tab: no activity.list on start or after a gap', async () => {
     const fake = createFakeApi();
-    const stores = createStores(fake.client);
-    connectStores(fake.client, stores);
+    fake.recordRequest({});
+    connectStores(fake.client, createStores(fake.client));
     await settle();
-    for (let i = 0; i < ACTIVITY_LIMIT + 5; i++) fake.recordRequest({});
     fake.reconnect();
     await settle();
-    const ids = stores.activity.getState().entries.map((e) => e.id);
-    expect(ids).toHaveLength(ACTIVITY_LIMIT);
-    expect(ids[0]).toBe(ACTIVITY_LIMIT + 5);
-    expect(new Set(ids).size).toBe(ids.length);
+    expect(fake.calls.some((c) => c.method === 'app.info')).toBe(true);
+    expect(fake.calls.filter((c) => c.method === 'activity.list')).toEqual([]);
   });
 
   it('PROD-12 keeps a created plain key in memory for one display and lists the key at once', async () => {

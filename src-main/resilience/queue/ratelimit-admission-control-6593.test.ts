@@ -53,7 +53,7 @@ describe('ratelimit-admission-control-6593', () => {
     expect([expiry.code, statusOf(expiry)]).toEqual(['RATE_LIMIT_EXECUTION_TIMEOUT', 504]);
   });
 
-  it('QUEUE-6, QUEUE-9: the env variables set the defaults; invalid values fall back, large budgets clamp to 24 h', () => {
+  it('QUEUE-6, QUEUE-9, QENV-4: the env variables set the defaults; invalid values fall back, large budgets clamp to 24 h', () => {
     expect(
       queueOf(
         {},

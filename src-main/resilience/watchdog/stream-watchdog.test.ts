@@ -56,7 +56,7 @@ describe('watchdog settings', () => {
     });
   });
 
-  it('WATCH-5: STREAM_THROUGHPUT_WATCHDOG_ENABLED=true enables it; env numbers are clamped into range', () => {
+  it('WATCH-5, QENV-4: STREAM_THROUGHPUT_WATCHDOG_ENABLED=true enables it; env numbers are clamped into range', () => {
     const env = {
       STREAM_THROUGHPUT_WATCHDOG_ENABLED: 'true',
       STREAM_THROUGHPUT_WATCHDOG_WARMUP_MS: '-1',

@@ -23,7 +23,7 @@ describe('TEST-5 provider-cooldown-window-gate', () => {
       expect([enabled, minRetryCooldownMs, maxRetryCooldownMs]).toEqual([false, 5_000, 300_000]);
     });
 
-    it('PROV-1: PROVIDER_COOLDOWN_ENABLED turns the layer on only for true/1/on/yes', () => {
+    it('PROV-1, QENV-4: PROVIDER_COOLDOWN_ENABLED turns the layer on only for true/1/on/yes', () => {
       for (const value of ['true', '1', 'on', 'YES', ' On ']) {
         expect(windowGateSettingsFromEnv({ PROVIDER_COOLDOWN_ENABLED: value }).enabled).toBe(true);
       }
@@ -34,7 +34,7 @@ describe('TEST-5 provider-cooldown-window-gate', () => {
       expect(resolveWindowGateSettings(windowGateSettingsFromEnv({})).enabled).toBe(false);
     });
 
-    it('PROV-6: the six HEADROOM_PROVIDER_BREAKER_* variables override their profile values', () => {
+    it('PROV-6, QENV-4: the six HEADROOM_PROVIDER_BREAKER_* variables override their profile values', () => {
       const env = {
         HEADROOM_PROVIDER_BREAKER_OAUTH_FAILURE_THRESHOLD: '4',
         HEADROOM_PROVIDER_BREAKER_OAUTH_FAILURE_WINDOW_MS: '60000',

@@ -6,7 +6,7 @@ import {
 } from '../../../src-shared/domain/request-log';
 import type { ApiClient } from '../../api/api-client';
 import type { Loadable } from '../../stores/load-status';
-import { ACTIVITY_LIMIT, mergeEntries } from '../../stores/activity-store';
+import { ACTIVITY_LIMIT, mergeEntries } from './activity-entries';
 import { NO_FILTER, toLogFilter, type ActivityViewFilter } from './activity-range';
 
 export interface ActivityViewState extends Loadable {
@@ -30,8 +30,8 @@ export interface ActivityViewState extends Loadable {
 export type ActivityViewStore = StoreApi<ActivityViewState>;
 
 /**
- * The Activity tab's own view of the log (issue 13 §3): the filters of the shared activity store
- * plus a time range and a search, all applied by the core so older pages match too.
+ * The Activity tab's own view of the log (issue 13 §3): connection, model and status filters plus a
+ * time range and a search, all applied by the core so older pages match too.
  */
 export function createActivityViewStore(api: ApiClient, now: () => number = Date.now): ActivityViewStore {
   // Bumped by each filter change, so a page requested under an old filter is dropped.
