@@ -52,7 +52,7 @@ function memory() {
 }
 
 describe('affinity repo', () => {
-  it('AFF-4: pins are written behind: nothing reaches SQLite until flush, and a restart finds them', () => {
+  it('AFF-4, QDB-7: pins are written behind: nothing reaches SQLite until flush, and a restart finds them', () => {
     const temp = createTempDb();
     closers.push(temp.close);
     seed(temp.db);
@@ -73,6 +73,22 @@ describe('affinity repo', () => {
     expect(restarted.get(pinKeyOf(a))).toEqual(a);
     expect(restarted.get(pinKeyOf(b))).toEqual(b);
     expect(restarted.list()).toHaveLength(2);
+  });
+
+  it('AFF-4: a pin stored under the key the plan built, dropped and stored again, is the row a flush leaves', () => {
+    const db = memory();
+    const repo = createAffinityRepo(db, T0);
+    const first = pin({}, 'c1');
+    const key = pinKeyOf(first);
+    repo.put(first, key);
+    expect(repo.clear({ key })).toBe(1);
+    const again = pin({}, 'c2', T0 + 5);
+    repo.put(again, key);
+    expect(repo.get(key)).toEqual(again);
+    expect(repo.pendingWrites()).toBe(1);
+    repo.flush();
+    const rows = db.prepare<[], { connection_id: string }>('SELECT connection_id FROM session_account_affinity').all();
+    expect(rows).toEqual([{ connection_id: 'c2' }]);
   });
 
   it('AFF-8: a thousand extensions of one pin are one pending write, and the newest expiry is what is stored', () => {

@@ -16,8 +16,11 @@ import type { Database } from './open';
 export interface AffinityRepo {
   /** The stored pin for a scope key (`pinKeyOf`), live or not: the engine decides. Memory only. */
   get(key: string): Pin | undefined;
-  /** Stores a created, extended or moved pin; written on the next flush. */
-  put(pin: Pin): void;
+  /**
+   * Stores a created, extended or moved pin; written on the next flush. `key` is `pinKeyOf(pin)`,
+   * passed by a caller that already built it (the plan did, for the same scope).
+   */
+  put(pin: Pin, key?: string): void;
   /** Every pin in memory, for the dashboard. */
   list(): Pin[];
   /** Drops every pin, one connection's, or one key's; returns how many went. */
@@ -102,10 +105,12 @@ export function createAffinityRepo(db: Database, now: number): AffinityRepo {
 
   return {
     get: (key) => pins.get(key),
-    put: (pin) => {
-      const key = pinKeyOf(pin);
+    put: (pin, key = pinKeyOf(pin)) => {
       pins.set(key, pin);
-      pending.set(key, { kind: 'upsert', pin });
+      // A session's pin is extended on every request: between flushes, one pending entry per key.
+      const waiting = pending.get(key);
+      if (waiting?.kind === 'upsert') waiting.pin = pin;
+      else pending.set(key, { kind: 'upsert', pin });
     },
     list: () => [...pins.values()],
     clear: (match) => {

@@ -42,7 +42,7 @@ describe('migrate', () => {
       ok: true,
       value: {
         from: 0,
-        to: 17,
+        to: 18,
         applied: [
           '0001_init.sql',
           '0002_resilience.sql',
@@ -61,10 +61,11 @@ describe('migrate', () => {
           '0015_activity_detail.sql',
           '0016_discovered_models.sql',
           '0017_request_log_queued.sql',
+          '0018_request_log_egress_trigger.sql',
         ],
       },
     });
-    expect(readUserVersion(db)).toBe(17);
+    expect(readUserVersion(db)).toBe(18);
     expect(tables(db)).toEqual([
       'combos',
       'connection_health',

@@ -1,7 +1,8 @@
 import type { NewRequestLogEntry, RequestLogEntry, RequestLogQuery } from '../../src-shared/domain/request-log';
 import type { Database } from './open';
 import { copyHop } from './request-log-hops';
-import { fromRow, toRow, type RequestLogRow } from './request-log-row';
+import { fromRow, type RequestLogRow } from './request-log-row';
+import { fillRowValues, INSERT_SQL, newRowValues, type RowValues } from './request-log-insert';
 import { listParams, SEARCH_CONDITION, type ListParams } from './request-log-search';
 
 /**
@@ -77,13 +78,7 @@ const ID_BLOCK = 10_000;
 export function createRequestLog(db: Database, opts: { flushEvery?: number; idBlock?: number } = {}): RequestLog {
   const flushEvery = Math.max(1, opts.flushEvery ?? 200);
   const idBlock = Math.max(2, Math.floor(opts.idBlock ?? ID_BLOCK));
-  const insert = db.prepare<[RequestLogRow]>(`
-    INSERT INTO request_log (id, ts, key_name, api_format, endpoint, model, connection, status, stream, latency_ms,
-      ttfb_ms, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, failover_json, error_code, served_via, session_pin, held_ms,
-      translated, upstream_model, attempts_json, error_message, queued_ms)
-    VALUES (@id, @ts, @key_name, @api_format, @endpoint, @model, @connection, @status, @stream, @latency_ms,
-      @ttfb_ms, @input_tokens, @output_tokens, @cache_read_tokens, @cache_write_tokens, @failover_json, @error_code, @served_via, @session_pin, @held_ms,
-      @translated, @upstream_model, @attempts_json, @error_message, @queued_ms)`);
+  const insert = db.prepare<[RowValues]>(INSERT_SQL);
   // One statement for every filter combination: a NULL parameter switches its condition off.
   const select = db.prepare<[ListParams], RequestLogRow>(`
     SELECT * FROM request_log
@@ -119,7 +114,9 @@ export function createRequestLog(db: Database, opts: { flushEvery?: number; idBl
   let buffer: RequestLogEntry[] = [];
 
   const commit = db.transaction((rows: RequestLogEntry[], through: number | null) => {
-    for (const entry of rows) insert.run(toRow(entry));
+    // One array of values, refilled per row: no row object and no named-parameter lookups per insert.
+    const values = newRowValues();
+    for (const entry of rows) insert.run(fillRowValues(values, entry));
     if (through !== null) reserve.run(through);
   });
 

@@ -57,36 +57,6 @@ export function normaliseEntry(entry: RequestLogEntry): RequestLogEntry {
   };
 }
 
-export function toRow(entry: RequestLogEntry): RequestLogRow {
-  return {
-    id: entry.id,
-    ts: entry.ts,
-    key_name: entry.keyName,
-    api_format: entry.apiFormat,
-    endpoint: entry.endpoint,
-    model: entry.model,
-    connection: entry.connection,
-    status: entry.status,
-    stream: entry.stream ? 1 : 0,
-    latency_ms: entry.latencyMs,
-    ttfb_ms: entry.ttfbMs,
-    input_tokens: entry.inputTokens,
-    output_tokens: entry.outputTokens,
-    cache_read_tokens: entry.cacheReadTokens,
-    cache_write_tokens: entry.cacheWriteTokens,
-    failover_json: JSON.stringify(entry.failover),
-    error_code: entry.errorCode,
-    served_via: entry.servedVia,
-    session_pin: entry.sessionPin,
-    held_ms: entry.heldMs ?? null,
-    queued_ms: entry.queuedMs ?? null,
-    translated: entry.translated ?? null,
-    upstream_model: entry.upstreamModel ?? null,
-    attempts_json: entry.attempts && entry.attempts.length > 0 ? JSON.stringify(entry.attempts) : null,
-    error_message: entry.errorMessage ?? null,
-  };
-}
-
 export function fromRow(row: RequestLogRow): RequestLogEntry {
   return {
     id: row.id,

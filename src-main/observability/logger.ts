@@ -58,14 +58,13 @@ export function createHeadroomLogger(options: HeadroomLoggerOptions) {
     file?.write(safe);
     terminal?.(safe);
   };
-  const destination = {
-    write(line: string): void {
-      pending += line;
-      // A function terminal (tests, embedders) reads each line as it happens.
-      if (!batched || pending.length >= BATCH_BYTES) flushPending();
-      else timer ??= setTimeout(flushPending, BATCH_MS).unref();
-    },
+  const write = (line: string): void => {
+    pending += line;
+    // A function terminal (tests, embedders) reads each line as it happens.
+    if (!batched || pending.length >= BATCH_BYTES) flushPending();
+    else timer ??= setTimeout(flushPending, BATCH_MS).unref();
   };
+  const destination = { write };
   const logger: Logger = pino(
     {
       level: options.level ?? DEFAULT_LOG_LEVEL,
@@ -84,6 +83,11 @@ export function createHeadroomLogger(options: HeadroomLoggerOptions) {
   };
   return {
     logger,
+    /**
+     * A line already serialised as pino would (the request line, see request-json), into the same
+     * batch, redaction and outputs as every pino line: pino's generic path is skipped, nothing else.
+     */
+    writeLine: write,
     /** JSON lines into `<dir>/headroom.log` from now on (rotated; see rotating-file). */
     attachFile(dir: string, onError: (error: Error) => void = () => undefined): void {
       file ??= createRotatingFile({ dir, onError });

@@ -9,6 +9,7 @@ import { createLineRedactor } from './line-redactor';
 import type { LogLevel } from './log-level';
 import { createHeadroomLogger, type TerminalTarget } from './logger';
 import { createMetrics } from './metrics';
+import { requestJson } from './request-json';
 import { requestLine } from './request-line';
 import { createStateLines } from './state-lines';
 import type { ScrapeSources } from './state-metrics';
@@ -41,6 +42,7 @@ export function createObservability(options: ObservabilityOptions) {
     ...(options.level ? { level: options.level } : {}),
   });
   const logger = sinks.logger;
+  // Only asked whether info is on: the request line itself is serialised by requestJson.
   const requests = logger.child({ event: 'request' });
   const states = createStateLines(logger, options.now);
   const metrics = createMetrics(options.catalog, options.scrape, options.now);
@@ -61,7 +63,7 @@ export function createObservability(options: ObservabilityOptions) {
       return (entry) => {
         inner(entry);
         metrics.observe(entry);
-        if (requests.isLevelEnabled('info')) requests.info(requestFields(entry), requestLine(entry));
+        if (requests.isLevelEnabled('info')) sinks.writeLine(requestJson(entry, requestLine(entry), options.now()));
         states.request(entry);
       };
     },
@@ -102,27 +104,3 @@ export function createObservability(options: ObservabilityOptions) {
 }
 
 export type Observability = ReturnType<typeof createObservability>;
-
-/**
- * The request's fields in its JSON log line: flat values only. The whole entry (every attempt with
- * its headers) is in the activity log; pino serialising it for each request was most of the line's cost.
- */
-function requestFields(entry: NewRequestLogEntry) {
-  return {
-    keyName: entry.keyName,
-    endpoint: entry.endpoint,
-    model: entry.model,
-    upstreamModel: entry.upstreamModel ?? null,
-    connection: entry.connection,
-    status: entry.status,
-    ms: entry.latencyMs,
-    ttfbMs: entry.ttfbMs,
-    inputTokens: entry.inputTokens,
-    outputTokens: entry.outputTokens,
-    errorCode: entry.errorCode,
-    failover: entry.failover,
-    translated: entry.translated ?? null,
-    heldMs: entry.heldMs ?? null,
-    queuedMs: entry.queuedMs ?? null,
-  };
-}

@@ -69,4 +69,19 @@ describe('the per-request line', () => {
       '03:04:05.067 other order\n',
     );
   });
+
+  it('ISSUE-13: a message without escapes is read as it stands; one with a control character or escape is parsed', () => {
+    const at = new Date(2026, 0, 2, 3, 4, 5, 67).getTime();
+    expect(formatTerminalLine(`{"level":30,"time":${at},"msg":""}\n`)).toBe('03:04:05.067 \n');
+    expect(formatTerminalLine(`{"level":30,"time":${at},"event":"request","msg":"k  m → zürich  200"}\n`)).toBe(
+      '03:04:05.067 k  m → zürich  200\n',
+    );
+    expect(formatTerminalLine(`${JSON.stringify({ level: 40, time: at, msg: 'tab\there \u0001' })}\n`)).toBe(
+      '03:04:05.067 WARN tab\there \u0001\n',
+    );
+    // Not valid JSON (a raw control character): shown as the line it is, as before.
+    expect(formatTerminalLine(`{"level":30,"time":${at},"msg":"a\u0001b"}`)).toBe(
+      `{"level":30,"time":${at},"msg":"a\u0001b"}\n`,
+    );
+  });
 });

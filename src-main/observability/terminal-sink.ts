@@ -25,19 +25,22 @@ export function stdoutSink(): TerminalSink {
   // A batch of JSON lines becomes one write of human-readable ones.
   return (batch) => {
     let text = '';
-    for (const json of linesOf(batch)) text += formatTerminalLine(json);
+    eachLine(batch, (json) => (text += formatTerminalLine(json)));
     sonic?.write(text);
   };
 }
 
 /** A function gets each line human-readable, without its newline (tests, embedders). */
 export function functionSink(write: (line: string) => void): TerminalSink {
-  return (batch) => {
-    for (const json of linesOf(batch)) write(formatTerminalLine(json).trimEnd());
-  };
+  return (batch) => eachLine(batch, (json) => write(formatTerminalLine(json).trimEnd()));
 }
 
-/** The JSON lines of a batch (each ends with a newline). */
-function linesOf(batch: string): string[] {
-  return batch.split('\n').filter((line) => line !== '');
+/** Each JSON line of a batch (each ends with a newline; empty ones skipped), without an array of them. */
+function eachLine(batch: string, use: (line: string) => void): void {
+  for (let start = 0; start < batch.length;) {
+    const newline = batch.indexOf('\n', start);
+    const end = newline === -1 ? batch.length : newline;
+    if (end > start) use(batch.slice(start, end));
+    start = end + 1;
+  }
 }

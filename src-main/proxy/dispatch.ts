@@ -25,8 +25,8 @@ export interface DispatchRequest {
   bodyTimeoutMs: number;
   /** A just-refreshed OAuth token, newer than the catalog's copy. */
   secretOverride?: ConnectionSecret;
-  /** Headers a provider hook adds (the Claude slow lane). */
-  extraHeaders?: Record<string, string>;
+  /** Headers a provider hook adds (the Claude slow lane), or the version header a translation needs. */
+  extraHeaders?: Record<string, string> | undefined;
 }
 
 /** Sends one request to one target and waits for its response headers; never throws. */

@@ -99,6 +99,7 @@ export async function handleModelRequest(ctx: ProxyContext, asked: ModelRequest)
     servedVia: null,
     sessionPin: null,
     quota: null,
+    quotaHeader: null,
     held: null,
     translated: null,
     warning: foreground ? BACKGROUND_WARNING : null,
@@ -235,7 +236,9 @@ async function runPass(
     if (!gate.ok) return refusal(frame, gate.error);
     let candidates = gate.candidates;
     if (quotaApplies(ctx, frame)) {
-      const quota = await admitQuotaGate(ctx, frame, candidates);
+      // Both gates answer synchronously in the common case: no await (and no microtask) then.
+      const gated = admitQuotaGate(ctx, frame, candidates);
+      const quota = gated instanceof Promise ? await gated : gated;
       if (!quota.ok) return { kind: 'ended', ended: answerError(frame, quota.error) };
       candidates = quota.candidates;
       // QPIPE-7: a soft-penalised key's p2c/auto score is multiplied by the factor (other strategies demote it).
@@ -256,7 +259,8 @@ async function runPass(
       if (!target) continue;
       const isLast = i === candidates.length - 1;
       // admit (this candidate: fence, slot, breaker)
-      const admitted = await admitCandidate(ctx, target, isLast, input.claim, frame.signal, waitForSlot);
+      const admitting = admitCandidate(ctx, target, isLast, input.claim, frame.signal, waitForSlot);
+      const admitted = admitting instanceof Promise ? await admitting : admitting;
       if (admitted.kind === 'aborted') return { kind: 'aborted' };
       if (admitted.kind === 'refused') return { kind: 'ended', ended: answerError(frame, admitted.error) };
       if (admitted.kind === 'skip') {

@@ -58,4 +58,46 @@ describe('Claude Code-sized bodies are read without building them', () => {
     });
     expect(upstream.requests.length).toBe(before);
   });
+
+  it('issue 12: thinking with an empty signature is removed on the way to Anthropic, found by the body scan in small and large bodies alike', async () => {
+    const history = [
+      { role: 'user', content: 'hi' },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'thinking', thinking: 'from GLM', signature: '' },
+          { type: 'text', text: 'hello' },
+        ],
+      },
+      { role: 'user', content: 'again' },
+    ];
+    const expected = [history[0], { role: 'assistant', content: [{ type: 'text', text: 'hello' }] }, history[2]];
+    for (const system of ['short', bigSystem]) {
+      // Spaced the way Python's json.dumps writes it, to check the scan is not tied to one spelling.
+      const body = JSON.stringify({ model: 'main', system, max_tokens: 16, messages: history }, null, 1);
+      const res = await post(body);
+      expect(res.status).toBe(200);
+      await res.text();
+      const sent = JSON.parse(upstream.requests.at(-1)?.body ?? '{}') as { messages?: unknown; system?: unknown };
+      expect(sent.messages).toEqual(expected);
+      expect(sent.system).toBe(system);
+    }
+  });
+
+  it('issue 12: a signed thinking block and a text quoting the marker leave a large body byte-exact (only the model changes)', async () => {
+    const body = JSON.stringify({
+      model: 'main',
+      system: bigSystem,
+      max_tokens: 16,
+      messages: [
+        { role: 'user', content: 'quote "signature":"" here' },
+        { role: 'assistant', content: [{ type: 'thinking', thinking: 't', signature: 'EqQBCkYI' }] },
+        { role: 'user', content: 'next' },
+      ],
+    });
+    const res = await post(body);
+    expect(res.status).toBe(200);
+    await res.text();
+    expect(upstream.requests.at(-1)?.body).toBe(body.replace('"model":"main"', '"model":"claude-sonnet-4-5"'));
+  });
 });

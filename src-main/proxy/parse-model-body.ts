@@ -1,6 +1,8 @@
 import { fail, ok, type Result } from '../../src-shared/contract/errors';
 import { stripControlChars } from './quote-user-text';
 import { replaceModel, scanBody, type Span } from './replace-model';
+import { createScanMemory } from './scan-memory';
+import { hasEmptySignature } from './unsigned-thinking';
 
 export interface ModelBody {
   model: string;
@@ -14,6 +16,12 @@ export interface ModelBody {
    * as a non-negative integer, or null: read in the same pass, so no stage has to search the body again.
    */
   maxTokens: number | null;
+  /**
+   * The body may hold thinking with an empty signature (`"signature": ""`, see unsigned-thinking.ts):
+   * found in the same scan for large bodies, by one byte search for small ones, so the attempt does
+   * not search a 70 KB body again for every Anthropic target.
+   */
+  emptySignature: boolean;
 }
 
 /** Longer than any real model id, combo or `connection/model`; past it the name is refused, not stored. */
@@ -42,11 +50,14 @@ export function parseModelBody(raw: Buffer): Result<ModelBody> {
   const body = json as Record<string, unknown>;
   const maxTokens =
     budgetOf(body.max_tokens) ?? budgetOf(body.max_completion_tokens) ?? budgetOf(body.max_output_tokens);
-  return checked(body.model, body.stream === true, null, maxTokens);
+  return checked(body.model, body.stream === true, null, maxTokens, hasEmptySignature(raw));
 }
 
+/** One per process: consecutive turns of a conversation repeat most of their bytes (scan-memory.ts). */
+const scanMemory = createScanMemory();
+
 function scanLarge(raw: Buffer): Result<ModelBody> {
-  const scan = scanBody(raw);
+  const scan = scanBody(raw, scanMemory);
   if (!scan.ok) return fail('invalid_json', 'The request body is not valid JSON');
   if (scan.model === null) return missingModel();
   let value: unknown;
@@ -55,7 +66,7 @@ function scanLarge(raw: Buffer): Result<ModelBody> {
   } catch {
     return fail('invalid_json', 'The request body is not valid JSON');
   }
-  return checked(value, scan.streamTrue, scan.model, scan.maxTokens);
+  return checked(value, scan.streamTrue, scan.model, scan.maxTokens, scan.emptySignature);
 }
 
 /** A budget as the scan reads one: the integer part of a non-negative number. */
@@ -63,7 +74,13 @@ function budgetOf(value: unknown): number | null {
   return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : null;
 }
 
-function checked(value: unknown, stream: boolean, modelAt: Span | null, maxTokens: number | null): Result<ModelBody> {
+function checked(
+  value: unknown,
+  stream: boolean,
+  modelAt: Span | null,
+  maxTokens: number | null,
+  emptySignature: boolean,
+): Result<ModelBody> {
   if (typeof value !== 'string') return missingModel();
   // Checked before any other work on it: the request log, errors and upstreams never see a huge name.
   if (value.length > MAX_MODEL_CHARS) {
@@ -74,7 +91,7 @@ function checked(value: unknown, stream: boolean, modelAt: Span | null, maxToken
   // Control characters could forge log lines; they are never part of a real model id.
   const model = stripControlChars(value).trim();
   if (model.length === 0) return missingModel();
-  return ok({ model, stream, rawModel: value, modelAt, maxTokens });
+  return ok({ model, stream, rawModel: value, modelAt, maxTokens, emptySignature });
 }
 
 function missingModel(): Result<never> {

@@ -6,7 +6,7 @@ import type { WireFormat } from '../../src-shared/domain/connection';
 import { lastEventOf, streamEndOf } from './sse-scan';
 import { headerValue } from './header-value';
 import type { UpstreamAnswer } from './upstream-answer';
-import { buildClientHeaders } from './upstream-headers';
+import { clientHeaderList } from './upstream-headers';
 import type { Usage, UsageTap } from './usage-tap';
 
 export interface RelayOutcome {
@@ -91,7 +91,7 @@ export function relayResponse(
     });
   }
   // Headers may already be out: a keep-alive stream opened while the request waited in the lane.
-  if (!res.headersSent) res.writeHead(upstream.statusCode, buildClientHeaders(upstream.headers, extraHeaders));
+  if (!res.headersSent) res.writeHead(upstream.statusCode, clientHeaderList(upstream.headers, extraHeaders));
 
   if (start.ended) {
     // The whole body was held and checked: one write, and its usage is already known.

@@ -154,3 +154,19 @@ describe('replacing the model without re-serialising the body', () => {
     expect(none).toMatchObject({ ok: true, value: { maxTokens: null } });
   });
 });
+
+describe('the body scan notices an empty thinking signature (issue 12, one pass)', () => {
+  it('issue 12: finds "signature": "" at any depth, in either spacing, and nothing else', () => {
+    const nested = (signature: string) =>
+      JSON.stringify({ model: 'm', messages: [{ role: 'assistant', content: [{ type: 'thinking', signature }] }] });
+    const scanOf = (text: string) => {
+      const scan = scanBody(Buffer.from(text));
+      return scan.ok ? scan.emptySignature : null;
+    };
+    expect(scanOf(nested(''))).toBe(true);
+    expect(scanOf(nested('').replace('"signature":""', '"signature" :\n ""'))).toBe(true);
+    expect(scanOf(nested('EqQB'))).toBe(false);
+    expect(scanOf(JSON.stringify({ model: 'm', messages: [{ content: 'text "signature":"" quoted' }] }))).toBe(false);
+    expect(scanOf(JSON.stringify({ model: 'm', meta: { signatures: '' } }))).toBe(false);
+  });
+});

@@ -1,3 +1,5 @@
+import type { ScanMemory } from './scan-memory';
+
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 const COLON = 0x3a;
@@ -34,7 +36,36 @@ export interface Span {
  * What routing needs from a body, read without building it: the top-level model and stream values,
  * and the answer budget (`max_tokens` or an alias; a non-negative integer prefix, else null).
  */
-export type BodyScan = { ok: true; model: Span | null; streamTrue: boolean; maxTokens: number | null } | { ok: false };
+export type BodyScan =
+  | {
+      ok: true;
+      model: Span | null;
+      streamTrue: boolean;
+      maxTokens: number | null;
+      /** Some object, at any depth, has `"signature": ""` (see unsigned-thinking.ts): read in the same pass. */
+      emptySignature: boolean;
+    }
+  | { ok: false };
+
+/** `"signature"` with its quotes: the key of a thinking block's signature. */
+const SIGNATURE_KEY = Buffer.from('"signature"');
+
+/** Whether the string closing at `close` (opened at `open`) is the key `"signature"` followed by `: ""`. */
+function isEmptySignature(raw: Buffer, open: number, close: number): boolean {
+  if (close - open + 1 !== SIGNATURE_KEY.length || raw[open + 1] !== 0x73) return false;
+  if (raw.compare(SIGNATURE_KEY, 0, SIGNATURE_KEY.length, open, close + 1) !== 0) return false;
+  let at = close + 1;
+  while (isSpace(raw[at])) at++;
+  if (raw[at] !== COLON) return false;
+  at++;
+  while (isSpace(raw[at])) at++;
+  return raw[at] === QUOTE && raw[at + 1] === QUOTE;
+}
+
+/** What a container walk noticed on the way (one object per scan, not per container). */
+interface Notes {
+  emptySignature: boolean;
+}
 
 /** The index of the quote that ends the string opened at `open`, or -1 when it never ends. */
 function stringEnd(raw: Buffer, open: number): number {
@@ -54,13 +85,20 @@ function stringEnd(raw: Buffer, open: number): number {
  * or it never closes. Nested content only needs its brackets counted and its strings skipped, so
  * this loop tests each byte outside strings against four brackets and a quote, nothing more.
  */
-function containerEnd(raw: Buffer, open: number): number {
-  const closers: number[] = [raw[open] === OPEN_OBJECT ? CLOSE_OBJECT : CLOSE_ARRAY];
-  for (let i = open + 1; i < raw.length; i++) {
+function containerEnd(raw: Buffer, open: number, notes: Notes): number {
+  return containerEndFrom(raw, open + 1, [raw[open] === OPEN_OBJECT ? CLOSE_OBJECT : CLOSE_ARRAY], notes);
+}
+
+/** The walk of `containerEnd` from `from`, with `closers` the brackets still open there (outside a string). */
+function containerEndFrom(raw: Buffer, from: number, closers: number[], notes: Notes): number {
+  for (let i = from; i < raw.length; i++) {
     const c = raw[i];
     if (c === QUOTE) {
-      i = stringEnd(raw, i);
-      if (i === -1) return -1;
+      const close = stringEnd(raw, i);
+      if (close === -1) return -1;
+      // A length test per string; the comparison only for an 11-byte string starting with `s`.
+      if (!notes.emptySignature && isEmptySignature(raw, i, close)) notes.emptySignature = true;
+      i = close;
     } else if (c === OPEN_OBJECT) closers.push(CLOSE_OBJECT);
     else if (c === OPEN_ARRAY) closers.push(CLOSE_ARRAY);
     else if (c === CLOSE_OBJECT || c === CLOSE_ARRAY) {
@@ -104,16 +142,20 @@ const isSpace = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0
 /**
  * One pass over a JSON body: the span of the top-level `"model"` value, whether the top-level
  * `stream` is `true` and the top-level answer budget (the last occurrence of each, as JSON.parse
- * reads them), string contents skipped with the native indexOf and nested containers with a loop
+ * reads them), whether a nested `"signature": ""` occurs, string contents skipped with the native indexOf and nested containers with a loop
  * that only counts brackets. Checks the structure (one object, strings closed, brackets matched,
  * nothing after it), not every token: an upstream still refuses what slips through.
  */
-export function scanBody(raw: Buffer): BodyScan {
+export function scanBody(raw: Buffer, memory: ScanMemory | null = null): BodyScan {
   let expectKey = true;
   let key: Key | null = null;
+  /** The current top-level key's quotes, for the memory (-1: none). */
+  let keyOpen = -1;
+  let keyClose = -1;
   let afterColon = false;
   let model: Span | null = null;
   let streamTrue = false;
+  const notes: Notes = { emptySignature: false };
   const budget: Record<BudgetKey, number | null> = {
     max_tokens: null,
     max_completion_tokens: null,
@@ -136,6 +178,8 @@ export function scanBody(raw: Buffer): BodyScan {
       if (close === -1) return { ok: false };
       if (expectKey) {
         key = keyAt(raw, i, close);
+        keyOpen = i;
+        keyClose = close;
         expectKey = false;
       } else if (afterColon) {
         if (key === 'model') model = { start: i, end: close + 1 };
@@ -144,8 +188,11 @@ export function scanBody(raw: Buffer): BodyScan {
       afterColon = false;
       i = close;
     } else if (c === OPEN_OBJECT || c === OPEN_ARRAY) {
+      const end =
+        memory !== null && afterColon && keyOpen !== -1
+          ? containerWithMemory(raw, i, raw.toString('latin1', keyOpen, keyClose + 1), memory, notes)
+          : containerEnd(raw, i, notes);
       if (afterColon) other();
-      const end = containerEnd(raw, i);
       if (end === -1) return { ok: false };
       expectKey = false;
       afterColon = false;
@@ -158,6 +205,7 @@ export function scanBody(raw: Buffer): BodyScan {
     } else if (c === COMMA) {
       expectKey = true;
       key = null;
+      keyOpen = -1;
     } else if (c === COLON) {
       afterColon = true;
     } else if (afterColon && !isSpace(c)) {
@@ -171,7 +219,26 @@ export function scanBody(raw: Buffer): BodyScan {
   if (!closed) return { ok: false };
   for (i++; i < raw.length; i++) if (!isSpace(raw[i])) return { ok: false };
   const maxTokens = budget.max_tokens ?? budget.max_completion_tokens ?? budget.max_output_tokens;
-  return { ok: true, model, streamTrue, maxTokens };
+  return { ok: true, model, streamTrue, maxTokens, emptySignature: notes.emptySignature };
+}
+
+/** `containerEnd` for a top-level value, skipping what an earlier body already showed (scan-memory.ts). */
+function containerWithMemory(raw: Buffer, open: number, key: string, memory: ScanMemory, notes: Notes): number {
+  const recall = memory.recall(raw, key, open);
+  const local: Notes = { emptySignature: recall?.emptySignature ?? false };
+  const end =
+    recall === null
+      ? containerEnd(raw, open, local)
+      : recall.kind === 'same'
+        ? recall.end
+        : containerEndFrom(raw, recall.resumeAt, [CLOSE_ARRAY], local);
+  if (end === -1) return -1;
+  // A container recalled whole stays remembered in the older body: holding on to each new 70 KB
+  // body instead would keep it alive past young-generation collections (promoted, it costs a
+  // full collection to free), for nothing the old one cannot answer.
+  if (recall?.kind !== 'same') memory.remember(raw, key, open, end, local.emptySignature);
+  if (local.emptySignature) notes.emptySignature = true;
+  return end;
 }
 
 /** The span of the top-level model string value, or null (see scanBody). */

@@ -15,41 +15,52 @@ export interface KeepAlive {
   readonly committed: boolean;
 }
 
-export function createKeepAlive(res: ServerResponse): KeepAlive {
-  let timer: NodeJS.Timeout | null = null;
-  let committed = false;
-  const stop = () => {
-    if (timer) clearInterval(timer);
-    timer = null;
-  };
+/**
+ * Every request gets one and almost none starts it: a class, so the per-request cost is one small
+ * object (its methods live on the prototype; `stop` is bound only when a stream really opens).
+ */
+class SseKeepAlive implements KeepAlive {
+  private timer: NodeJS.Timeout | null = null;
+  private opened = false;
+  constructor(private readonly res: ServerResponse) {}
+
+  get committed(): boolean {
+    return this.opened;
+  }
+
+  start(extraHeaders: Record<string, string>, waitingFor = 'the Claude low-priority lane'): void {
+    const res = this.res;
+    if (!this.opened) {
+      this.opened = true;
+      res.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache',
+        ...extraHeaders,
+      });
+      res.once('close', () => this.stop());
+    }
+    this.note(`headroom keep-alive (waiting for ${waitingFor})`);
+    if (!this.timer) {
+      this.timer = setInterval(() => {
+        if (res.destroyed || res.writableEnded) return this.stop();
+        res.write(': headroom keep-alive\n\n');
+      }, KEEPALIVE_EVERY_MS);
+      this.timer.unref();
+    }
+  }
+
   // SSE comments are ignored by every client parser, so they keep the socket busy and nothing else.
-  const comment = (text: string) => {
-    if (committed && !res.destroyed && !res.writableEnded) res.write(`: ${text}\n\n`);
-  };
-  return {
-    start(extraHeaders, waitingFor = 'the Claude low-priority lane') {
-      if (!committed) {
-        committed = true;
-        res.writeHead(200, {
-          'content-type': 'text/event-stream; charset=utf-8',
-          'cache-control': 'no-cache',
-          ...extraHeaders,
-        });
-        res.once('close', stop);
-      }
-      comment(`headroom keep-alive (waiting for ${waitingFor})`);
-      if (!timer) {
-        timer = setInterval(() => {
-          if (res.destroyed || res.writableEnded) return stop();
-          res.write(': headroom keep-alive\n\n');
-        }, KEEPALIVE_EVERY_MS);
-        timer.unref();
-      }
-    },
-    note: comment,
-    stop,
-    get committed() {
-      return committed;
-    },
-  };
+  note(text: string): void {
+    const res = this.res;
+    if (this.opened && !res.destroyed && !res.writableEnded) res.write(`: ${text}\n\n`);
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+}
+
+export function createKeepAlive(res: ServerResponse): KeepAlive {
+  return new SseKeepAlive(res);
 }

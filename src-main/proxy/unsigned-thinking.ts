@@ -2,6 +2,12 @@ import { asArray, asObject, parseObject } from '../translate/json-narrow';
 
 const EMPTY_SIGNATURES = [Buffer.from('"signature":""'), Buffer.from('"signature": ""')];
 
+/** The byte search for small bodies; a large body's scan finds the same (replace-model.ts). */
+export function hasEmptySignature(body: Buffer): boolean {
+  for (const mark of EMPTY_SIGNATURES) if (body.indexOf(mark) !== -1) return true;
+  return false;
+}
+
 /**
  * Thinking blocks an answer translated from an OpenAI-format upstream carried (`signature: ""`)
  * come back in the client's history. Anthropic refuses unsigned thinking, so when such a turn
@@ -11,7 +17,7 @@ const EMPTY_SIGNATURES = [Buffer.from('"signature":""'), Buffer.from('"signature
  * their bytes stay exact. Null: nothing to remove.
  */
 export function withoutUnsignedThinking(body: Buffer): Buffer | null {
-  if (!EMPTY_SIGNATURES.some((mark) => body.indexOf(mark) !== -1)) return null;
+  if (!hasEmptySignature(body)) return null;
   const parsed = parseObject(body.toString('utf8'));
   const messages = parsed ? asArray(parsed.messages) : null;
   if (!parsed || !messages) return null;

@@ -1,4 +1,4 @@
-import type { IncomingHttpHeaders, OutgoingHttpHeaders } from 'node:http';
+import type { IncomingHttpHeaders, OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http';
 import type { ConnectionSecret } from '../../src-shared/domain/connection';
 import type { RuntimeConnection } from '../routing/catalog';
 
@@ -58,4 +58,27 @@ export function buildClientHeaders(
     headers[name] = value;
   }
   return Object.assign(headers, extra);
+}
+
+/**
+ * The same headers as `buildClientHeaders`, as the flat `[name, value, …]` list `writeHead` takes:
+ * the relay of every served answer writes them once and never reads them back, so no object with
+ * two dozen dynamic keys (and its dictionary backing store) is built per request. Headroom's own
+ * headers win over an upstream's of the same name, as in the object form.
+ */
+export function clientHeaderList(
+  upstream: Record<string, string | string[] | undefined>,
+  extra: Record<string, string>,
+): OutgoingHttpHeader[] {
+  const list: OutgoingHttpHeader[] = [];
+  for (const name in upstream) {
+    const value = upstream[name];
+    if (value === undefined || DROP_FROM_RESPONSE.has(name) || Object.hasOwn(extra, name)) continue;
+    list.push(name, value);
+  }
+  for (const name in extra) {
+    const value = extra[name];
+    if (value !== undefined) list.push(name, value);
+  }
+  return list;
 }

@@ -26,9 +26,22 @@ export interface BucketPairs {
   curr: Float64Array;
 }
 
+/**
+ * The same reads and writes without a promise, for a store that answers from memory (SQLite): the
+ * request path then costs no promise, microtask or fresh array. Each throws where its async twin rejects.
+ */
+export interface QuotaStoreNow {
+  /** `readMany` written into `out` (sized `keyIds.length * dims.length`), which it returns. */
+  readManyInto(keyIds: readonly string[], dims: readonly DimensionRef[], now: number, out: BucketPairs): BucketPairs;
+  /** `consume`, or null when that counter's mutex is held (an async consume of it is queued): call `consume`. */
+  consume(keyId: string, dim: DimensionRef, amount: number, now: number): number | null;
+}
+
 /** The two-bucket sliding counters (QWIN-1..5). Every method may reject; callers fail open (QPIPE-3/5). */
 export interface QuotaStore {
   readonly driver: QuotaStoreDriver;
+  /** The synchronous form while this store can answer without I/O; absent or null: use the async methods. */
+  sync?(): QuotaStoreNow | null;
   /** The effective sliding value of one key on one dimension at `now` (QWIN-2). */
   peek(keyId: string, dim: DimensionRef, now: number): Promise<number>;
   /** Adds `amount` to the current bucket; resolves to the new effective value (QWIN-4/5: serialised per key|dimension). */

@@ -74,3 +74,27 @@ describe('target resolution with names that are Object.prototype members', () =>
     expect(listModels(catalog, 'anthropic')).toEqual(['__proto__', 'claude-sonnet-4-5', 'fast', 'main']);
   });
 });
+
+describe('target resolution is decided once per catalog', () => {
+  it('ROUTE-8: each call gets fresh Target objects with the same connections and models', () => {
+    const first = resolveTargets(catalog, 'main', 'anthropic');
+    const again = resolveTargets(catalog, 'main', 'anthropic');
+    expect(again).toEqual(first);
+    if (first.kind !== 'targets' || again.kind !== 'targets') throw new Error('expected targets');
+    expect(again.targets).not.toBe(first.targets);
+    expect(again.targets[0]).not.toBe(first.targets[0]);
+    expect(again.targets[0]?.connection).toBe(first.targets[0]?.connection);
+  });
+
+  it('ROUTE-8: a new catalog (a config change) is resolved anew, never from the old one', () => {
+    const before = resolveTargets(catalog, 'a1/claude-sonnet-4-5', 'anthropic');
+    expect(before).toMatchObject({ kind: 'targets', via: 'connection' });
+    const disabled = buildCatalog([{ view: view('a1', { enabled: false }), secret }], []);
+    expect(resolveTargets(disabled, 'a1/claude-sonnet-4-5', 'anthropic')).toMatchObject({
+      kind: 'targets',
+      targets: [],
+      excluded: [{ connection: 'a1', reason: 'disabled' }],
+    });
+    expect(resolveTargets(catalog, 'a1/claude-sonnet-4-5', 'anthropic')).toEqual(before);
+  });
+});

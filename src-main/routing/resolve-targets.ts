@@ -21,7 +21,8 @@ export type Resolution =
       kind: 'targets';
       via: 'combo' | 'connection' | 'model' | 'route';
       targets: Target[];
-      excluded: Exclusion[];
+      /** Shared by every request the catalog resolved the same way: read, never mutate. */
+      excluded: readonly Exclusion[];
       /** The combo whose targets these are (directly or through a route): its strategy orders them. */
       combo: ComboView | null;
       /** Set when `combo` is a pool's system combo: the quota-share strategy orders it (ROUTE-10/11). */
@@ -202,11 +203,51 @@ function resolveRoute(catalog: Catalog, model: string, wire: WireFormat): Resolv
  * matching model route (issue 9 §5), then connections that serve any model.
  */
 export function resolveTargets(catalog: Catalog, model: string, wire: WireFormat): Resolution {
-  const found =
+  const found = memoFor(catalog, wire, model);
+  if (!found) return { kind: 'unknown_model', available: listModels(catalog, wire) };
+  // Fresh Target objects per request: the strategy store keys its per-request memory by identity.
+  const targets: Target[] = new Array<Target>(found.targets.length);
+  for (let i = 0; i < targets.length; i++) {
+    const t = found.targets[i];
+    if (t) targets[i] = { connection: t.connection, upstreamModel: t.upstreamModel };
+  }
+  const { via, excluded, combo, system, route } = found;
+  return { kind: 'targets', via, targets, excluded, combo, system, route };
+}
+
+function resolveUncached(catalog: Catalog, model: string, wire: WireFormat): Resolved | null {
+  return (
     resolveExact(catalog, model, wire, null) ??
     resolveRoute(catalog, model, wire) ??
-    resolveAnyModel(catalog, model, wire);
-  return found ?? { kind: 'unknown_model', available: listModels(catalog, wire) };
+    resolveAnyModel(catalog, model, wire)
+  );
+}
+
+/**
+ * A resolution depends only on the catalog, the model string and the wire format, and a catalog
+ * is never mutated (a config change builds a new one), so it is decided once per catalog. Model
+ * names come from clients: the memo per format is bounded and starts over when full.
+ */
+const MAX_MEMO_PER_WIRE = 512;
+const memos = new WeakMap<Catalog, Map<WireFormat, Map<string, Resolved | null>>>();
+
+// The catalog of the last request (nearly always this one's): skips the WeakMap lookup.
+let lastCatalog: Catalog | null = null;
+let lastByWire = new Map<WireFormat, Map<string, Resolved | null>>();
+
+function memoFor(catalog: Catalog, wire: WireFormat, model: string): Resolved | null {
+  let byWire = catalog === lastCatalog ? lastByWire : memos.get(catalog);
+  if (!byWire) memos.set(catalog, (byWire = new Map()));
+  lastCatalog = catalog;
+  lastByWire = byWire;
+  let byModel = byWire.get(wire);
+  if (!byModel) byWire.set(wire, (byModel = new Map()));
+  const hit = byModel.get(model);
+  if (hit !== undefined) return hit;
+  const found = resolveUncached(catalog, model, wire);
+  if (byModel.size >= MAX_MEMO_PER_WIRE) byModel.clear();
+  byModel.set(model, found);
+  return found;
 }
 
 /** Every name a client of this format can ask for: combos, listed models, aliases (translated ones included). */

@@ -8,7 +8,7 @@ import { readLeaseHeaders } from '../../routing/leases/lease-headers';
 import type { LeaseClaim } from '../../routing/leases/lease-owner-match';
 import type { Target } from '../../routing/resolve-targets';
 import { estimateCost } from '../../quota/engine/cost-estimate';
-import { gateCandidates } from '../../quota/runtime/quota-gate';
+import { gateCandidates, type QuotaGate } from '../../quota/runtime/quota-gate';
 import type { ProxyContext } from '../proxy-context';
 import type { Admission } from '../resilience-port';
 import {
@@ -96,17 +96,23 @@ export function quotaApplies(ctx: ProxyContext, frame: RequestFrame): boolean {
   return ctx.quota.coversKey(frame.request.key.id);
 }
 
+type QuotaGateResult = { ok: true; candidates: readonly Target[] } | { ok: false; error: AppError };
+
+/** How the quota gate reads a candidate's connection: one function for every request. */
+const connectionIdOf = (t: Target): string => t.connection.view.id;
+
 /**
  * The admit stage's quota gate (QPIPE-1/2/7), after routing and the lease gate: the request's cost is
  * estimated once, each pool covering a candidate decides once; a held candidate is excluded with
  * reason `quota`, a penalized one goes after the others. Every candidate held → the quota's own 429
- * (the soonest retry among them), so a person sees "quota" as the reason.
+ * (the soonest retry among them), so a person sees "quota" as the reason. The answer is a plain value
+ * when the store decided synchronously (SQLite, the common case), else a promise; `await` takes both.
  */
-export async function admitQuotaGate(
+export function admitQuotaGate(
   ctx: ProxyContext,
   frame: RequestFrame,
   candidates: readonly Target[],
-): Promise<{ ok: true; candidates: readonly Target[] } | { ok: false; error: AppError }> {
+): QuotaGateResult | Promise<QuotaGateResult> {
   const { request } = frame;
   const now = ctx.now();
   const cost = estimateCost({
@@ -114,9 +120,17 @@ export async function admitQuotaGate(
     maxTokens: frame.parsed.maxTokens,
     model: candidates[0]?.upstreamModel ?? frame.parsed.model,
   });
-  const gate = await gateCandidates(ctx.quota, request.key.id, candidates, (t) => t.connection.view.id, cost, now);
+  const gate = gateCandidates(ctx.quota, request.key.id, candidates, connectionIdOf, cost, now);
+  return gate instanceof Promise ? gate.then((g) => settleQuotaGate(frame, g)) : settleQuotaGate(frame, gate);
+}
+
+/** The gate's findings onto the frame (exclusions, the mark for the answer's header) and the result. */
+function settleQuotaGate(frame: RequestFrame, gate: QuotaGate<Target>): QuotaGateResult {
   let soonest: AppError | null = null;
-  for (const { target, error } of gate.blocked) {
+  for (let i = 0; i < gate.blocked.length; i++) {
+    const held = gate.blocked[i];
+    if (held === undefined) continue;
+    const { target, error } = held;
     if (soonest === null || (error.retryAfterMs ?? 0) < (soonest.retryAfterMs ?? 0)) soonest = error;
     frame.excluded.push({
       connection: target.connection.view.name,
@@ -165,37 +179,64 @@ export type CandidateAdmission =
  * The wait is the request queue's (QUEUE-1..8): a full queue refuses at once (`RATE_LIMIT_QUEUE_FULL`;
  * a non-last candidate is skipped instead), a wait over `maxWaitMs` is refused and never sent
  * (`RATE_LIMIT_QUEUE_TIMEOUT`). These explicit budgets win over CONC-4's fail-open (see README).
+ * A plain value when nothing can be waited for (no maxConcurrent), else a promise; `await` takes both.
  */
-export async function admitCandidate(
+export function admitCandidate(
   ctx: ProxyContext,
   target: Target,
   isLast: boolean,
   claim: LeaseClaim | null,
   signal: AbortSignal,
   waitForSlot = false,
-): Promise<CandidateAdmission> {
+): CandidateAdmission | Promise<CandidateAdmission> {
   const view = target.connection.view;
   if (claim) {
     const fence = checkFence(ctx.leases.book(), claim, view.id, ctx.now());
     if (fence.kind === 'refused') return { kind: 'refused', error: { code: fence.code, message: fence.message } };
   }
-  const budgets = view.maxConcurrent === null ? null : budgetsOf(ctx, target);
+  // No maxConcurrent: no slot, no queue, nothing to wait for, so no promise either (the common case).
+  if (view.maxConcurrent === null) return admitToBreaker(ctx, target, 'none', null, 0);
+  return admitThroughQueue(ctx, target, budgetsOf(ctx, target), isLast, waitForSlot, signal);
+}
+
+/** A connection with maxConcurrent: its slot first, waited for in its request queue when need be. */
+async function admitThroughQueue(
+  ctx: ProxyContext,
+  target: Target,
+  budgets: QueueBudgets,
+  isLast: boolean,
+  waitForSlot: boolean,
+  signal: AbortSignal,
+): Promise<CandidateAdmission> {
+  const view = target.connection.view;
   // The clock is read only where a queue can be waited in (connections with maxConcurrent).
-  const queuedFrom = budgets === null ? 0 : ctx.now();
-  const slot = budgets === null ? 'none' : await takeSlot(ctx, target, budgets, isLast, waitForSlot, signal);
+  const queuedFrom = ctx.now();
+  const slot = await takeSlot(ctx, target, budgets, isLast, waitForSlot, signal);
   const queuedMs = slot === 'queued' ? ctx.now() - queuedFrom : 0;
   if (slot === 'aborted') return { kind: 'aborted' };
   if (typeof slot === 'object') return { kind: 'refused', error: slot.refused };
-  if (slot === 'timed_out')
-    return { kind: 'refused', error: queueTimeoutError(identityOf(target), budgets?.maxWaitMs ?? 0) };
+  if (slot === 'timed_out') return { kind: 'refused', error: queueTimeoutError(identityOf(target), budgets.maxWaitMs) };
   if (slot === 'busy')
     return {
       kind: 'skip',
       exclusion: { connection: view.name, model: target.upstreamModel, reason: 'busy', retryAfterSeconds: null },
     };
+  return admitToBreaker(ctx, target, slot, budgets, queuedMs);
+}
+
+/** The breaker's admission (a HALF_OPEN probe slot) once any connection slot is held. */
+function admitToBreaker(
+  ctx: ProxyContext,
+  target: Target,
+  slot: 'none' | 'held' | 'queued',
+  budgets: QueueBudgets | null,
+  queuedMs: number,
+): CandidateAdmission {
+  const view = target.connection.view;
+  const holdsSlot = slot === 'held' || slot === 'queued';
   const admitted = ctx.resilience.admit(target, ctx.now());
   if (!admitted.ok) {
-    if (slot === 'held' || slot === 'queued') ctx.slots.release(view.id);
+    if (holdsSlot) ctx.slots.release(view.id);
     return { kind: 'skip', exclusion: admitted.exclusion };
   }
   const admission = admitted.admission;
@@ -206,7 +247,7 @@ export async function admitCandidate(
     queuedMs,
     release() {
       admission.release();
-      if (slot === 'held' || slot === 'queued') ctx.slots.release(view.id);
+      if (holdsSlot) ctx.slots.release(view.id);
     },
   };
 }
@@ -261,14 +302,24 @@ async function takeSlot(
  * the attempt is aborted, never learned from as the connection's failure (a local limit), and
  * answered with `RATE_LIMIT_EXECUTION_TIMEOUT` (504) unless another candidate may still serve.
  */
-export async function attemptWithinBudget(
+export function attemptWithinBudget(
   ctx: ProxyContext,
   frame: RequestFrame,
   target: Target,
   admitted: Extract<CandidateAdmission, { kind: 'admitted' }>,
 ): Promise<AttemptOutcome> {
+  // Not async: without a backstop the attempt's own promise is returned as is (no extra ticks).
   if (admitted.executionMs === null) return attemptCandidate(ctx, frame, target, admitted.admission);
-  const executionMs = admitted.executionMs;
+  return attemptWithBackstop(ctx, frame, target, admitted, admitted.executionMs);
+}
+
+async function attemptWithBackstop(
+  ctx: ProxyContext,
+  frame: RequestFrame,
+  target: Target,
+  admitted: Extract<CandidateAdmission, { kind: 'admitted' }>,
+  executionMs: number,
+): Promise<AttemptOutcome> {
   const run = await withExecutionBackstop(frame, executionMs, () =>
     attemptCandidate(ctx, frame, target, admitted.admission),
   );

@@ -5,7 +5,7 @@ import { endStreamWithError, relayResponse } from '../relay';
 import { relayErrorResponse } from '../relay-error';
 import type { Answer } from './attempt';
 import type { RequestFrame } from './frame';
-import type { Ended } from './learn';
+import { QUOTA_HEADER, type Ended } from './learn';
 
 /** The response header naming the connection a session pin chose (issue 9 §3). */
 export const SESSION_PIN_HEADER = 'x-headroom-session-pin';
@@ -20,6 +20,7 @@ function headroomHeaders(frame: RequestFrame, connection: string, pinned: boolea
   if (pinned) extra[SESSION_PIN_HEADER] = connection;
   if (frame.translated !== null) extra[TRANSLATED_HEADER] = frame.translated;
   if (frame.warning !== null) extra[WARNING_HEADER] = frame.warning;
+  if (frame.quotaHeader !== null) extra[QUOTA_HEADER] = frame.quotaHeader;
   return extra;
 }
 

@@ -1,6 +1,7 @@
 import type { Dispatcher } from 'undici';
 import type { AppError } from '../../../src-shared/contract/errors';
 import type { FailoverHop } from '../../../src-shared/domain/request-log';
+import type { UpstreamOperation } from '../../providers/adapter';
 import type { Target } from '../../routing/resolve-targets';
 import { createStreamWatchdog, type ChunkWatch } from '../../resilience/watchdog/stream-watchdog';
 import { bridgeFor } from '../../translate/bridges';
@@ -105,14 +106,20 @@ export async function attemptCandidate(
     requests = bridged.requests;
   } else {
     body = bodyForModel(request.body, parsed, target.upstreamModel);
-    // A conversation once served translated may carry unsigned thinking that Anthropic would refuse.
-    if (endpoint.wire === 'anthropic') body = withoutUnsignedThinking(body) ?? body;
+    // A conversation once served translated may carry unsigned thinking that Anthropic would refuse
+    // (the body parse already looked for the mark: no second search of the whole body here).
+    if (endpoint.wire === 'anthropic' && parsed.emptySignature) body = withoutUnsignedThinking(body) ?? body;
   }
   const operation = bridge?.operation ?? endpoint.operation;
   const hooks = ctx.hooks.forAttempt(target.connection, {
     startedAt: request.startedAt,
     responseTimeoutMs: frame.responseTimeoutMs,
   });
+  // One literal with every field (no spread in the middle): the common shape stays one hidden class.
+  const extraHeaders =
+    bridge?.upstreamWire === 'anthropic' && request.req.headers['anthropic-version'] === undefined
+      ? ANTHROPIC_VERSION
+      : undefined;
   const result = await sendWithHooks(
     ctx.pools,
     hooks,
@@ -122,43 +129,16 @@ export async function attemptCandidate(
       search: bridge ? '' : request.search,
       clientHeaders: request.req.headers,
       body,
-      ...(bridge?.upstreamWire === 'anthropic' && request.req.headers['anthropic-version'] === undefined
-        ? { extraHeaders: ANTHROPIC_VERSION }
-        : {}),
+      extraHeaders,
       signal: frame.signal,
       headersTimeoutMs: frame.headersTimeoutMs,
       bodyTimeoutMs: frame.bodyTimeoutMs,
     },
-    { stream: parsed.stream, keepAlive: frame.keepAlive, keepAliveHeaders: { 'x-headroom-connection': name } },
+    hooks
+      ? { stream: parsed.stream, keepAlive: frame.keepAlive, keepAliveHeaders: { 'x-headroom-connection': name } }
+      : null,
   );
   frame.servedVia = result.via;
-  /** An early failure, learned once. */
-  const failedEarly = (failure: EarlyFailure, detail: string | null): AttemptOutcome => {
-    const verdict = learnFailure(ctx, target, admission, operation, { kind: 'transport', failure });
-    frame.hops.push({
-      connection: name,
-      status: null,
-      reason: failure === 'empty_response' ? 'invalid_response' : failure,
-    });
-    const answer: Answer = {
-      kind: 'error',
-      error: earlyFailureError(name, failure, detail, frame.hops),
-      connection: null,
-    };
-    return { kind: 'failed-before-first-byte', hop: null, canFailover: verdict.shouldFailover, answer };
-  };
-  /** WATCH-6: the watchdog cut a stream before the client saw a byte: learned like a stall, and the next target may serve. */
-  const failedSlow = (detail: string): AttemptOutcome => {
-    const verdict = learnFailure(ctx, target, admission, operation, { kind: 'transport', failure: 'timeout' });
-    frame.hops.push({ connection: name, status: null, reason: 'slow' });
-    const error: AppError = {
-      code: 'upstream_timeout',
-      message: `Every target failed; last: ${name} (${detail})`,
-      details: { failover: frame.hops },
-    };
-    const answer: Answer = { kind: 'error', error, connection: null, reason: 'upstream_too_slow' };
-    return { kind: 'failed-before-first-byte', hop: null, canFailover: verdict.shouldFailover, answer };
-  };
 
   if (result.kind === 'failed') {
     if (result.reason === 'aborted') return { kind: 'refused', reason: 'aborted' }; // the client left: nothing to learn
@@ -175,7 +155,7 @@ export async function attemptCandidate(
       };
       return { kind: 'failed-before-first-byte', hop: null, canFailover: true, answer };
     }
-    return failedEarly(result.reason, null);
+    return earlyFailure(ctx, frame, target, admission, operation, result.reason, null);
   }
 
   const raw = result.response;
@@ -191,7 +171,9 @@ export async function attemptCandidate(
     const start = await readAnswerStart(upstream, sse, tap, frame.signal, ctx.now, watch);
     if (start.kind === 'aborted') return { kind: 'refused', reason: 'aborted' };
     if (start.kind === 'failed')
-      return start.failure === 'slow' ? failedSlow(start.detail) : failedEarly(start.failure, start.detail);
+      return start.failure === 'slow'
+        ? slowFailure(ctx, frame, target, admission, operation, start.detail)
+        : earlyFailure(ctx, frame, target, admission, operation, start.failure, start.detail);
     if (start.kind === 'stream_error') {
       const bodyText = redactSecrets(start.bodyText, secretStrings(target.connection.secret, result.sentSecret));
       const verdict = learnFailure(ctx, target, admission, operation, {
@@ -257,6 +239,52 @@ export async function attemptCandidate(
     canFailover: verdict.shouldFailover,
     answer,
   };
+}
+
+/** An early failure, learned once. */
+function earlyFailure(
+  ctx: ProxyContext,
+  frame: RequestFrame,
+  target: Target,
+  admission: Admission,
+  operation: UpstreamOperation,
+  failure: EarlyFailure,
+  detail: string | null,
+): AttemptOutcome {
+  const name = target.connection.view.name;
+  const verdict = learnFailure(ctx, target, admission, operation, { kind: 'transport', failure });
+  frame.hops.push({
+    connection: name,
+    status: null,
+    reason: failure === 'empty_response' ? 'invalid_response' : failure,
+  });
+  const answer: Answer = {
+    kind: 'error',
+    error: earlyFailureError(name, failure, detail, frame.hops),
+    connection: null,
+  };
+  return { kind: 'failed-before-first-byte', hop: null, canFailover: verdict.shouldFailover, answer };
+}
+
+/** WATCH-6: the watchdog cut a stream before the client saw a byte: learned like a stall, and the next target may serve. */
+function slowFailure(
+  ctx: ProxyContext,
+  frame: RequestFrame,
+  target: Target,
+  admission: Admission,
+  operation: UpstreamOperation,
+  detail: string,
+): AttemptOutcome {
+  const name = target.connection.view.name;
+  const verdict = learnFailure(ctx, target, admission, operation, { kind: 'transport', failure: 'timeout' });
+  frame.hops.push({ connection: name, status: null, reason: 'slow' });
+  const error: AppError = {
+    code: 'upstream_timeout',
+    message: `Every target failed; last: ${name} (${detail})`,
+    details: { failover: frame.hops },
+  };
+  const answer: Answer = { kind: 'error', error, connection: null, reason: 'upstream_too_slow' };
+  return { kind: 'failed-before-first-byte', hop: null, canFailover: verdict.shouldFailover, answer };
 }
 
 /** One boolean check per stream when the watchdog is off (WATCH-5); else a fresh meter with the proxy's clock. */

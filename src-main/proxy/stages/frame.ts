@@ -38,6 +38,11 @@ export interface RequestFrame {
   sessionPin: SessionPinMark | null;
   /** What the quota pre-check found (null: no pool allocates this key). */
   quota: QuotaMark | null;
+  /**
+   * `x-headroom-quota` for the answer (set by the learn stage); carried with Headroom's other headers
+   * rather than `res.setHeader`, which would push every later `writeHead` onto Node's slow path.
+   */
+  quotaHeader: string | null;
   /** Set once the request waited out a cooldown (CONC-7). */
   held: HeldMark | null;
   /** `client->upstream` when the current attempt is translated (issue 12); null: same format. */

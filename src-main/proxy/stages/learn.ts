@@ -50,7 +50,7 @@ export function learnPin(ctx: ProxyContext, frame: RequestFrame, plan: Candidate
   if (!pin) return false;
   const id = target.connection.view.id;
   const change = learnServed(pin.stored, pin.scope, id, ctx.settings().sessionAffinityTtlMs, ctx.now());
-  if (change.kind !== 'disabled') ctx.affinity.put(change.pin);
+  if (change.kind !== 'disabled') ctx.affinity.put(change.pin, pin.key);
   frame.sessionPin = PIN_MARK[change.kind];
   return pin.decided === id;
 }
@@ -72,12 +72,11 @@ export const QUOTA_HEADER = 'x-headroom-quota';
 export function markQuota(frame: RequestFrame, target: Target): void {
   const mark = frame.quota;
   const id = target.connection.view.id;
-  const res = frame.request.res;
   // A keep-alive stream already sent its headers: nothing more can be said there.
-  if (!mark || res.headersSent) return;
+  if (!mark || frame.request.res.headersSent) return;
   // Served outside the key's pool because its pool's connection was demoted: the penalty decided the route.
-  if (mark.covered.has(id)) res.setHeader(QUOTA_HEADER, mark.penalized.has(id) ? 'penalized' : 'ok');
-  else if (mark.penalized.size > 0) res.setHeader(QUOTA_HEADER, 'penalized');
+  if (mark.covered.has(id)) frame.quotaHeader = mark.penalized.has(id) ? 'penalized' : 'ok';
+  else if (mark.penalized.size > 0) frame.quotaHeader = 'penalized';
 }
 
 /**

@@ -22,6 +22,8 @@ import { noTargetError } from './no-target-error';
 /** The session's pin as the plan saw it: the learn stage extends, creates or moves it. */
 export interface PinPlan {
   scope: PinScope;
+  /** `pinKeyOf(scope)`, built once: the learn stage stores the pin under it. */
+  key: string;
   stored: Pin | undefined;
   /** The connection id the pin put first, when a live pin decided the order. */
   decided: string | null;
@@ -88,13 +90,7 @@ function prefixHashOf(body: Buffer): string {
     .digest('base64url')}`;
 }
 
-/**
- * ROUTE-5 / QENV-5: the runtime feature flag (when set) wins over `HEADROOM_EMERGENCY_FALLBACK`.
- */
-function emergencyFallbackOn(ctx: ProxyContext): boolean {
-  return emergencyFallbackEnabled(EMERGENCY_ENV, ctx.settings().emergencyFallback);
-}
-
+// ROUTE-5 / QENV-5: the runtime feature flag (when set) wins over `HEADROOM_EMERGENCY_FALLBACK`.
 // The environment is read once at start; the runtime override (Settings › Feature flags) wins at once.
 const EMERGENCY_ENV = parseEmergencyEnv(process.env.HEADROOM_EMERGENCY_FALLBACK, false);
 
@@ -127,6 +123,8 @@ export function planRequest(
   const excluded: TargetExclusion[] = resolution.excluded.map(asExclusion);
   const allowed = allowedFor(key, resolution.targets, excluded);
   const now = ctx.now();
+  // One read of the settings for the whole plan (a change applies from the next request).
+  const settings = ctx.settings();
   const screened = ctx.resilience.screen(allowed, now);
   for (const e of screened.excluded) excluded.push(e);
   if (screened.runnable.length === 0) {
@@ -150,11 +148,11 @@ export function planRequest(
     : ctx.roundRobin.order(
         combo,
         screened.runnable,
-        { body, conversation, emergencyFallback: emergencyFallbackOn(ctx) },
+        { body, conversation, emergencyFallback: emergencyFallbackEnabled(EMERGENCY_ENV, settings.emergencyFallback) },
         now,
       );
   const quotaShare = share ? { release: share.release } : null;
-  const ttlMs = ctx.settings().sessionAffinityTtlMs;
+  const ttlMs = settings.sessionAffinityTtlMs;
   if (session === null || ttlMs <= 0)
     return { kind: 'candidates', candidates: ordered, excluded, combo: resolution.combo, pin: null, quotaShare };
   // AFF-7: scoped to the key, the session and what was asked for (a route by its glob, so every model it catches shares one pin).
@@ -163,7 +161,8 @@ export function planRequest(
     session,
     target: resolution.route === null ? model : `route:${resolution.route}`,
   };
-  const stored = ctx.affinity.get(pinKeyOf(scope));
+  const pinKey = pinKeyOf(scope);
+  const stored = ctx.affinity.get(pinKey);
   const proposal = orderByPin(ordered, connectionIdOf, stored, ttlMs, now);
   const decided = proposal.kind === 'pinned' ? proposal.connectionId : null;
   return {
@@ -171,7 +170,7 @@ export function planRequest(
     candidates: proposal.order,
     excluded,
     combo: resolution.combo,
-    pin: { scope, stored, decided },
+    pin: { scope, key: pinKey, stored, decided },
     quotaShare,
   };
 }

@@ -46,11 +46,18 @@ export function sendWithHooks(
   pools: UpstreamPools,
   hooks: AttemptHooks | null,
   request: DispatchRequest,
-  wait: { stream: boolean; keepAlive: KeepAlive; keepAliveHeaders: Record<string, string> },
+  /** How a hook's wait is shown to a streaming client; only needed (and only built) with hooks. */
+  wait: Wait | null,
 ): Promise<SendResult> {
   // The common case (no provider hooks) is one dispatch, without an async frame of its own around it.
-  if (!hooks) return dispatchToTarget(pools, request).then(withoutHooks);
+  if (!hooks || !wait) return dispatchToTarget(pools, request).then(withoutHooks);
   return sendWithRounds(pools, hooks, request, wait);
+}
+
+interface Wait {
+  stream: boolean;
+  keepAlive: KeepAlive;
+  keepAliveHeaders: Record<string, string>;
 }
 
 /**
@@ -70,7 +77,7 @@ async function sendWithRounds(
   pools: UpstreamPools,
   hooks: AttemptHooks,
   request: DispatchRequest,
-  wait: { stream: boolean; keepAlive: KeepAlive; keepAliveHeaders: Record<string, string> },
+  wait: Wait,
 ): Promise<SendResult> {
   for (let round = 0; round < MAX_ROUNDS; round++) {
     const prep = await hooks.prepare();

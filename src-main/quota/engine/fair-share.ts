@@ -90,56 +90,121 @@ function exceeds(used: number, cost: number, allowed: number): boolean {
   return used >= allowed || used + cost > allowed;
 }
 
+type Policy = 'hard' | 'soft' | 'burst';
+
+/** A string from storage as a policy: an unknown value is `hard` (fail-safe). */
+function policyOf(allocation: FairShareAllocation): Policy {
+  return allocation.policy === 'soft' || allocation.policy === 'burst' ? allocation.policy : 'hard';
+}
+
+/** The absolute cap on this dimension (QFAIR-9), or null when the key has none in this unit. */
+function capOf(allocation: FairShareAllocation, dim: FairShareDimension): number | null {
+  return allocation.capUnit === dim.unit ? allocation.capValue : null;
+}
+
+/** The borrowing ceiling (QFAIR-8): the pool limit less what the other keys hold. */
+function borrowCeilingOf(dim: FairShareDimension): number {
+  return dim.limit - Math.max(0, dim.consumedTotal - dim.consumed);
+}
+
 /**
- * Decides one request (QFAIR-10): every dimension with a known limit is evaluated on its own; the
- * first blocking one blocks, any soft excess penalises, and no dimensions at all allows.
- * Per dimension, in order: absolute cap (QFAIR-9) → pool limit as hard ceiling (QFAIR-8, burst too)
- * → strict mode holds hard keys to their share and penalises soft ones (QFAIR-5/6) → generous mode
- * lets hard keys borrow up to `limit − consumedByOthers` and penalises soft ones over share; burst
- * ignores shares (QFAIR-7).
+ * One dimension's decision, in order: absolute cap (QFAIR-9) → pool limit as hard ceiling (QFAIR-8,
+ * burst too) → strict mode holds hard keys to their share and penalises soft ones (QFAIR-5/6) →
+ * generous mode lets hard keys borrow up to `limit − consumedByOthers` and penalises soft ones over
+ * share; burst ignores shares (QFAIR-7). Numbers only: nothing is allocated.
+ */
+function judge(
+  dim: FairShareDimension,
+  allocation: FairShareAllocation,
+  policy: Policy,
+  threshold: number,
+  amount: number,
+): FairShareDimensionDecision {
+  const { limit, consumed, consumedTotal } = dim;
+  const fairShare = (allocation.effectiveWeight / 100) * limit;
+  const strict = dim.globalUsedPercent >= threshold;
+  const cap = capOf(allocation, dim);
+  if (cap !== null && exceeds(consumed, amount, cap)) return 'cap-absolute';
+  if (exceeds(consumedTotal, amount, limit)) return 'global-saturated';
+  if (policy === 'hard') {
+    if (strict && exceeds(consumed, amount, fairShare)) return 'fair-share';
+    if (exceeds(consumed, amount, borrowCeilingOf(dim))) return 'global-saturated';
+  } else if (policy === 'soft' && exceeds(consumed, amount, fairShare)) return 'penalize';
+  return 'allow';
+}
+
+/** Why `judge` decided as it did, for `headroom.details` and Retry-After. */
+function evaluationOf(
+  dim: FairShareDimension,
+  allocation: FairShareAllocation,
+  policy: Policy,
+  threshold: number,
+  decision: FairShareDimensionDecision,
+): FairShareEvaluation {
+  const { limit, consumed, consumedTotal } = dim;
+  const fairShare = (allocation.effectiveWeight / 100) * limit;
+  const mode: QuotaMode = dim.globalUsedPercent >= threshold ? 'strict' : 'generous';
+  const borrowCeiling = borrowCeilingOf(dim);
+  const cap = capOf(allocation, dim);
+  let maxAllowed = policy === 'hard' && mode === 'strict' ? Math.min(fairShare, borrowCeiling) : borrowCeiling;
+  if (cap !== null && cap < maxAllowed) maxAllowed = cap;
+  return {
+    key: dim.key,
+    unit: dim.unit,
+    limit,
+    mode,
+    consumed,
+    consumedTotal,
+    fairShare,
+    maxAllowed,
+    remaining: fairShare - consumed,
+    decision,
+  };
+}
+
+/** `decideFairShare`'s outcome without its evaluations: allow, allow penalized, or the blocking dimension. */
+export const FAIR_SHARE_ALLOW = -1;
+export const FAIR_SHARE_PENALIZE = -2;
+
+/**
+ * What `decideFairShare` would decide, as a number (the request path's common case allocates
+ * nothing): `FAIR_SHARE_ALLOW`, `FAIR_SHARE_PENALIZE`, or the index in `dimensions` of the first
+ * blocking dimension, whose evaluation `decideFairShare` then gives.
+ */
+export function fairShareOutcome(
+  dimensions: readonly FairShareDimension[],
+  allocation: FairShareAllocation,
+  saturationThreshold: number,
+  cost: FairShareCost | undefined,
+): number {
+  const policy = policyOf(allocation);
+  let penalized = false;
+  for (let i = 0; i < dimensions.length; i++) {
+    const dim = dimensions[i];
+    if (dim === undefined || !(dim.limit > 0)) continue;
+    const decision = judge(dim, allocation, policy, saturationThreshold, costIn(dim.unit, cost));
+    if (decision === 'penalize') penalized = true;
+    else if (decision !== 'allow') return i;
+  }
+  return penalized ? FAIR_SHARE_PENALIZE : FAIR_SHARE_ALLOW;
+}
+
+/**
+ * Decides one request (QFAIR-10): every dimension with a known limit is evaluated on its own (see
+ * `judge`); the first blocking one blocks, any soft excess penalises, and no dimensions at all allows.
  */
 export function decideFairShare(input: FairShareInput): FairShareDecision {
   const { allocation, cost } = input;
   const threshold = input.saturationThreshold;
-  const policy = allocation.policy === 'soft' || allocation.policy === 'burst' ? allocation.policy : 'hard';
+  const policy = policyOf(allocation);
   const evaluations: FairShareEvaluation[] = [];
   let penalized = false;
 
   for (let i = 0; i < input.dimensions.length; i++) {
     const dim = input.dimensions[i];
     if (dim === undefined || !(dim.limit > 0)) continue;
-    const { limit, consumed, consumedTotal } = dim;
-    const amount = costIn(dim.unit, cost);
-    const fairShare = (allocation.effectiveWeight / 100) * limit;
-    const mode: QuotaMode = dim.globalUsedPercent >= threshold ? 'strict' : 'generous';
-    // The borrowing ceiling (QFAIR-8): the pool limit less what the other keys hold.
-    const borrowCeiling = limit - Math.max(0, consumedTotal - consumed);
-    const capApplies = allocation.capValue !== null && allocation.capUnit === dim.unit;
-    const cap = capApplies && allocation.capValue !== null ? allocation.capValue : Infinity;
-
-    let maxAllowed = policy === 'hard' && mode === 'strict' ? Math.min(fairShare, borrowCeiling) : borrowCeiling;
-    if (cap < maxAllowed) maxAllowed = cap;
-
-    let decision: FairShareDimensionDecision = 'allow';
-    if (capApplies && exceeds(consumed, amount, cap)) decision = 'cap-absolute';
-    else if (exceeds(consumedTotal, amount, limit)) decision = 'global-saturated';
-    else if (policy === 'hard') {
-      if (mode === 'strict' && exceeds(consumed, amount, fairShare)) decision = 'fair-share';
-      else if (exceeds(consumed, amount, borrowCeiling)) decision = 'global-saturated';
-    } else if (policy === 'soft' && exceeds(consumed, amount, fairShare)) decision = 'penalize';
-
-    const evaluation: FairShareEvaluation = {
-      key: dim.key,
-      unit: dim.unit,
-      limit,
-      mode,
-      consumed,
-      consumedTotal,
-      fairShare,
-      maxAllowed,
-      remaining: fairShare - consumed,
-      decision,
-    };
+    const decision = judge(dim, allocation, policy, threshold, costIn(dim.unit, cost));
+    const evaluation = evaluationOf(dim, allocation, policy, threshold, decision);
     evaluations.push(evaluation);
     if (decision === 'penalize') penalized = true;
     else if (decision !== 'allow') return { kind: 'block', reason: decision, dimension: evaluation, evaluations };

@@ -55,6 +55,38 @@ export function dimensionTotals(
   now: number,
   providerSaturation: number | null,
 ): DimensionTotals {
+  const counterTotal = counterTotalOf(dim, d, dimCount, keyCount, pairs, now);
+  const used = providerUsed(providerSaturation);
+  if (used !== null)
+    return { consumedTotal: totalFrom(dim, used, counterTotal), globalUsedPercent: used, saturationSource: 'provider' };
+  return {
+    consumedTotal: counterTotal,
+    globalUsedPercent: counterRatio(dim, counterTotal),
+    saturationSource: 'counter',
+  };
+}
+
+/** `dimensionTotals(…, null).globalUsedPercent` without the object: the counters' utilisation 0..1. */
+export function counterUsedPercent(
+  dim: PoolDimension,
+  d: number,
+  dimCount: number,
+  keyCount: number,
+  pairs: BucketPairs,
+  now: number,
+): number {
+  return counterRatio(dim, counterTotalOf(dim, d, dimCount, keyCount, pairs, now));
+}
+
+/** Every key's sliding value of dimension `d` summed: the sums first, the sliding weight once. */
+function counterTotalOf(
+  dim: PoolDimension,
+  d: number,
+  dimCount: number,
+  keyCount: number,
+  pairs: BucketPairs,
+  now: number,
+): number {
   let sumPrev = 0;
   let sumCurr = 0;
   for (let k = 0, i = d; k < keyCount; k++, i += dimCount) {
@@ -62,19 +94,27 @@ export function dimensionTotals(
     sumCurr += pairs.curr[i] ?? 0;
   }
   const elapsed = now - Math.floor(now / dim.windowMs) * dim.windowMs;
-  const counterTotal = sumPrev * (1 - elapsed / dim.windowMs) + sumCurr;
-  if (providerSaturation !== null && Number.isFinite(providerSaturation)) {
-    const used = Math.min(1, Math.max(0, providerSaturation));
-    const consumedTotal = dim.unit === 'percent' ? used * dim.limit : counterTotal;
-    return { consumedTotal, globalUsedPercent: used, saturationSource: 'provider' };
-  }
-  const ratio = dim.limit > 0 ? Math.min(1, Math.max(0, counterTotal / dim.limit)) : 0;
-  return { consumedTotal: counterTotal, globalUsedPercent: ratio, saturationSource: 'counter' };
+  return sumPrev * (1 - elapsed / dim.windowMs) + sumCurr;
+}
+
+/** The provider's reported utilisation clamped to 0..1, or null when it reported none usable. */
+function providerUsed(providerSaturation: number | null): number | null {
+  if (providerSaturation === null || !Number.isFinite(providerSaturation)) return null;
+  return Math.min(1, Math.max(0, providerSaturation));
+}
+
+/** With a provider report: for `percent` the total is that utilisation × limit, else the counters'. */
+function totalFrom(dim: PoolDimension, used: number, counterTotal: number): number {
+  return dim.unit === 'percent' ? used * dim.limit : counterTotal;
+}
+
+function counterRatio(dim: PoolDimension, counterTotal: number): number {
+  return dim.limit > 0 ? Math.min(1, Math.max(0, counterTotal / dim.limit)) : 0;
 }
 
 /**
  * The decision inputs of key `keyIndex` over every dimension, from one `readMany` answer. Reuses
- * `out` when given so the request path allocates nothing per call once warm.
+ * `out` and the objects in it when given, so the request path allocates nothing per call once warm.
  */
 export function fairShareDimensionsFor(
   dims: readonly PoolDimension[],
@@ -86,22 +126,30 @@ export function fairShareDimensionsFor(
   out: FairShareDimension[] = [],
 ): FairShareDimension[] {
   const dimCount = dims.length;
-  out.length = 0;
+  let n = 0;
   for (let d = 0; d < dimCount; d++) {
     const dim = dims[d];
     if (dim === undefined) continue;
-    const totals = dimensionTotals(dim, d, dimCount, keyCount, pairs, now, providerSaturation[d] ?? null);
+    const counterTotal = counterTotalOf(dim, d, dimCount, keyCount, pairs, now);
+    const used = providerUsed(providerSaturation[d] ?? null);
     const i = keyIndex * dimCount + d;
     const elapsed = now - Math.floor(now / dim.windowMs) * dim.windowMs;
     const consumed = (pairs.prev[i] ?? 0) * (1 - elapsed / dim.windowMs) + (pairs.curr[i] ?? 0);
-    out.push({
-      key: dim.key,
-      unit: dim.unit,
-      limit: dim.limit,
-      consumedTotal: totals.consumedTotal,
-      globalUsedPercent: totals.globalUsedPercent,
-      consumed,
-    });
+    const consumedTotal = used === null ? counterTotal : totalFrom(dim, used, counterTotal);
+    const globalUsedPercent = used === null ? counterRatio(dim, counterTotal) : used;
+    const o = out[n];
+    if (o === undefined) {
+      out.push({ key: dim.key, unit: dim.unit, limit: dim.limit, consumedTotal, globalUsedPercent, consumed });
+    } else {
+      o.key = dim.key;
+      o.unit = dim.unit;
+      o.limit = dim.limit;
+      o.consumedTotal = consumedTotal;
+      o.globalUsedPercent = globalUsedPercent;
+      o.consumed = consumed;
+    }
+    n += 1;
   }
+  out.length = n;
   return out;
 }

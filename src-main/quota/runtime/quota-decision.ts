@@ -1,37 +1,51 @@
 import type { AppError } from '../../../src-shared/contract/errors';
-import { decideFairShare, type FairShareCost, type FairShareDimension } from '../engine/fair-share';
-import { dimensionTotals } from '../engine/pool-dimensions';
+import {
+  decideFairShare,
+  FAIR_SHARE_ALLOW,
+  FAIR_SHARE_PENALIZE,
+  fairShareOutcome,
+  type FairShareCost,
+} from '../engine/fair-share';
+import { counterUsedPercent, fairShareDimensionsFor } from '../engine/pool-dimensions';
 import { msUntilBelow } from '../engine/sliding-window';
 import type { BucketPairs } from '../quota-ports';
 import type { IndexedPool } from './pool-index';
 import { quotaExceededError } from './quota-error';
-import { SATURATION_TTL_MS } from './saturation-cache';
+import { SATURATION_TTL_MS, type SaturationCache } from './saturation-cache';
 
 /** What the pre-check tells the request path (QPIPE-2): go, go but demoted (soft), or the 429. */
 export type QuotaVerdict = { kind: 'allow'; penalized: boolean } | { kind: 'block'; error: AppError };
 
+/** The allow verdicts, shared: a verdict is read, never changed, and the allow path is every request's. */
+const ALLOW: QuotaVerdict = Object.freeze({ kind: 'allow', penalized: false });
+const ALLOW_PENALIZED: QuotaVerdict = Object.freeze({ kind: 'allow', penalized: true });
+
+/** Where the providers' fresh reports come from (the runtime's saturation cache). */
+export type ReportedSaturation = Pick<SaturationCache, 'poolFraction'>;
+
 /**
  * Per dimension, the utilisation the decision uses: the larger of the counters' and the provider's
  * fresh report (QPIPE-6: the report corrects counters that drifted; it never lowers them). Null when
- * the provider reported nothing, so the engine reads the counters alone.
+ * the provider reported nothing, so the engine reads the counters alone. Written into `out`.
  */
 export function effectiveSaturation(
   ip: IndexedPool,
   pairs: BucketPairs,
   now: number,
-  reported: (dimIndex: number) => number | null,
+  reported: ReportedSaturation,
+  out: (number | null)[] = [],
 ): (number | null)[] {
-  const out: (number | null)[] = [];
   const dimCount = ip.dims.length;
+  out.length = dimCount;
   for (let d = 0; d < dimCount; d++) {
     const dim = ip.dims[d];
-    const r = reported(d);
+    const r = dim === undefined ? null : reported.poolFraction(ip.pool.connectionIds, dim, now);
     if (dim === undefined || r === null) {
-      out.push(null);
+      out[d] = null;
       continue;
     }
-    const counter = dimensionTotals(dim, d, dimCount, ip.keyIds.length, pairs, now, null).globalUsedPercent;
-    out.push(Math.max(r, counter));
+    const counter = counterUsedPercent(dim, d, dimCount, ip.keyIds.length, pairs, now);
+    out[d] = Math.max(r, counter);
   }
   return out;
 }
@@ -62,28 +76,16 @@ export function decideForKey(
   now: number,
 ): QuotaVerdict {
   const allocation = ip.pool.allocations[keyIndex];
-  if (allocation === undefined) return { kind: 'allow', penalized: false };
+  if (allocation === undefined) return ALLOW;
   const dimCount = ip.dims.length;
   const keyCount = ip.keyIds.length;
-  const dimensions: FairShareDimension[] = [];
-  for (let d = 0; d < dimCount; d++) {
-    const dim = ip.dims[d];
-    if (dim === undefined) continue;
-    const totals = dimensionTotals(dim, d, dimCount, keyCount, pairs, now, saturation[d] ?? null);
-    const i = keyIndex * dimCount + d;
-    const elapsed = now - Math.floor(now / dim.windowMs) * dim.windowMs;
-    const consumed = (pairs.prev[i] ?? 0) * (1 - elapsed / dim.windowMs) + (pairs.curr[i] ?? 0);
-    dimensions.push({
-      key: dim.key,
-      unit: dim.unit,
-      limit: dim.limit,
-      consumedTotal: totals.consumedTotal,
-      globalUsedPercent: totals.globalUsedPercent,
-      consumed,
-    });
-  }
+  const dimensions = fairShareDimensionsFor(ip.dims, pairs, keyCount, keyIndex, now, saturation, ip.scratch.dimensions);
+  // The common case decides on numbers alone; only a block builds the evaluations it reports.
+  const outcome = fairShareOutcome(dimensions, allocation, threshold, cost);
+  if (outcome === FAIR_SHARE_ALLOW) return ALLOW;
+  if (outcome === FAIR_SHARE_PENALIZE) return ALLOW_PENALIZED;
   const decision = decideFairShare({ dimensions, allocation, saturationThreshold: threshold, cost });
-  if (decision.kind === 'allow') return { kind: 'allow', penalized: decision.penalized };
+  if (decision.kind === 'allow') return decision.penalized ? ALLOW_PENALIZED : ALLOW;
 
   const evaluation = decision.dimension;
   const d = ip.dims.findIndex((x) => x.key === evaluation.key);

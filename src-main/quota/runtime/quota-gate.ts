@@ -1,18 +1,25 @@
 import type { AppError } from '../../../src-shared/contract/errors';
 import type { FairShareCost } from '../engine/fair-share';
 import type { QuotaVerdict } from './quota-decision';
+import type { IndexedPool } from './pool-index';
 import type { QuotaRuntime } from './quota-runtime';
 
 /** The pre-check over a request's candidates (QPIPE-1/2/7): who may go, who goes last, who is held. */
 export interface QuotaGate<T> {
   /** Unpenalized candidates first, then penalized ones, each group in the order given. */
-  allowed: T[];
+  allowed: readonly T[];
   /** Connection ids whose pool penalised this key (soft policy over its share). */
-  penalized: Set<string>;
-  /** Connection ids a pool covers for this key (their answers say `x-headroom-quota`). */
-  covered: Set<string>;
-  blocked: { target: T; error: AppError }[];
+  penalized: ReadonlySet<string>;
+  /**
+   * Connection ids a pool covers for this key (their answers say `x-headroom-quota`): every such
+   * connection, not only the candidates among them, so the set is the pool index's own.
+   */
+  covered: ReadonlySet<string>;
+  blocked: readonly { target: T; error: AppError }[];
 }
+
+const NONE_PENALIZED: ReadonlySet<string> = new Set();
+const NONE_BLOCKED: readonly never[] = Object.freeze([]);
 
 /**
  * Checks every candidate a pool covers for this key, once per pool (a pool's verdict holds for all
@@ -22,8 +29,37 @@ export interface QuotaGate<T> {
  * connections all belong to the key's one pool, so a penalty weighs on each of them alike and cannot
  * change its DRR order either; the factor (`softDeprioritizeFactor()`) is applied by the scored
  * strategies (p2c/auto) right after this gate (`strategy-store.ts` rescorePenalized).
+ *
+ * Returns the gate itself when the store answered synchronously and no candidate was held or
+ * penalized (every request below its share: no promise, no new array); a promise otherwise.
  */
-export async function gateCandidates<T>(
+export function gateCandidates<T>(
+  quota: QuotaRuntime,
+  keyId: string,
+  candidates: readonly T[],
+  connectionIdOf: (t: T) => string,
+  cost: FairShareCost,
+  now: number,
+): QuotaGate<T> | Promise<QuotaGate<T>> {
+  // Candidates of one pool come in a row (a combo is one pool's connections), so the last verdict
+  // answers most of them; a pool met again after another is simply checked again (same answer).
+  let lastPool: IndexedPool | null = null;
+  let lastVerdict: QuotaVerdict | null = null;
+  for (const target of candidates) {
+    const pool = quota.poolOf(keyId, connectionIdOf(target));
+    if (pool === null) continue;
+    if (pool !== lastPool) {
+      lastPool = pool;
+      lastVerdict = quota.checkNow(pool, keyId, cost, now);
+    }
+    if (lastVerdict === null || lastVerdict.kind !== 'allow' || lastVerdict.penalized)
+      return gateEach(quota, keyId, candidates, connectionIdOf, cost, now);
+  }
+  return { allowed: candidates, penalized: NONE_PENALIZED, covered: quota.coveredBy(keyId), blocked: NONE_BLOCKED };
+}
+
+/** The general case: some candidate is held or penalized, or the store answers asynchronously. */
+async function gateEach<T>(
   quota: QuotaRuntime,
   keyId: string,
   candidates: readonly T[],
@@ -45,20 +81,20 @@ export async function gateCandidates<T>(
   }
   const first: T[] = [];
   const last: T[] = [];
-  const gate: QuotaGate<T> = { allowed: first, penalized: new Set(), covered: new Set(), blocked: [] };
+  const penalized = new Set<string>();
+  const blocked: { target: T; error: AppError }[] = [];
   for (const p of pending) {
     if (p.verdict === null) {
       first.push(p.target);
       continue;
     }
-    gate.covered.add(p.connectionId);
     const v = await p.verdict;
-    if (v.kind === 'block') gate.blocked.push({ target: p.target, error: v.error });
+    if (v.kind === 'block') blocked.push({ target: p.target, error: v.error });
     else if (v.penalized) {
-      gate.penalized.add(p.connectionId);
+      penalized.add(p.connectionId);
       last.push(p.target);
     } else first.push(p.target);
   }
   for (const t of last) first.push(t);
-  return gate;
+  return { allowed: first, penalized, covered: quota.coveredBy(keyId), blocked };
 }

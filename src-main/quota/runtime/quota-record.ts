@@ -1,4 +1,4 @@
-import { actualCost } from '../engine/cost-estimate';
+import { actualCost, type RequestCost } from '../engine/cost-estimate';
 import type { QuotaStore } from '../quota-ports';
 import type { IndexedPool } from './pool-index';
 import type { SaturationWindow } from './saturation-headers';
@@ -22,8 +22,13 @@ export interface ServedCost {
  * from the usage the relay saw, percent from the growth of the provider's reported utilisation since
  * its previous report (no report, no growth: nothing is counted, never a block). A percent point on
  * one of N accounts is 1/N of the pool's scale, so it is weighted by limit / N.
+ *
+ * A store that answers synchronously is written synchronously and nothing is returned; otherwise
+ * (Redis, or a counter whose mutex is busy) the promise of the writes still pending. Every dimension
+ * is written even when one fails, as the writes were when all were async; the first failure is
+ * thrown (sync) or rejected (async).
  */
-export async function recordConsumption(
+export function recordConsumption(
   store: QuotaStore,
   ip: IndexedPool,
   /** The key's counter name (its name, see `IndexedPool.refs`). */
@@ -31,19 +36,13 @@ export async function recordConsumption(
   served: ServedCost,
   growth: ReadonlyMap<SaturationWindow, number> | null,
   now: number,
-): Promise<void> {
-  const u = served.usage;
-  const cost = actualCost(
-    {
-      inputTokens: u?.inputTokens ?? 0,
-      outputTokens: u?.outputTokens ?? 0,
-      cacheReadTokens: u?.cacheReadTokens ?? 0,
-      cacheWriteTokens: u?.cacheWriteTokens ?? 0,
-    },
-    served.model,
-  );
+): Promise<void> | undefined {
+  const sync = store.sync?.() ?? null;
   const accounts = Math.max(1, ip.pool.connectionIds.length);
-  const writes: Promise<number>[] = [];
+  let cost: RequestCost | null = null;
+  let writes: Promise<number>[] | null = null;
+  let failed = false;
+  let failure: unknown = null;
   for (let d = 0; d < ip.dims.length; d++) {
     const dim = ip.dims[d];
     const ref = ip.refs[d];
@@ -51,13 +50,14 @@ export async function recordConsumption(
     let amount = 0;
     switch (dim.unit) {
       case 'requests':
-        amount = cost.requests;
+        // `actualCost` counts every served answer as one request; no need to price it for that.
+        amount = 1;
         break;
       case 'tokens':
-        amount = cost.tokens;
+        amount = (cost ??= costOf(served)).tokens;
         break;
       case 'usd':
-        amount = Math.max(0, cost.usd);
+        amount = Math.max(0, (cost ??= costOf(served)).usd);
         break;
       case 'percent': {
         const window = dim.window === '5h' ? '5h' : dim.window === 'weekly' || dim.window === 'monthly' ? '7d' : null;
@@ -66,7 +66,36 @@ export async function recordConsumption(
         break;
       }
     }
-    if (amount > 0) writes.push(store.consume(storeKey, ref, amount, now));
+    if (!(amount > 0)) continue;
+    let done: number | null = null;
+    if (sync !== null) {
+      try {
+        done = sync.consume(storeKey, ref, amount, now);
+      } catch (error) {
+        if (!failed) failure = error;
+        failed = true;
+        continue;
+      }
+    }
+    if (done === null) (writes ??= []).push(store.consume(storeKey, ref, amount, now));
   }
-  await Promise.all(writes);
+  if (writes === null) {
+    if (failed) throw failure;
+    return undefined;
+  }
+  const all = Promise.all(writes);
+  return failed ? all.then(() => Promise.reject(failure)) : all.then(() => undefined);
+}
+
+function costOf(served: ServedCost): RequestCost {
+  const u = served.usage;
+  return actualCost(
+    {
+      inputTokens: u?.inputTokens ?? 0,
+      outputTokens: u?.outputTokens ?? 0,
+      cacheReadTokens: u?.cacheReadTokens ?? 0,
+      cacheWriteTokens: u?.cacheWriteTokens ?? 0,
+    },
+    served.model,
+  );
 }

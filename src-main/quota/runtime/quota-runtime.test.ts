@@ -3,6 +3,7 @@ import type { QuotaPoolView } from '../../../src-shared/domain/quota';
 import { createMemoryDb } from '../../testing/temp-db';
 import type { QuotaPoolsRepo, QuotaStore, ResolvedPool } from '../quota-ports';
 import { createSqliteQuotaStore } from '../store/sqlite-store';
+import { gateCandidates } from './quota-gate';
 import { createQuotaRuntime, type QuotaRuntime } from './quota-runtime';
 
 const HOUR = 3_600_000;
@@ -172,5 +173,68 @@ describe('quota runtime', () => {
     expect(usage?.dimensions[0]?.mode).toBe('generous');
     expect(await q.usage('nope', T)).toBeNull();
     expect((await q.usage('p1', T))?.name).toBe('team');
+  });
+
+  it('QPIPE-1/2: checkNow decides synchronously as check does; a store without a synchronous form gets null', async () => {
+    const { q, store } = runtime([pool()]);
+    await store.consume('bob', { key: 'team:requests:hourly', windowMs: HOUR }, 10, T);
+    const ip = q.poolOf('kb', 'c1');
+    if (!ip) throw new Error('no pool');
+    expect(q.checkNow(ip, 'kb', ONE, T)).toEqual(await q.check(ip, 'kb', ONE, T));
+    expect(q.checkNow(ip, 'kb', ONE, T)).toEqual({ kind: 'allow', penalized: true });
+    expect(q.checkNow(ip, 'ka', ONE, T)).toEqual({ kind: 'allow', penalized: false });
+
+    const real = createSqliteQuotaStore(createMemoryDb(), { flushIntervalMs: 60_000 });
+    const asyncOnly: QuotaStore = {
+      driver: 'redis',
+      peek: (...a) => real.peek(...a),
+      consume: (...a) => real.consume(...a),
+      readMany: (...a) => real.readMany(...a),
+      gc: (...a) => real.gc(...a),
+      clear: (...a) => real.clear(...a),
+      close: () => real.close(),
+    };
+    const other = runtime([pool()], asyncOnly).q;
+    const ip2 = other.poolOf('kb', 'c1');
+    if (!ip2) throw new Error('no pool');
+    expect(other.checkNow(ip2, 'kb', ONE, T)).toBeNull();
+    await real.consume('bob', { key: 'team:requests:hourly', windowMs: HOUR }, 10, T);
+    expect(await other.check(ip2, 'kb', ONE, T)).toEqual({ kind: 'allow', penalized: true });
+  });
+
+  it('QPIPE-1/7: the gate answers without a promise when nobody is held or penalized, and demotes a penalized pool', async () => {
+    const two = pool({ id: 'p2', name: 'other', connectionIds: ['c2'] });
+    const { q, store } = runtime([pool(), two]);
+    const targets = ['c2', 'c1', 'c9'];
+    const plain = gateCandidates(q, 'kb', targets, (t) => t, ONE, T);
+    if (plain instanceof Promise) throw new Error('expected a synchronous gate');
+    expect(plain.allowed).toEqual(['c2', 'c1', 'c9']);
+    expect([...plain.covered].sort()).toEqual(['c1', 'c2']);
+    expect(plain.penalized.size).toBe(0);
+    // bob (soft) at his share of pool "team" only: c1 goes after the others.
+    await store.consume('bob', { key: 'team:requests:hourly', windowMs: HOUR }, 10, T);
+    const demoted = gateCandidates(q, 'kb', targets, (t) => t, ONE, T);
+    expect(demoted).toBeInstanceOf(Promise);
+    const gate = await demoted;
+    expect(gate.allowed).toEqual(['c2', 'c9', 'c1']);
+    expect([...gate.penalized]).toEqual(['c1']);
+    expect(gate.blocked).toEqual([]);
+  });
+
+  it('QPIPE-5: every answer recorded in one turn is counted after it, each on its own key', async () => {
+    const { q, store } = runtime([pool()]);
+    const served = { usage: null, model: 'claude-sonnet-4-5', headers: {} };
+    for (let i = 0; i < 3; i++) q.record('ka', 'c1', served, T);
+    q.record('kb', 'c1', served, T);
+    q.record('kz', 'c1', served, T);
+    const ref = { key: 'team:requests:hourly', windowMs: HOUR };
+    expect(await store.peek('alice', ref, T)).toBe(0);
+    await new Promise((r) => setImmediate(r));
+    expect(await store.peek('alice', ref, T)).toBe(3);
+    expect(await store.peek('bob', ref, T)).toBe(1);
+    // And again on a later turn: the queue's slots are reused.
+    q.record('ka', 'c1', served, T);
+    await new Promise((r) => setImmediate(r));
+    expect(await store.peek('alice', ref, T)).toBe(4);
   });
 });

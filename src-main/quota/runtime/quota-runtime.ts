@@ -1,13 +1,14 @@
 import type { QuotaPoolUsage, QuotaStoreDriver, QuotaStoreStatus } from '../../../src-shared/domain/quota';
 import type { FairShareCost } from '../engine/fair-share';
 import { buildPoolUsage } from '../engine/pool-usage';
-import type { QuotaAdmin, QuotaPoolsRepo, QuotaStore } from '../quota-ports';
+import type { BucketPairs, QuotaAdmin, QuotaPoolsRepo, QuotaStore } from '../quota-ports';
 import { createHistory } from './history';
 import { buildPoolIndex, EMPTY_INDEX, findPool, type IndexedPool, type PoolIndex } from './pool-index';
 import { decideForKey, effectiveSaturation, type QuotaVerdict } from './quota-decision';
 import { recordConsumption, type ServedCost } from './quota-record';
+import { createRecordQueue } from './record-queue';
 import { createSaturationCache } from './saturation-cache';
-import { readSaturation } from './saturation-headers';
+import type { SaturationWindow } from './saturation-headers';
 import type { PoolForCatalog } from '../../routing/catalog';
 import { systemCombosOf } from './system-combos';
 import { createWarnLimiter } from './warn-limiter';
@@ -39,6 +40,13 @@ export interface QuotaRuntime extends QuotaAdmin {
   poolOf(keyId: string, connectionId: string): IndexedPool | null;
   /** QPIPE-1/2/3: one store round trip and the fair-share decision; never rejects (fail-open). */
   check(pool: IndexedPool, keyId: string, cost: FairShareCost, now: number): Promise<QuotaVerdict>;
+  /**
+   * `check` without a promise, while the store answers synchronously (SQLite); null when it cannot
+   * right now (Redis): then `check`. Never throws (fail-open).
+   */
+  checkNow(pool: IndexedPool, keyId: string, cost: FairShareCost, now: number): QuotaVerdict | null;
+  /** The connections some pool covers for this key (the same set every call until the next reload). */
+  coveredBy(keyId: string): ReadonlySet<string>;
   /** QPIPE-4/5/6: saturation read now, consumption written after `setImmediate`; never throws, never awaited. */
   record(keyId: string, connectionId: string, served: ServedCost, now: number): void;
   /** QPIPE-7's factor: p2c/auto multiply their score by it; the ordered strategies demote instead. */
@@ -49,7 +57,8 @@ export interface QuotaRuntime extends QuotaAdmin {
   saturation: ReturnType<typeof createSaturationCache>;
 }
 
-const NO_PENALTY: QuotaVerdict = { kind: 'allow', penalized: false };
+const NO_PENALTY: QuotaVerdict = Object.freeze({ kind: 'allow', penalized: false });
+const NONE: ReadonlySet<string> = new Set();
 
 export function createQuotaRuntime(deps: QuotaRuntimeDeps): QuotaRuntime {
   const { store, log } = deps;
@@ -60,10 +69,6 @@ export function createQuotaRuntime(deps: QuotaRuntimeDeps): QuotaRuntime {
   const warnRecord = createWarnLimiter(log);
 
   const threshold = (ip: IndexedPool) => ip.pool.saturationThreshold ?? deps.config().saturationThreshold;
-  const reported = (ip: IndexedPool, now: number) => (d: number) => {
-    const dim = ip.dims[d];
-    return dim === undefined ? null : saturation.poolFraction(ip.pool.connectionIds, dim, now);
-  };
   const failOpen = (what: string, error: unknown, now: number): QuotaVerdict => {
     const reason = error instanceof Error ? error.message : String(error);
     warnEnforce(`[quota:enforce] ${what} failed, request allowed (fail-open): ${reason}`, now);
@@ -81,50 +86,74 @@ export function createQuotaRuntime(deps: QuotaRuntimeDeps): QuotaRuntime {
     history.keep(new Set(index.pools.map((p) => p.pool.id)));
   };
 
+  /** The decision on buckets already read; `pairs` may be the pool's scratch (used before returning). */
+  const decide = (ip: IndexedPool, k: number, pairs: BucketPairs, cost: FairShareCost, now: number): QuotaVerdict => {
+    try {
+      const sat = effectiveSaturation(ip, pairs, now, saturation, ip.scratch.saturation);
+      history.sampleIfDue(ip, pairs, sat, now);
+      return decideForKey(ip, k, pairs, cost, sat, threshold(ip), now);
+    } catch (error) {
+      return failOpen(`deciding pool "${ip.pool.name}"`, error, now);
+    }
+  };
+
+  const checkNow = (ip: IndexedPool, keyId: string, cost: FairShareCost, now: number): QuotaVerdict | null => {
+    const k = ip.allocationIndex.get(keyId);
+    if (k === undefined) return NO_PENALTY;
+    const sync = store.sync?.() ?? null;
+    if (sync === null) return null;
+    let pairs: BucketPairs;
+    try {
+      pairs = sync.readManyInto(ip.storeKeys, ip.refs, now, ip.scratch.pairs);
+    } catch (error) {
+      return failOpen(`reading pool "${ip.pool.name}"`, error, now);
+    }
+    return decide(ip, k, pairs, cost, now);
+  };
+
+  const recordFailed = (error: unknown, now: number): void => {
+    const reason = error instanceof Error ? error.message : String(error);
+    warnRecord(`[quota:enforce] recordConsumption failed (drift expected): ${reason}`, now);
+  };
+  const onRecordRejected = (error: unknown): void => recordFailed(error, deps.now());
+  // QPIPE-5: after the answer, off this turn of the loop; the client never waits for the store.
+  const records = createRecordQueue((ip, storeKey, served, growth, now) => {
+    try {
+      recordConsumption(store, ip, storeKey, served, growth, now)?.catch(onRecordRejected);
+    } catch (error) {
+      recordFailed(error, deps.now());
+    }
+  });
+
   return {
     coversKey: (keyId) => index.byKey.has(keyId),
     poolOf: (keyId, connectionId) => index.byKey.get(keyId)?.get(connectionId) ?? null,
+    coveredBy: (keyId) => index.coveredByKey.get(keyId) ?? NONE,
+    checkNow,
     async check(ip, keyId, cost, now) {
       const k = ip.allocationIndex.get(keyId);
       if (k === undefined) return NO_PENALTY;
+      const quick = checkNow(ip, keyId, cost, now);
+      if (quick !== null) return quick;
       let pairs;
       try {
         pairs = await store.readMany(ip.storeKeys, ip.refs, now);
       } catch (error) {
         return failOpen(`reading pool "${ip.pool.name}"`, error, now);
       }
-      try {
-        const sat = effectiveSaturation(ip, pairs, now, reported(ip, now));
-        history.sampleIfDue(ip, pairs, sat, now);
-        return decideForKey(ip, k, pairs, cost, sat, threshold(ip), now);
-      } catch (error) {
-        return failOpen(`deciding pool "${ip.pool.name}"`, error, now);
-      }
+      return decide(ip, k, pairs, cost, now);
     },
     record(keyId, connectionId, served, now) {
       if (!index.connections.has(connectionId)) return;
       try {
-        const readings = readSaturation(served.headers);
-        const growth = readings.length > 0 ? saturation.observe(connectionId, readings, now) : null;
         const ip = index.byKey.get(keyId)?.get(connectionId);
+        // Only a percent dimension counts the growth of the provider's reports (QPIPE-6).
+        const growth = ip?.countsPercent === true ? new Map<SaturationWindow, number>() : null;
+        saturation.observeHeaders(connectionId, served.headers, now, growth);
         if (!ip) return;
-        // QPIPE-5: after the answer, off this turn of the loop; the client never waits for the store.
-        setImmediate(() => {
-          recordConsumption(
-            store,
-            ip,
-            ip.storeKeys[ip.allocationIndex.get(keyId) ?? -1] ?? keyId,
-            served,
-            growth,
-            now,
-          ).catch((error: unknown) => {
-            const reason = error instanceof Error ? error.message : String(error);
-            warnRecord(`[quota:enforce] recordConsumption failed (drift expected): ${reason}`, deps.now());
-          });
-        });
+        records.push(ip, ip.storeKeys[ip.allocationIndex.get(keyId) ?? -1] ?? keyId, served, growth, now);
       } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        warnRecord(`[quota:enforce] recordConsumption failed (drift expected): ${reason}`, now);
+        recordFailed(error, now);
       }
     },
     softDeprioritizeFactor: () => deps.config().softDeprioritizeFactor,
@@ -134,7 +163,7 @@ export function createQuotaRuntime(deps: QuotaRuntimeDeps): QuotaRuntime {
       const ip = findPool(index, idOrName);
       if (!ip) return null;
       const pairs = await store.readMany(ip.storeKeys, ip.refs, now);
-      const sat = effectiveSaturation(ip, pairs, now, reported(ip, now));
+      const sat = effectiveSaturation(ip, pairs, now, saturation);
       history.sampleIfDue(ip, pairs, sat, now);
       const t = threshold(ip);
       return {

@@ -73,4 +73,27 @@ describe('saturation cache', () => {
     expect(saturationWindowsOf({ unit: 'requests', window: 'hourly' })).toEqual(['requests']);
     expect(saturationWindowsOf({ unit: 'tokens', window: '5h' })).toEqual(['5h', 'tokens']);
   });
+
+  it('QPIPE-6: observeHeaders stores what readSaturation reads and adds the growth only when asked', () => {
+    const headers = (used: string) => ({
+      'anthropic-ratelimit-unified-5h-utilization': used,
+      'anthropic-ratelimit-requests-limit': '100',
+      'anthropic-ratelimit-requests-remaining': '60',
+    });
+    const cache = createSaturationCache();
+    const first = new Map();
+    cache.observeHeaders('c1', headers('0.1'), 0, first);
+    expect(first.size).toBe(0);
+    expect(cache.fresh('c1', '5h', 0)).toBe(0.1);
+    expect(cache.fresh('c1', 'requests', 0)).toBeCloseTo(0.4);
+    const growth = new Map();
+    cache.observeHeaders('c1', headers('0.3'), 1, growth);
+    expect(growth.get('5h')).toBeCloseTo(0.2);
+    expect(growth.get('requests')).toBe(0);
+    // Without a growth map the readings are stored all the same.
+    cache.observeHeaders('c1', headers('0.35'), 2, null);
+    expect(cache.fresh('c1', '5h', 2)).toBe(0.35);
+    cache.observeHeaders('c2', {}, 2, null);
+    expect(cache.poolFraction(['c2'], { unit: 'percent', window: '5h' }, 2)).toBeNull();
+  });
 });

@@ -51,24 +51,65 @@ function ratio(headers: HeaderBag, limitName: string, remainingName: string): nu
   return clamp01((limit - remaining) / limit);
 }
 
-/** Every reading the headers carry; empty for a provider that reports none (the common case: cheap). */
-export function readSaturation(headers: HeaderBag): SaturationReading[] {
-  const out: SaturationReading[] = [];
+/** Receives one reading (see `visitSaturation`); `sink` is the caller's own state, passed through. */
+export type SaturationVisit<S> = (sink: S, window: SaturationWindow, fraction: number) => void;
+
+/**
+ * Hands every reading the headers carry to `visit`, in `readSaturation`'s order, and says how many
+ * there were. Allocates nothing of its own: the quota cache stores readings straight from here.
+ */
+export function visitSaturation<S>(headers: HeaderBag, sink: S, visit: SaturationVisit<S>): number {
+  let n = 0;
   const u5 = numberOf(headers, 'anthropic-ratelimit-unified-5h-utilization');
-  if (u5 !== null) out.push({ window: '5h', fraction: clamp01(u5) });
+  if (u5 !== null) {
+    visit(sink, '5h', clamp01(u5));
+    n += 1;
+  }
   const u7 = numberOf(headers, 'anthropic-ratelimit-unified-7d-utilization');
-  if (u7 !== null) out.push({ window: '7d', fraction: clamp01(u7) });
-  for (const which of ['primary', 'secondary'] as const) {
-    const pct = numberOf(headers, CODEX[which].used);
-    if (pct !== null) out.push({ window: codexWindow(headers, which), fraction: clamp01(pct / 100) });
+  if (u7 !== null) {
+    visit(sink, '7d', clamp01(u7));
+    n += 1;
+  }
+  const primary = numberOf(headers, CODEX.primary.used);
+  if (primary !== null) {
+    visit(sink, codexWindow(headers, 'primary'), clamp01(primary / 100));
+    n += 1;
+  }
+  const secondary = numberOf(headers, CODEX.secondary.used);
+  if (secondary !== null) {
+    visit(sink, codexWindow(headers, 'secondary'), clamp01(secondary / 100));
+    n += 1;
   }
   const requests =
     ratio(headers, 'x-ratelimit-limit-requests', 'x-ratelimit-remaining-requests') ??
     ratio(headers, 'anthropic-ratelimit-requests-limit', 'anthropic-ratelimit-requests-remaining');
-  if (requests !== null) out.push({ window: 'requests', fraction: requests });
+  if (requests !== null) {
+    visit(sink, 'requests', requests);
+    n += 1;
+  }
   const tokens =
     ratio(headers, 'x-ratelimit-limit-tokens', 'x-ratelimit-remaining-tokens') ??
     ratio(headers, 'anthropic-ratelimit-tokens-limit', 'anthropic-ratelimit-tokens-remaining');
-  if (tokens !== null) out.push({ window: 'tokens', fraction: tokens });
-  return out;
+  if (tokens !== null) {
+    visit(sink, 'tokens', tokens);
+    n += 1;
+  }
+  return n;
+}
+
+/** Shared by every answer that reports nothing (the common case), so such an answer allocates nothing. */
+const NONE: readonly SaturationReading[] = Object.freeze([]);
+
+/** Readings gathered here first, so the array handed out is made once, at its exact size. */
+const gathered = { readings: [] as SaturationReading[], count: 0 };
+const collect: SaturationVisit<typeof gathered> = (into, window, fraction) => {
+  into.readings[into.count] = { window, fraction };
+  into.count += 1;
+};
+
+/** Every reading the headers carry; empty for a provider that reports none (the common case: cheap). */
+export function readSaturation(headers: HeaderBag): readonly SaturationReading[] {
+  gathered.count = 0;
+  const n = visitSaturation(headers, gathered, collect);
+  return n === 0 ? NONE : gathered.readings.slice(0, n);
 }

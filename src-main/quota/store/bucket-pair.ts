@@ -15,15 +15,20 @@ export interface BucketPair {
   touchedAt: number;
 }
 
-/** The two bucket values as seen from bucket `index`, without changing the pair. */
-export function viewAt(pair: BucketPair, index: number): { prev: number; curr: number } {
+/**
+ * The prev bucket's value as seen from bucket `index`, without changing the pair (two functions, not
+ * one returning an object: the request path reads every key of a pool). A read from the past (a `now` older than the last write) sees its own bucket as our prev; the one before
+ * it is no longer kept, so it counts as 0 (a slight under-count, never an over-count).
+ */
+export function viewPrev(pair: BucketPair, index: number): number {
   const shift = index - pair.index;
-  if (shift === 0) return { prev: pair.prev, curr: pair.curr };
-  if (shift === 1) return { prev: pair.curr, curr: 0 };
-  // A read from the past (a `now` older than the last write): its own bucket is our prev; the one
-  // before it is no longer kept, so it counts as 0 (a slight under-count, never an over-count).
-  if (shift === -1) return { prev: 0, curr: pair.prev };
-  return { prev: 0, curr: 0 };
+  return shift === 0 ? pair.prev : shift === 1 ? pair.curr : 0;
+}
+
+/** The curr bucket's value as seen from bucket `index` (see `viewPrev`). */
+export function viewCurr(pair: BucketPair, index: number): number {
+  const shift = index - pair.index;
+  return shift === 0 ? pair.curr : shift === -1 ? pair.prev : 0;
 }
 
 /** Moves the pair forward to bucket `index`: curr becomes prev, or both empty after a gap of ≥ 2 windows. */
@@ -44,6 +49,6 @@ export function rollTo(pair: BucketPair, index: number): void {
 
 /** QWIN-2 over the pair at `now`. */
 export function effectiveAt(pair: BucketPair, now: number, windowMs: number): number {
-  const { prev, curr } = viewAt(pair, bucketIndexOf(now, windowMs));
-  return slidingValue(prev, curr, now, windowMs);
+  const index = bucketIndexOf(now, windowMs);
+  return slidingValue(viewPrev(pair, index), viewCurr(pair, index), now, windowMs);
 }

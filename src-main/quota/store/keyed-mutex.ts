@@ -8,6 +8,12 @@ export interface KeyedMutex {
   run<T>(key: string, task: () => T | Promise<T>): Promise<T>;
   /** Keys with a task queued or running (tests: the map must drain). */
   size(): number;
+  /**
+   * Whether `key` has a task queued or running. When it has none, a synchronous critical section
+   * may run at once: nothing can start between this check and its end (one thread), so that is the
+   * lock taken and released without a promise.
+   */
+  busy(key: string): boolean;
 }
 
 export function createKeyedMutex(): KeyedMutex {
@@ -28,5 +34,6 @@ export function createKeyedMutex(): KeyedMutex {
       return result;
     },
     size: () => tails.size,
+    busy: (key) => tails.has(key),
   };
 }

@@ -145,4 +145,78 @@ describe('sqlite quota store', () => {
     await store.close();
     await expect(store.consume('alice', DIM, 1, T0)).rejects.toThrow(/closed/);
   });
+
+  describe('synchronous form (the request path)', () => {
+    const rowsOf = (t: TempDb) =>
+      t.db
+        .prepare('SELECT api_key_id, bucket_index, consumed FROM quota_consumption ORDER BY api_key_id, bucket_index')
+        .all();
+
+    it('QWIN-3: readManyInto answers what readMany answers, into the given arrays', async () => {
+      await store.consume('alice', DIM, 5, T0 + 1);
+      await store.consume('bob', OTHER_DIM, 3, T0 + HOUR + 1);
+      const at = T0 + HOUR + 10;
+      const out = { prev: new Float64Array(4), curr: new Float64Array(4) };
+      const got = store.sync().readManyInto(['alice', 'bob'], [DIM, OTHER_DIM], at, out);
+      expect(got).toBe(out);
+      const want = await store.readMany(['alice', 'bob'], [DIM, OTHER_DIM], at);
+      expect([...got.prev]).toEqual([...want.prev]);
+      expect([...got.curr]).toEqual([...want.curr]);
+      expect([...got.prev]).toEqual([5, 0, 0, 0]);
+      expect([...got.curr]).toEqual([0, 0, 0, 3]);
+    });
+
+    it('QWIN-4: consume runs at once while its counter is free and waits behind a queued async consume', async () => {
+      expect(store.sync().consume('alice', DIM, 2, T0 + 1)).toBe(2);
+      const queued = store.consume('alice', DIM, 3, T0 + 2);
+      // The async consume holds alice's mutex: the synchronous form declines rather than overtake it.
+      expect(store.sync().consume('alice', DIM, 1, T0 + 3)).toBeNull();
+      // Another counter is not held.
+      expect(store.sync().consume('bob', DIM, 1, T0 + 3)).toBe(1);
+      await expect(queued).resolves.toBe(5);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(store.sync().consume('alice', DIM, 1, T0 + 4)).toBe(6);
+    });
+
+    it('QDB-3: a row written again before the flush is written once with its latest value; rolled rows still are', async () => {
+      const sync = store.sync();
+      sync.consume('alice', DIM, 1, T0 + 1);
+      sync.consume('alice', DIM, 2, T0 + 2);
+      expect(store.flush()).toBe(1);
+      sync.consume('alice', DIM, 4, T0 + 3);
+      // Into the next bucket, then one more two buckets on: every touched row stays pending.
+      sync.consume('alice', DIM, 10, T0 + HOUR + 1);
+      sync.consume('alice', DIM, 20, T0 + 3 * HOUR + 1);
+      expect(store.flush()).toBe(3);
+      expect(rowsOf(temp)).toEqual([
+        { api_key_id: 'alice', bucket_index: 500_000, consumed: 7 },
+        { api_key_id: 'alice', bucket_index: 500_001, consumed: 10 },
+        { api_key_id: 'alice', bucket_index: 500_003, consumed: 20 },
+      ]);
+      expect(store.flush()).toBe(0);
+    });
+
+    it('QWIN-1: a late record for the previous bucket updates that row, not the current one', async () => {
+      const sync = store.sync();
+      sync.consume('alice', DIM, 1, T0 + 1);
+      sync.consume('alice', DIM, 2, T0 + HOUR + 1);
+      // Seen from its own (older) bucket: that bucket is 1 + 4; the one before it is not kept.
+      expect(sync.consume('alice', DIM, 4, T0 + HOUR - 1)).toBe(5);
+      store.flush();
+      expect(rowsOf(temp)).toEqual([
+        { api_key_id: 'alice', bucket_index: 500_000, consumed: 5 },
+        { api_key_id: 'alice', bucket_index: 500_001, consumed: 2 },
+      ]);
+    });
+
+    it("QWIN-3: clear(key) drops that key's pending rows too; after close the synchronous form throws", async () => {
+      store.sync().consume('alice', DIM, 1, T0 + 1);
+      store.sync().consume('bob', DIM, 1, T0 + 1);
+      await store.clear('alice');
+      expect(store.flush()).toBe(1);
+      expect(rowsOf(temp)).toEqual([{ api_key_id: 'bob', bucket_index: 500_000, consumed: 1 }]);
+      await store.close();
+      expect(() => store.sync().consume('alice', DIM, 1, T0)).toThrow(/closed/);
+    });
+  });
 });

@@ -1,8 +1,8 @@
 import { QUOTA_WINDOW_MS } from '../../../src-shared/domain/quota';
 import type { Database } from '../../db/open';
 import { bucketIndexOf } from '../engine/sliding-window';
-import type { BucketPairs, DimensionRef, QuotaStore } from '../quota-ports';
-import { effectiveAt, rollTo, viewAt, type BucketPair } from './bucket-pair';
+import type { BucketPairs, DimensionRef, QuotaStore, QuotaStoreNow } from '../quota-ports';
+import { effectiveAt, rollTo, viewCurr, viewPrev, type BucketPair } from './bucket-pair';
 import { createKeyedMutex } from './keyed-mutex';
 
 /**
@@ -21,6 +21,8 @@ import { createKeyedMutex } from './keyed-mutex';
  * by what was served in that interval — the drift QPIPE-N1 accepts.
  */
 export interface SqliteQuotaStore extends QuotaStore {
+  /** Always there: every answer comes from memory (a first touch reads its two rows synchronously). */
+  sync(): QuotaStoreNow;
   /** Writes every pending row in one transaction now; returns how many rows it wrote. */
   flush(): number;
 }
@@ -38,6 +40,13 @@ interface PendingRow {
   index: number;
   consumed: number;
   updatedAt: number;
+}
+
+/** A pair in memory with the pending writes of its two rows (see `consumeNow`). */
+interface StorePair extends BucketPair {
+  keyId: string;
+  prevRow: PendingRow | null;
+  currRow: PendingRow | null;
 }
 
 interface StoredRow {
@@ -77,18 +86,23 @@ export function createSqliteQuotaStore(db: Database, opts: SqliteQuotaStoreOptio
     for (const r of rows) upsert.run(r.keyId, r.dimKey, r.index, r.consumed, r.updatedAt);
   });
 
-  // Keyed by `apiKeyId|dimensionKey` (the QWIN-4 mutex key too); pending by that plus `|index`.
-  const pairs = new Map<string, BucketPair & { keyId: string }>();
-  const pending = new Map<string, PendingRow>();
+  // By dimension key, then api key id: a lookup builds no string. Each pair points at its two rows'
+  // pending writes (null once none), so a consume updates one row in place instead of making one.
+  const pairs = new Map<string, Map<string, StorePair>>();
+  const pending = new Set<PendingRow>();
   const mutex = createKeyedMutex();
   let closed = false;
 
-  const pairOf = (keyId: string, dim: DimensionRef, now: number): BucketPair & { keyId: string } => {
-    const id = `${keyId}|${dim.key}`;
-    const index = bucketIndexOf(now, dim.windowMs);
-    let pair = pairs.get(id);
+  const pairOf = (keyId: string, dim: DimensionRef, now: number): StorePair => {
+    let byKey = pairs.get(dim.key);
+    if (!byKey) {
+      byKey = new Map();
+      pairs.set(dim.key, byKey);
+    }
+    let pair = byKey.get(keyId);
     if (!pair) {
-      pair = { keyId, index, prev: 0, curr: 0, prevAt: 0, currAt: 0, touchedAt: now };
+      const index = bucketIndexOf(now, dim.windowMs);
+      pair = { keyId, index, prev: 0, curr: 0, prevAt: 0, currAt: 0, touchedAt: now, prevRow: null, currRow: null };
       for (const row of selectPair.all(keyId, dim.key, index, index - 1)) {
         if (row.bucket_index === index) {
           pair.curr = row.consumed;
@@ -98,7 +112,7 @@ export function createSqliteQuotaStore(db: Database, opts: SqliteQuotaStoreOptio
           pair.prevAt = row.updated_at;
         }
       }
-      pairs.set(id, pair);
+      byKey.set(keyId, pair);
     }
     pair.touchedAt = Math.max(pair.touchedAt, now);
     return pair;
@@ -106,13 +120,11 @@ export function createSqliteQuotaStore(db: Database, opts: SqliteQuotaStoreOptio
 
   const flush = (): number => {
     if (pending.size === 0) return 0;
-    const rows = [...pending.values()];
+    const rows = [...pending];
     writeAll(rows);
-    // Only after the commit: a throw above leaves every row pending for the next attempt.
-    for (const r of rows) {
-      const id = `${r.keyId}|${r.dimKey}|${r.index}`;
-      if (pending.get(id) === r) pending.delete(id);
-    }
+    // Only after the commit: a throw above leaves every row pending for the next attempt. Nothing
+    // can write a row between the two lines (the transaction is synchronous).
+    pending.clear();
     return rows.length;
   };
 
@@ -135,29 +147,79 @@ export function createSqliteQuotaStore(db: Database, opts: SqliteQuotaStoreOptio
     ensureOpen();
     const pair = pairOf(keyId, dim, now);
     const index = bucketIndexOf(now, dim.windowMs);
+    const shift = index - pair.index;
+    // The rows move with their buckets; a row rolled out of the pair stays pending all the same.
+    if (shift === 1) pair.prevRow = pair.currRow;
+    if (shift >= 1) pair.currRow = null;
+    if (shift >= 2) pair.prevRow = null;
     rollTo(pair, index);
     const at = Math.floor(now);
     let value: number;
+    let updatedAt: number;
     if (index === pair.index) {
       pair.curr += amount;
       pair.currAt = Math.max(pair.currAt, at);
       value = pair.curr;
+      updatedAt = pair.currAt;
     } else if (index === pair.index - 1) {
       // A late record for the previous bucket (its request started before the boundary).
       pair.prev += amount;
       pair.prevAt = Math.max(pair.prevAt, at);
       value = pair.prev;
+      updatedAt = pair.prevAt;
     } else {
       // Two or more buckets back: it no longer counts in any window this pair can be read in.
       return effectiveAt(pair, now, dim.windowMs);
     }
-    const updatedAt = index === pair.index ? pair.currAt : pair.prevAt;
-    pending.set(`${keyId}|${dim.key}|${index}`, { keyId, dimKey: dim.key, index, consumed: value, updatedAt });
+    const isCurr = index === pair.index;
+    let row = isCurr ? pair.currRow : pair.prevRow;
+    if (row !== null && row.index === index) {
+      row.consumed = value;
+      row.updatedAt = updatedAt;
+    } else {
+      row = { keyId, dimKey: dim.key, index, consumed: value, updatedAt };
+      if (isCurr) pair.currRow = row;
+      else pair.prevRow = row;
+    }
+    pending.add(row);
     return effectiveAt(pair, now, dim.windowMs);
+  };
+
+  const readManyInto = (
+    keyIds: readonly string[],
+    dims: readonly DimensionRef[],
+    now: number,
+    out: BucketPairs,
+  ): BucketPairs => {
+    ensureOpen();
+    const dimCount = dims.length;
+    for (let d = 0; d < dimCount; d++) {
+      const dim = dims[d];
+      if (dim === undefined) continue;
+      const index = bucketIndexOf(now, dim.windowMs);
+      for (let k = 0; k < keyIds.length; k++) {
+        const keyId = keyIds[k];
+        if (keyId === undefined) continue;
+        const pair = pairOf(keyId, dim, now);
+        out.prev[k * dimCount + d] = viewPrev(pair, index);
+        out.curr[k * dimCount + d] = viewCurr(pair, index);
+      }
+    }
+    return out;
+  };
+
+  const syncOps: QuotaStoreNow = {
+    readManyInto,
+    consume(keyId, dim, amount, now) {
+      // QWIN-4: a counter whose mutex holds queued async consumes waits its turn behind them.
+      if (mutex.size() > 0 && mutex.busy(`${keyId}|${dim.key}`)) return null;
+      return consumeNow(keyId, dim, amount, now);
+    },
   };
 
   return {
     driver: 'sqlite',
+    sync: () => syncOps,
     peek(keyId, dim, now) {
       return Promise.resolve().then(() => {
         ensureOpen();
@@ -171,17 +233,8 @@ export function createSqliteQuotaStore(db: Database, opts: SqliteQuotaStoreOptio
     },
     readMany(keyIds, dims, now) {
       return Promise.resolve().then((): BucketPairs => {
-        ensureOpen();
-        const prev = new Float64Array(keyIds.length * dims.length);
-        const curr = new Float64Array(keyIds.length * dims.length);
-        keyIds.forEach((keyId, k) => {
-          dims.forEach((dim, d) => {
-            const view = viewAt(pairOf(keyId, dim, now), bucketIndexOf(now, dim.windowMs));
-            prev[k * dims.length + d] = view.prev;
-            curr[k * dims.length + d] = view.curr;
-          });
-        });
-        return { prev, curr };
+        const size = keyIds.length * dims.length;
+        return readManyInto(keyIds, dims, now, { prev: new Float64Array(size), curr: new Float64Array(size) });
       });
     },
     gc(retentionMs, now) {
@@ -199,8 +252,8 @@ export function createSqliteQuotaStore(db: Database, opts: SqliteQuotaStoreOptio
       return Promise.resolve().then(() => {
         ensureOpen();
         const mine = (owner: string): boolean => keyId === undefined || owner === keyId;
-        for (const [id, pair] of pairs) if (mine(pair.keyId)) pairs.delete(id);
-        for (const [id, row] of pending) if (mine(row.keyId)) pending.delete(id);
+        for (const byKey of pairs.values()) for (const id of byKey.keys()) if (mine(id)) byKey.delete(id);
+        for (const row of pending) if (mine(row.keyId)) pending.delete(row);
         if (keyId === undefined) deleteAll.run();
         else deleteKey.run(keyId);
       });

@@ -151,6 +151,8 @@ export function createQuotaStoreFactory(deps: QuotaStoreFactoryDeps): SwitchingQ
     get driver() {
       return link?.isUp() ? 'redis' : 'sqlite';
     },
+    // Redis down or not configured: every call goes to SQLite anyway, so its synchronous form may too.
+    sync: () => (link?.isUp() ? null : sqlite.sync()),
     peek: (keyId, dim, now) => route((s) => s.peek(keyId, dim, now)),
     consume: (keyId, dim, amount, now) => route((s) => s.consume(keyId, dim, amount, now)),
     readMany: (keyIds, dims, now) => route((s) => s.readMany(keyIds, dims, now)),

@@ -1,4 +1,4 @@
-import { standingOf, type Pin, type PinScope } from './pin';
+import { standingKindOf, type Pin, type PinScope } from './pin';
 
 /** What serving a request does to its session's pin; the store writes `pin` unless `kind` is `disabled`. */
 export type PinChange =
@@ -19,18 +19,23 @@ export function learnServed(
   ttlMs: number,
   now: number,
 ): PinChange {
-  const standing = standingOf(pin, ttlMs, now);
-  if (standing.kind === 'disabled') return { kind: 'disabled' };
+  const standing = standingKindOf(pin, ttlMs, now);
+  if (standing === 'disabled') return { kind: 'disabled' };
   const expiresAt = now + ttlMs;
-  if (standing.kind === 'live') {
-    const live = standing.pin;
-    if (live.connectionId === servedConnectionId) {
-      return { kind: 'extended', pin: { ...live, lastServedAt: now, expiresAt } };
+  if (standing === 'live' && pin) {
+    // Field by field, not a spread: this runs once per served request of every session.
+    const { keyId, session, target } = pin;
+    if (pin.connectionId === servedConnectionId) {
+      const createdAt = pin.createdAt;
+      return {
+        kind: 'extended',
+        pin: { keyId, session, target, connectionId: servedConnectionId, createdAt, lastServedAt: now, expiresAt },
+      };
     }
     return {
       kind: 'moved',
-      from: live.connectionId,
-      pin: { ...live, connectionId: servedConnectionId, createdAt: now, lastServedAt: now, expiresAt },
+      from: pin.connectionId,
+      pin: { keyId, session, target, connectionId: servedConnectionId, createdAt: now, lastServedAt: now, expiresAt },
     };
   }
   const { keyId, session, target } = scope;

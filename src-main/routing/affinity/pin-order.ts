@@ -1,4 +1,4 @@
-import { standingOf, type Pin } from './pin';
+import { standingKindOf, type Pin } from './pin';
 
 /** What the pin proposed for one request; `order` is always a subset of the candidates given. */
 export type PinProposal<T> =
@@ -18,20 +18,23 @@ export function orderByPin<T>(
   ttlMs: number,
   now: number,
 ): PinProposal<T> {
-  const standing = standingOf(pin, ttlMs, now);
-  if (standing.kind === 'disabled') return { kind: 'unpinned', reason: 'disabled', order: candidates };
-  if (standing.kind === 'none') return { kind: 'unpinned', reason: 'no_pin', order: candidates };
-  if (standing.kind === 'expired') return { kind: 'unpinned', reason: 'expired', order: candidates };
-  const pinned = standing.pin.connectionId;
-  if (!candidates.some((candidate) => connectionOf(candidate) === pinned)) {
+  const standing = standingKindOf(pin, ttlMs, now);
+  if (standing === 'disabled') return { kind: 'unpinned', reason: 'disabled', order: candidates };
+  if (standing === 'none' || !pin) return { kind: 'unpinned', reason: 'no_pin', order: candidates };
+  if (standing === 'expired') return { kind: 'unpinned', reason: 'expired', order: candidates };
+  const pinned = pin.connectionId;
+  if (!includesConnection(candidates, connectionOf, pinned)) {
     return { kind: 'unpinned', reason: 'pinned_unavailable', order: candidates };
   }
   if (alreadyFirst(candidates, connectionOf, pinned))
     return { kind: 'pinned', connectionId: pinned, order: candidates };
   // A combo may list one connection twice (two models): keep all of its entries, in their order.
-  const head = candidates.filter((c) => connectionOf(c) === pinned);
-  const tail = candidates.filter((c) => connectionOf(c) !== pinned);
-  return { kind: 'pinned', connectionId: pinned, order: head.concat(tail) };
+  // Sized once (a pushed-to array over-allocates its backing store), pinned entries first.
+  const order = new Array<T>(candidates.length);
+  let at = 0;
+  for (const c of candidates) if (connectionOf(c) === pinned) order[at++] = c;
+  for (const c of candidates) if (connectionOf(c) !== pinned) order[at++] = c;
+  return { kind: 'pinned', connectionId: pinned, order };
 }
 
 /** True when every entry of `pinned` comes before every other entry (nothing to move). */
@@ -42,4 +45,9 @@ function alreadyFirst<T>(candidates: readonly T[], connectionOf: (candidate: T) 
     else if (seenOther) return false;
   }
   return true;
+}
+
+function includesConnection<T>(candidates: readonly T[], connectionOf: (candidate: T) => string, id: string): boolean {
+  for (const candidate of candidates) if (connectionOf(candidate) === id) return true;
+  return false;
 }

@@ -28,10 +28,20 @@ export function pinKeyOf(scope: PinScope): string {
  * enters this: the TTL is the same for all (the reference's regression #7274).
  */
 export function standingOf(pin: Pin | undefined, ttlMs: number, now: number): PinStanding {
-  if (ttlMs <= 0) return { kind: 'disabled' };
-  if (!pin) return { kind: 'none' };
-  const until = Math.min(pin.expiresAt, pin.lastServedAt + ttlMs);
-  return now < until ? { kind: 'live', pin } : { kind: 'expired', pin };
+  const kind = standingKindOf(pin, ttlMs, now);
+  if (kind === 'disabled') return DISABLED;
+  if (!pin || kind === 'none') return NONE;
+  return { kind, pin };
+}
+
+const DISABLED: PinStanding = { kind: 'disabled' };
+const NONE: PinStanding = { kind: 'none' };
+
+/** `standingOf`'s kind alone, allocating nothing: what the per-request plan and learn stages need. */
+export function standingKindOf(pin: Pin | undefined, ttlMs: number, now: number): PinStanding['kind'] {
+  if (ttlMs <= 0) return 'disabled';
+  if (!pin) return 'none';
+  return now < Math.min(pin.expiresAt, pin.lastServedAt + ttlMs) ? 'live' : 'expired';
 }
 
 /** Keys of pins past their stored expiry, for the store to delete (AFF pruning). */

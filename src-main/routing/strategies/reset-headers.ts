@@ -5,7 +5,9 @@ type HeaderBag = Record<string, string | string[] | undefined>;
 function first(headers: HeaderBag, name: string): string | null {
   const v = headers[name];
   const s = Array.isArray(v) ? v[0] : v;
-  return s === undefined || s.trim() === '' ? null : s.trim();
+  if (s === undefined) return null;
+  const trimmed = s.trim();
+  return trimmed === '' ? null : trimmed;
 }
 
 /** OpenAI's `x-ratelimit-reset-*` durations: `1s`, `6m0s`, `2m59.56s`, `20ms`, `1h2m`. */
@@ -34,10 +36,18 @@ function afterSeconds(headers: HeaderBag, name: string, now: number): number | n
   return Number.isFinite(n) && n >= 0 ? now + n * 1000 : null;
 }
 
+// Anthropic sends one timestamp in several reset headers, response after response: parse it once.
+let lastIsoText = '';
+let lastIsoValue = NaN;
+
 function isoDate(headers: HeaderBag, name: string): number | null {
   const raw = first(headers, name);
-  const t = raw === null ? NaN : Date.parse(raw);
-  return Number.isFinite(t) ? t : null;
+  if (raw === null) return null;
+  if (raw !== lastIsoText) {
+    lastIsoText = raw;
+    lastIsoValue = Date.parse(raw);
+  }
+  return Number.isFinite(lastIsoValue) ? lastIsoValue : null;
 }
 
 function duration(headers: HeaderBag, name: string, now: number): number | null {
@@ -53,17 +63,37 @@ function duration(headers: HeaderBag, name: string, now: number): number | null 
  * `anthropic-ratelimit-{requests,tokens}-reset` and OpenAI's `x-ratelimit-reset-{requests,tokens}`.
  */
 export function readResets(headers: HeaderBag, now: number): Map<SaturationWindow, number> {
+  const times = readResetsInto(headers, now, emptyResetTimes());
   const out = new Map<SaturationWindow, number>();
-  const put = (w: SaturationWindow, at: number | null) => {
-    if (at !== null && !out.has(w)) out.set(w, at);
-  };
-  put('5h', epochSeconds(headers, 'anthropic-ratelimit-unified-5h-reset'));
-  put('7d', epochSeconds(headers, 'anthropic-ratelimit-unified-7d-reset'));
-  put('5h', afterSeconds(headers, 'x-codex-primary-reset-after-seconds', now));
-  put('7d', afterSeconds(headers, 'x-codex-secondary-reset-after-seconds', now));
-  put('requests', isoDate(headers, 'anthropic-ratelimit-requests-reset'));
-  put('tokens', isoDate(headers, 'anthropic-ratelimit-tokens-reset'));
-  put('requests', duration(headers, 'x-ratelimit-reset-requests', now));
-  put('tokens', duration(headers, 'x-ratelimit-reset-tokens', now));
+  for (const w of RESET_WINDOWS) {
+    const at = times[w];
+    if (at !== null) out.set(w, at);
+  }
+  return out;
+}
+
+/** Each window's reset time (ms epoch), null when no header said; filled in place, see `readResetsInto`. */
+export type ResetTimes = Record<SaturationWindow, number | null>;
+
+/** The windows in the order `readResets` lists them. */
+export const RESET_WINDOWS: readonly SaturationWindow[] = ['5h', '7d', 'requests', 'tokens'];
+
+export const emptyResetTimes = (): ResetTimes => ({ '5h': null, '7d': null, requests: null, tokens: null });
+
+/**
+ * `readResets` into a caller-owned record (the strategy store reuses one per served response, so
+ * the hot path allocates nothing); the first header that names a window wins. Returns `out`.
+ */
+export function readResetsInto(headers: HeaderBag, now: number, out: ResetTimes): ResetTimes {
+  out['5h'] =
+    epochSeconds(headers, 'anthropic-ratelimit-unified-5h-reset') ??
+    afterSeconds(headers, 'x-codex-primary-reset-after-seconds', now);
+  out['7d'] =
+    epochSeconds(headers, 'anthropic-ratelimit-unified-7d-reset') ??
+    afterSeconds(headers, 'x-codex-secondary-reset-after-seconds', now);
+  out.requests =
+    isoDate(headers, 'anthropic-ratelimit-requests-reset') ?? duration(headers, 'x-ratelimit-reset-requests', now);
+  out.tokens =
+    isoDate(headers, 'anthropic-ratelimit-tokens-reset') ?? duration(headers, 'x-ratelimit-reset-tokens', now);
   return out;
 }

@@ -25,3 +25,52 @@ describe('round-robin strategy (pure)', () => {
     expect([...(recordPick(state, 'one', 'b', ['b']).combos.get('one')?.keys() ?? [])]).toEqual(['b']);
   });
 });
+
+/** The order as a full stable sort gives it (the definition the fast paths must match). */
+function sortedReference(
+  candidates: readonly string[],
+  memory: ReadonlyMap<string, number>,
+  sticky: string | null,
+): string[] {
+  const ranked = candidates.map((key, index) => ({ key, index, at: memory.get(key) ?? -1 }));
+  ranked.sort((a, b) => {
+    if (sticky !== null && (a.key === sticky) !== (b.key === sticky)) return a.key === sticky ? -1 : 1;
+    return a.at - b.at || a.index - b.index;
+  });
+  return ranked.map((r) => r.key);
+}
+
+describe('round-robin fast paths', () => {
+  it('ROUTE-1: for 2 to 5 candidates (repeats included) the order equals the full sort, and an unmoved order is the same array', () => {
+    let seed = 7;
+    const rand = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2_147_483_648;
+      return seed % n;
+    };
+    const names = ['a', 'b', 'c', 'd'];
+    for (let round = 0; round < 2_000; round++) {
+      const candidates = Array.from({ length: 2 + rand(4) }, () => names[rand(4)] ?? 'a');
+      const memory = new Map<string, number>();
+      for (const name of names) if (rand(3) > 0) memory.set(name, rand(5));
+      const run = rand(2) === 0 ? undefined : { key: names[rand(4)] ?? 'a', count: 1 + rand(3) };
+      const limit = 1 + rand(3);
+      const sticky = run !== undefined && run.count < limit ? run.key : null;
+      const got = orderRoundRobin(candidates, memory, id, run, limit);
+      const want = memory.size === 0 ? candidates : sortedReference(candidates, memory, sticky);
+      expect(got, JSON.stringify({ candidates, memory: [...memory], run, limit })).toEqual(want);
+      if (want.every((k, i) => k === candidates[i])) expect(got).toBe(candidates);
+    }
+  });
+
+  it('ROUTE-1: two candidates swap exactly when the first was picked more recently', () => {
+    const memory = new Map([
+      ['a', 2],
+      ['b', 1],
+    ]);
+    expect(orderRoundRobin(['a', 'b'], memory, id)).toEqual(['b', 'a']);
+    const same = ['b', 'a'];
+    expect(orderRoundRobin(same, memory, id)).toBe(same);
+    // A sticky run keeps the most recent first until it has had its picks.
+    expect(orderRoundRobin(['b', 'a'], memory, id, { key: 'a', count: 1 }, 2)).toEqual(['a', 'b']);
+  });
+});

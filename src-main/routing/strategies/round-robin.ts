@@ -44,18 +44,35 @@ export function orderRoundRobin<T>(
   stickyLimit: number = DEFAULT_STICKY_LIMIT,
 ): readonly T[] {
   if (candidates.length < 2 || !memory || memory.size === 0) return candidates;
-  const ranked = candidates.map((candidate, index) => ({ candidate, index, at: memory.get(keyOf(candidate)) ?? -1 }));
   const sticky = run !== undefined && run.count < stickyLimit ? run.key : null;
-  ranked.sort((a, b) => {
-    if (sticky !== null) {
-      const sa = keyOf(a.candidate) === sticky;
-      if (sa !== (keyOf(b.candidate) === sticky)) return sa ? -1 : 1;
-    }
-    return a.at - b.at || a.index - b.index;
-  });
+  // The comparator is a total order (sticky first, oldest pick, listed position), so the listed
+  // order stands exactly when each neighbour pair is in order: check that before sorting.
   let moved = false;
-  for (let i = 0; i < ranked.length; i++) if (ranked[i]?.index !== i) moved = true;
-  return moved ? ranked.map((r) => r.candidate) : candidates;
+  for (let i = 1; i < candidates.length && !moved; i++) {
+    const a = candidates[i - 1];
+    const b = candidates[i];
+    if (a !== undefined && b !== undefined && !inOrder(keyOf(a), keyOf(b), memory, sticky)) moved = true;
+  }
+  if (!moved) return candidates;
+  // Two candidates out of order: the other one first (the common two-account combo).
+  const a = candidates[0];
+  const b = candidates[1];
+  if (candidates.length === 2 && a !== undefined && b !== undefined) return [b, a];
+  const ranked = candidates.map((candidate, index) => ({ candidate, index, at: memory.get(keyOf(candidate)) ?? -1 }));
+  ranked.sort((x, y) => {
+    if (sticky !== null) {
+      const sx = keyOf(x.candidate) === sticky;
+      if (sx !== (keyOf(y.candidate) === sticky)) return sx ? -1 : 1;
+    }
+    return x.at - y.at || x.index - y.index;
+  });
+  return ranked.map((r) => r.candidate);
+}
+
+/** Whether a target keyed `ka` may stay before one keyed `kb` (listed first, so ties keep it first). */
+function inOrder(ka: string, kb: string, memory: PickMemory, sticky: string | null): boolean {
+  if (sticky !== null && (ka === sticky) !== (kb === sticky)) return ka === sticky;
+  return (memory.get(ka) ?? -1) <= (memory.get(kb) ?? -1);
 }
 
 /** Records that `key` was picked for `combo` now; the memory keeps only keys of current targets. */

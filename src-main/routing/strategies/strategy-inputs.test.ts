@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { emergencyFallbackEnabled, isBudgetFailure, parseEmergencyEnv } from './emergency-fallback';
 import { contextWindowOf } from './model-context-windows';
-import { observeQuota, quotaFactsOf } from './quota-memory';
-import { parseDurationMs, readResets } from './reset-headers';
+import { observeQuota, quotaFactsOf, type QuotaMemory } from './quota-memory';
+import { emptyResetTimes, parseDurationMs, readResets } from './reset-headers';
 import { countTools, toolsLimitFrom } from './tools-limit';
 
 describe('strategy inputs', () => {
@@ -27,16 +27,14 @@ describe('strategy inputs', () => {
   });
 
   it('ROUTE-2: the binding window is the most spent one that has not reset yet', () => {
-    const m = observeQuota(
-      undefined,
+    const m: QuotaMemory = new Map();
+    observeQuota(
+      m,
       [
         { window: '5h', fraction: 0.3 },
         { window: '7d', fraction: 0.8 },
       ],
-      new Map([
-        ['5h', 2_000],
-        ['7d', 9_000],
-      ]),
+      { ...emptyResetTimes(), '5h': 2_000, '7d': 9_000 },
       1_000,
     );
     expect(quotaFactsOf(m, 1_500)).toEqual({ remaining: expect.closeTo(0.2) as number, resetAt: 9_000 });

@@ -2,16 +2,24 @@ import type { ComboView } from '../../../src-shared/domain/combo';
 import { priceOf } from '../../quota/engine/price-table';
 import { readSaturation } from '../../quota/runtime/saturation-headers';
 import type { AttemptOutcome } from '../../proxy/resilience-port';
+import type { RuntimeConnection } from '../catalog';
 import type { Target } from '../resolve-targets';
 import { isBudgetFailure } from './emergency-fallback';
-import { NO_USAGE, type CandidateFacts, type HealthFacts, type UsageFacts } from './facts';
+import { NO_HEALTH, NO_USAGE, type CandidateFacts, type HealthFacts, type UsageFacts } from './facts';
 import { countsAsFailure, failedHealth, pickedUsage, servedHealth } from './health-memory';
 import { contextWindowOf } from './model-context-windows';
 import { orderByStrategy } from './order-strategy';
-import { observeQuota, quotaFactsOf, type QuotaMemory } from './quota-memory';
+import { observeQuota, quotaFactsOf, saysQuota, type QuotaMemory } from './quota-memory';
 import { shuffle } from './random-orders';
-import { readResets } from './reset-headers';
-import { DEFAULT_STICKY_LIMIT, EMPTY_PICKS, pickKeyOf, recordPick, type PickState } from './round-robin';
+import { emptyResetTimes, readResetsInto } from './reset-headers';
+import {
+  DEFAULT_STICKY_LIMIT,
+  EMPTY_PICKS,
+  orderRoundRobin,
+  pickKeyOf,
+  recordPick,
+  type PickState,
+} from './round-robin';
 import { DEFAULT_SOFT_PENALTY_FACTOR } from './soft-penalty';
 import { countTools, demoteByTools, toolsLimitFrom } from './tools-limit';
 
@@ -28,7 +36,13 @@ export interface RequestHints {
 /** The request a target was planned for (targets are fresh objects per request, so a WeakMap is exact). */
 interface Planned {
   combo: ComboView | null;
-  body: Buffer | null;
+  /**
+   * Weak: the plan outlives its request while a target stays referenced (picks, the last list), and a
+   * 70 KB body held that way outlives young-generation collections: promoted, only a full
+   * mark-compact frees it (15 of them in a bench round of Claude Code-shaped requests). The tool
+   * count is only read while the request runs (a failure, a tools demotion), when the body is alive.
+   */
+  body: WeakRef<Buffer> | null;
   conversation: string | null;
   emergencyFallback: boolean;
   at: number;
@@ -79,7 +93,25 @@ export interface StrategyStore {
   failed(target: Target, outcome: AttemptOutcome, now: number): void;
 }
 
-const keyOf = (t: Target) => pickKeyOf(t.connection.view.id, t.upstreamModel);
+/**
+ * Memory keys per connection and model, built once: a key depends only on the connection's id and
+ * the model, and a catalog reload brings new connection objects (so nothing here goes stale).
+ * Any-model connections pass client model names through: bounded, starts over when full.
+ */
+const pickKeys = new WeakMap<RuntimeConnection, Map<string, string>>();
+const MAX_KEYS_PER_CONNECTION = 256;
+
+function keyOf(t: Target): string {
+  let byModel = pickKeys.get(t.connection);
+  if (!byModel) pickKeys.set(t.connection, (byModel = new Map()));
+  let key = byModel.get(t.upstreamModel);
+  if (key === undefined) {
+    if (byModel.size >= MAX_KEYS_PER_CONNECTION) byModel.clear();
+    key = pickKeyOf(t.connection.view.id, t.upstreamModel);
+    byModel.set(t.upstreamModel, key);
+  }
+  return key;
+}
 const idOf = (t: Target) => t.connection.view.id;
 const MAX_CONVERSATIONS = 1_000;
 
@@ -107,9 +139,14 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
   const decks = new Map<string, string[]>();
   const toolLimits = new Map<string, number>();
   const budgetFailed = new Set<string>();
+  // Filled and read within one synchronous `served` call, so one record serves every response.
+  const resetScratch = emptyResetTimes();
 
   const toolsOf = (p: Planned): number => {
-    if (p.tools === null) p.tools = p.body ? countTools(p.body) : 0;
+    if (p.tools === null) {
+      const body = p.body?.deref();
+      p.tools = body ? countTools(body) : 0;
+    }
     return p.tools;
   };
 
@@ -117,28 +154,31 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
     combo: ComboView,
     candidates: readonly Target[],
     now: number,
-    indexOf: (t: Target, at: number) => number = (_t, at) => at,
+    indexOf: ((t: Target, at: number) => number) | null = null,
     penalized: ReadonlySet<string> | null = null,
   ): CandidateFacts[] {
     const used = usage.get(combo.name);
-    return candidates.map((t, at) => ({
-      key: keyOf(t),
-      connectionId: idOf(t),
-      index: indexOf(t, at),
-      weight: weightOf(combo, t),
-      usage: used?.get(keyOf(t)) ?? NO_USAGE,
-      health: health.get(idOf(t)) ?? {
-        successes: 0,
-        failures: 0,
-        consecutiveFailures: 0,
-        lastErrorStatus: null,
-        latencyEmaMs: null,
-      },
-      quota: quotaFactsOf(quota.get(idOf(t)), now),
-      price: priceFor(t.upstreamModel),
-      contextWindow: contextWindowOf(t.upstreamModel),
-      quotaSoftPenalty: penalized?.has(idOf(t)) ?? false,
-    }));
+    const out: CandidateFacts[] = [];
+    for (let at = 0; at < candidates.length; at++) {
+      const t = candidates[at];
+      if (t === undefined) continue;
+      const key = keyOf(t);
+      const id = idOf(t);
+      out.push({
+        key,
+        connectionId: id,
+        index: indexOf ? indexOf(t, at) : at,
+        weight: weightOf(combo, t),
+        usage: used?.get(key) ?? NO_USAGE,
+        // Facts are read only: the shared "no history" record stands in for a target never served.
+        health: health.get(id) ?? NO_HEALTH,
+        quota: quotaFactsOf(quota.get(id), now),
+        price: priceFor(t.upstreamModel),
+        contextWindow: contextWindowOf(t.upstreamModel),
+        quotaSoftPenalty: penalized?.has(id) ?? false,
+      });
+    }
+    return out;
   }
 
   function deckFor(combo: ComboView, keys: readonly string[]): string[] {
@@ -178,7 +218,12 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
           : [],
       pipelineCursor: lastGood.get(combo.name) ?? null,
     });
-    return ordered.map((f) => byIndex(f.index)).filter((t): t is Target => t !== undefined);
+    const out: Target[] = [];
+    for (const f of ordered) {
+      const t = byIndex(f.index);
+      if (t !== undefined) out.push(t);
+    }
+    return out;
   }
 
   /** ROUTE-4 and ROUTE-5 demotions, after the strategy (and again after a QPIPE-7 re-scoring). */
@@ -193,6 +238,27 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
     return out;
   }
 
+  /** The combo strategy's order of the plan's candidates (the same array when nothing moves). */
+  function strategyOrderOf(
+    combo: ComboView | null,
+    candidates: readonly Target[],
+    hints: RequestHints,
+    now: number,
+  ): readonly Target[] {
+    if (!combo || combo.strategy === 'priority' || candidates.length < 2) return candidates;
+    // Round-robin reads only each candidate's key and listed place: order the targets themselves,
+    // as `orderByStrategy` would order their facts, without building the facts.
+    if (combo.strategy === 'round-robin')
+      return orderRoundRobin(
+        candidates,
+        picks.combos.get(combo.name),
+        keyOf,
+        picks.runs.get(combo.name),
+        stickyLimit(),
+      );
+    return strategyOrder(combo, factsOf(combo, candidates, now), (i) => candidates[i], hints, now);
+  }
+
   return {
     wantsConversation: (combo) => combo?.strategy === 'cache-optimized' || combo?.strategy === 'context-relay',
     order(combo, candidates, hints, now) {
@@ -202,7 +268,7 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
         return candidates;
       const p: Planned = {
         combo,
-        body: hints.body,
+        body: hints.body ? new WeakRef(hints.body) : null,
         conversation: hints.conversation,
         emergencyFallback: hints.emergencyFallback,
         at: now,
@@ -210,11 +276,7 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
         listed: candidates,
       };
       for (const t of candidates) planned.set(t, p);
-      const ordered =
-        combo && combo.strategy !== 'priority' && candidates.length > 1
-          ? strategyOrder(combo, factsOf(combo, candidates, now), (i) => candidates[i], hints, now)
-          : candidates;
-      return demote(ordered, p);
+      return demote(strategyOrderOf(combo, candidates, hints, now), p);
     },
     rescorePenalized(combo, candidates, penalized, factor, pinned, now) {
       if (!combo || !SCORED.has(combo.strategy) || pinned !== null || candidates.length < 2) return candidates;
@@ -229,7 +291,14 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
       const byListed = new Map(inListed.map((t) => [at(t), t] as const));
       const facts = factsOf(combo, inListed, now, at, penalized);
       return demote(
-        strategyOrder(combo, facts, (i) => byListed.get(i), p, now, factor),
+        strategyOrder(
+          combo,
+          facts,
+          (i) => byListed.get(i),
+          { body: p.body?.deref() ?? null, conversation: p.conversation },
+          now,
+          factor,
+        ),
         p,
       );
     },
@@ -252,8 +321,12 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
       health.set(id, servedHealth(health.get(id), ttfbMs));
       budgetFailed.delete(id);
       const readings = readSaturation(headers);
-      const resets = readResets(headers, now);
-      if (readings.length > 0 || resets.size > 0) quota.set(id, observeQuota(quota.get(id), readings, resets, now));
+      const resets = readResetsInto(headers, now, resetScratch);
+      if (saysQuota(readings, resets)) {
+        let memory = quota.get(id);
+        if (!memory) quota.set(id, (memory = new Map()));
+        observeQuota(memory, readings, resets, now);
+      }
       const p = planned.get(target);
       if (!p?.combo) return;
       lastGood.set(p.combo.name, keyOf(target));
