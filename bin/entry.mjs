@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { NODE_RUNTIME_FLAGS } from './runtime-flags.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -30,10 +31,10 @@ export async function headlessArgs(env) {
     const source = path.join(root, 'src-main', 'headless.ts');
     if (!existsSync(source)) throw new LauncherError(`HEADROOM_FROM_SOURCE=1 needs the sources (${source})`);
     // Resolved here, so the child may run in the user's directory (relative --config paths).
-    return ['--import', import.meta.resolve('tsx'), source];
+    return [...NODE_RUNTIME_FLAGS, '--import', import.meta.resolve('tsx'), source];
   }
   await buildIfStale();
   const built = path.join(root, 'out', 'main', 'headless.js');
   if (!existsSync(built)) throw new LauncherError(`${built} is missing: run npm run build in ${root}`);
-  return [built];
+  return [...NODE_RUNTIME_FLAGS, built];
 }

@@ -18,7 +18,8 @@
  * a subset is allowed), --pin=CPUS or BENCH_PIN (taskset the proxies, e.g. 1), --no-history,
  * BENCH_HEADROOM_ENTRY=path (bench another headless entry, e.g. a build of another tree),
  * --no-translated (skip the translated rows of issue 12, scripts/bench/translated.ts, run last),
- * --only-translated (run only those).
+ * --only-translated (run only those). Headroom gets its launcher's node flags (bin/runtime-flags.mjs;
+ * BENCH_RUNTIME_FLAGS=0 runs it without), BENCH_NODE_FLAGS adds more; the floor runs with none.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -37,6 +38,7 @@ import { fairShareCheck } from './bench/quota-row';
 import { buildChecks, buildRows, type AllTotals, type Name, type PhaseId, type ProxyFacts } from './bench/results';
 import { LOCAL_KEY, STREAM_DELTAS, UPSTREAM_KEY } from './bench/shared';
 import { runTranslated } from './bench/translated';
+import { NODE_RUNTIME_FLAGS } from '../bin/runtime-flags.mjs';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const argv = process.argv.slice(2);
@@ -109,11 +111,20 @@ async function main(): Promise<void> {
   const began = performance.now();
   if (!procAvailable()) log('WARNING: /proc is not readable; CPU and RSS columns will be empty');
   const entry = await headlessEntry(root, log);
+  // Headroom runs with the flags its launcher gives it (bin/runtime-flags.mjs), unless
+  // BENCH_RUNTIME_FLAGS=0; BENCH_NODE_FLAGS adds more (e.g. --trace-gc) to both Headroom runs.
+  const runtimeFlags = process.env.BENCH_RUNTIME_FLAGS === '0' ? [] : [...NODE_RUNTIME_FLAGS];
+  const headroomArgs = [
+    ...runtimeFlags,
+    ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f.length > 0),
+    ...entry.args,
+  ];
+  const entryHow = `${entry.how}; node flags: ${runtimeFlags.length > 0 ? runtimeFlags.join(' ') : 'none (BENCH_RUNTIME_FLAGS=0)'}`;
   const work = mkdtempSync(join(tmpdir(), 'headroom-bench-'));
   const profileDir = join(root, '.bench', `profiles-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   if (PROFILE) mkdirSync(profileDir, { recursive: true });
   process.on('exit', () => rmSync(work, { recursive: true, force: true }));
-  const translatedRows = () => runTranslated({ root, work, entryArgs: entry.args, pin: PIN, scale: SCALE, log });
+  const translatedRows = () => runTranslated({ root, work, entryArgs: headroomArgs, pin: PIN, scale: SCALE, log });
   if (ONLY_TRANSLATED) {
     const only = await translatedRows();
     console.log(only.text);
@@ -122,7 +133,7 @@ async function main(): Promise<void> {
   }
   const loadAtStart = load();
   log(
-    `scale ${SCALE}, ${PLAN.rounds} interleaved rounds, phases ${PHASE_ORDER.join(' → ')}; Headroom from ${entry.how}`,
+    `scale ${SCALE}, ${PLAN.rounds} interleaved rounds, phases ${PHASE_ORDER.join(' → ')}; Headroom from ${entryHow}`,
   );
   log(`load average at start: ${loadAtStart}${PIN ? `; proxies pinned to CPU ${PIN}` : ''}`);
 
@@ -137,7 +148,7 @@ async function main(): Promise<void> {
     root,
     work,
     upstreamUrl: upstream.readyValue,
-    entryArgs: entry.args,
+    entryArgs: headroomArgs,
     profileDir: PROFILE ? profileDir : null,
     pin: PIN,
   };
@@ -299,7 +310,7 @@ async function main(): Promise<void> {
   say(
     `Headroom benchmark — scale ${SCALE}${QUICK ? ' (--quick)' : ''}, ${PLAN.rounds} interleaved rounds, node ${process.version}, CLK_TCK ${clockTicks()}${PROFILE ? ', PROFILED (--cpu-prof overhead included)' : ''}${PIN ? `, proxies pinned to CPU ${PIN}` : ''}`,
   );
-  say(`Headroom: ${entry.how}`);
+  say(`Headroom: ${entryHow}`);
   say(`load average (1/5/15 min): start ${loadAtStart}; after the rounds ${loadAfterRounds}; end ${loadAtEnd}`);
   say(
     `per round and target, in this order: ${PHASE_ORDER.map((id) => `${id} c=${PLAN[id].concurrency} × ${PLAN[id].requests}`).join(', ')}; ` +
@@ -379,7 +390,7 @@ async function main(): Promise<void> {
     phases: PHASE_ORDER,
     pin: PIN,
     load: { start: loadAtStart, afterRounds: loadAfterRounds, end: loadAtEnd },
-    entry: entry.how,
+    entry: entryHow,
     engines: enginesRun.status,
     rows,
     slices,

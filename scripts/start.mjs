@@ -5,6 +5,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { buildIfStale, root } from './lib/build.mjs';
+import { NODE_RUNTIME_FLAGS } from '../bin/runtime-flags.mjs';
 
 const args = process.argv.slice(2);
 const EARLY_EXIT_MS = 2000;
@@ -66,7 +67,10 @@ function exitLike(code, signal) {
 
 function runHeadless(why) {
   if (why) console.log(`Headroom: ${why} — starting headless proxy + web dashboard.`);
-  child = spawn(process.execPath, [path.join(root, 'out/main/headless.js'), ...args], { cwd: root, stdio: 'inherit' });
+  child = spawn(process.execPath, [...NODE_RUNTIME_FLAGS, path.join(root, 'out/main/headless.js'), ...args], {
+    cwd: root,
+    stdio: 'inherit',
+  });
   child.on('exit', exitLike);
 }
 

@@ -1,10 +1,12 @@
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { claudeEnv, findClaude } from '../../bin/claude.mjs';
 import { ENV_GROUPS, FLAGS } from '../../bin/help.mjs';
+import { headlessArgs } from '../../bin/entry.mjs';
 import { dataDirOf } from '../../bin/instance.mjs';
+import { NODE_RUNTIME_FLAGS } from '../../bin/runtime-flags.mjs';
 import { defaultDataDir, parseArgs } from '../cli/parse-args';
 import { credentialsPath } from '../providers/claude-oauth/credentials-file';
 import { envProxySettings } from '../providers/upstream-pools';
@@ -142,6 +144,18 @@ describe('headroom command', () => {
       stdout: '',
       stderr: 'Headroom: unknown command "launch" (see headroom --help)\n',
     });
+  });
+
+  it('issue 9 perf: the launcher runs the headless entry with its runtime flags, and node applies them (16 MB young generation)', async () => {
+    const args = await headlessArgs({ HEADROOM_FROM_SOURCE: '1' });
+    expect(args.slice(0, NODE_RUNTIME_FLAGS.length)).toEqual(NODE_RUNTIME_FLAGS);
+    const newSpace = (flags: readonly string[]) => {
+      const script =
+        "const s = require('v8').getHeapSpaceStatistics().find((x) => x.space_name === 'new_space'); console.log(s ? s.space_size : 0)";
+      return Number(spawnSync(process.execPath, [...flags, '-e', script], { encoding: 'utf8' }).stdout.trim());
+    };
+    expect(newSpace(NODE_RUNTIME_FLAGS)).toBeGreaterThanOrEqual(16 * 1024 * 1024);
+    expect(newSpace([])).toBeLessThan(16 * 1024 * 1024);
   });
 
   it('PROD-3: the launcher finds the same data directory as the headless entry', () => {
