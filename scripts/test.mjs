@@ -112,7 +112,11 @@ if (process.argv.length <= 2) runVitest('timing', [], { ...process.env, TIMING: 
 if (process.argv.length <= 2) runNodeTests('node-test', 'tests/unit');
 // TEST-2: heap growth needs a real full GC between measurements (skipped, saying so, in the unit run).
 if (process.argv.length <= 2)
-  runVitest('heap', ['src-main/testing/chaos/heap-growth.test.ts'], { ...process.env, NODE_OPTIONS: '--expose-gc' });
+  runVitest(
+    'heap',
+    ['src-main/testing/chaos/heap-growth.test.ts', 'src-main/routing/strategies/strategy-store-retention.test.ts'],
+    { ...process.env, NODE_OPTIONS: '--expose-gc' },
+  );
 
 const chromium = findChromium();
 if (!chromium) {

@@ -176,12 +176,14 @@ export async function attemptCandidate(
         : earlyFailure(ctx, frame, target, admission, operation, start.failure, start.detail);
     if (start.kind === 'stream_error') {
       const bodyText = redactSecrets(start.bodyText, secretStrings(target.connection.secret, result.sentSecret));
-      const verdict = learnFailure(ctx, target, admission, operation, {
-        kind: 'response',
-        status: start.status,
-        headers: upstream.headers,
-        bodyText,
-      });
+      const verdict = learnFailure(
+        ctx,
+        target,
+        admission,
+        operation,
+        { kind: 'response', status: start.status, headers: upstream.headers, bodyText },
+        request.body,
+      );
       // Relayed as held when nothing else may serve: the client parses the error event itself.
       const answer: Answer = { kind: 'relay', target, upstream, held: start.held, tap, watch };
       return {
@@ -203,13 +205,20 @@ export async function attemptCandidate(
   // An upstream that echoes the credential must not carry it into the client, the log or the UI.
   const secrets = secretStrings(target.connection.secret, result.sentSecret);
   const bodyText = redactSecrets(bodyBytes.toString('utf8'), secrets);
-  const verdict = learnFailure(ctx, target, admission, operation, {
-    kind: 'response',
-    status: upstream.statusCode,
-    headers: upstream.headers,
-    bodyText,
-    ...(result.wallResetAt === null ? {} : { cooldownUntil: result.wallResetAt }),
-  });
+  const verdict = learnFailure(
+    ctx,
+    target,
+    admission,
+    operation,
+    {
+      kind: 'response',
+      status: upstream.statusCode,
+      headers: upstream.headers,
+      bodyText,
+      ...(result.wallResetAt === null ? {} : { cooldownUntil: result.wallResetAt }),
+    },
+    request.body,
+  );
   if (counting && (upstream.statusCode === 404 || upstream.statusCode === 405)) {
     // An Anthropic-format upstream without count_tokens (PROD-10: not a failure): the next may count, else an estimate.
     const hop = { connection: name, status: upstream.statusCode, reason: verdict.reason };

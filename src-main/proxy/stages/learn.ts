@@ -26,8 +26,10 @@ export function learnFailure(
   admission: Admission,
   operation: UpstreamOperation,
   outcome: ResilienceOutcome,
+  /** The client's body, for ROUTE-4's tool count when the upstream refused the request's tools. */
+  body: Buffer | null = null,
 ): AttemptVerdict {
-  ctx.roundRobin.failed(target, outcome, ctx.now()); // issue 11: strategy memory (health, ROUTE-4, ROUTE-5)
+  ctx.roundRobin.failed(target, outcome, ctx.now(), body); // issue 11: strategy memory (health, ROUTE-4, ROUTE-5)
   return ctx.resilience.learnFailure(target, admission, operation, outcome, ctx.now());
 }
 

@@ -175,7 +175,7 @@ describe('strategy store (memory the learn stage feeds)', () => {
         code: 'array_above_max_length',
       },
     });
-    store.failed(a, { kind: 'response', status: 400, headers: {}, bodyText }, 2);
+    store.failed(a, { kind: 'response', status: 400, headers: {}, bodyText }, 2, tools(140));
     expect(names(store.order(combo, plan(), hints({ body: tools(129) }), 3))).toEqual(['b', 'c', 'a']);
     expect(names(store.order(combo, plan(), hints({ body: tools(128) }), 3))).toEqual(['a', 'b', 'c']);
     expect(names(store.order(combo, plan(), hints({ body: null }), 3))).toEqual(['a', 'b', 'c']);

@@ -37,12 +37,13 @@ export interface RequestHints {
 interface Planned {
   combo: ComboView | null;
   /**
-   * Weak: the plan outlives its request while a target stays referenced (picks, the last list), and a
-   * 70 KB body held that way outlives young-generation collections: promoted, only a full
-   * mark-compact frees it (15 of them in a bench round of Claude Code-shaped requests). The tool
-   * count is only read while the request runs (a failure, a tools demotion), when the body is alive.
+   * The body's size, not the body: a plan outlives its request while a target stays referenced
+   * (picks, the last list), and a 70 KB body held that way — even by a WeakRef, which young-
+   * generation collections treat as strong — was promoted, so only full mark-compacts freed it
+   * (up to 15 of them in a bench round of Claude Code-shaped requests). The tool count is read
+   * from the body the caller still has (a tools demotion while planning, a failure while sending).
    */
-  body: WeakRef<Buffer> | null;
+  bodyBytes: number | null;
   conversation: string | null;
   emergencyFallback: boolean;
   at: number;
@@ -90,7 +91,7 @@ export interface StrategyStore {
     now: number,
   ): void;
   /** A failed attempt: health, ROUTE-4's tool limit, ROUTE-5's budget mark. */
-  failed(target: Target, outcome: AttemptOutcome, now: number): void;
+  failed(target: Target, outcome: AttemptOutcome, now: number, body?: Buffer | null): void;
 }
 
 /**
@@ -142,12 +143,9 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
   // Filled and read within one synchronous `served` call, so one record serves every response.
   const resetScratch = emptyResetTimes();
 
-  const toolsOf = (p: Planned): number => {
-    if (p.tools === null) {
-      const body = p.body?.deref();
-      p.tools = body ? countTools(body) : 0;
-    }
-    return p.tools;
+  const toolsOf = (p: Planned, body: Buffer | null): number => {
+    if (p.tools === null && body !== null) p.tools = countTools(body);
+    return p.tools ?? 0;
   };
 
   function factsOf(
@@ -194,14 +192,14 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
     combo: ComboView,
     facts: readonly CandidateFacts[],
     byIndex: (index: number) => Target | undefined,
-    hints: Pick<RequestHints, 'body' | 'conversation'>,
+    hints: { bodyBytes: number | null; conversation: string | null },
     now: number,
     softPenaltyFactor = DEFAULT_SOFT_PENALTY_FACTOR,
   ): Target[] {
     const ordered = orderByStrategy(combo.strategy, facts, {
       now,
       rng,
-      promptTokens: hints.body ? Math.ceil(hints.body.length / 4) : null,
+      promptTokens: hints.bodyBytes === null ? null : Math.ceil(hints.bodyBytes / 4),
       lastGood: lastGood.get(combo.name) ?? null,
       conversationHome:
         hints.conversation === null ? null : (conversations.get(combo.name)?.get(hints.conversation) ?? null),
@@ -227,11 +225,11 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
   }
 
   /** ROUTE-4 and ROUTE-5 demotions, after the strategy (and again after a QPIPE-7 re-scoring). */
-  function demote(ordered: readonly Target[], p: Planned): readonly Target[] {
+  function demote(ordered: readonly Target[], p: Planned, body: Buffer | null): readonly Target[] {
     let out = ordered;
     // ROUTE-4: only a request with at least the refused number of tools sends that target last.
     if (toolLimits.size > 0 && out.some((t) => toolLimits.has(idOf(t))))
-      out = demoteByTools(out, (t) => toolLimits.get(idOf(t)) ?? null, toolsOf(p));
+      out = demoteByTools(out, (t) => toolLimits.get(idOf(t)) ?? null, toolsOf(p, body));
     // ROUTE-5: a target whose last failure was about money serves only when nothing else can.
     if (p.emergencyFallback && budgetFailed.size > 0 && out.some((t) => budgetFailed.has(idOf(t))))
       out = [...out.filter((t) => !budgetFailed.has(idOf(t))), ...out.filter((t) => budgetFailed.has(idOf(t)))];
@@ -256,7 +254,14 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
         picks.runs.get(combo.name),
         stickyLimit(),
       );
-    return strategyOrder(combo, factsOf(combo, candidates, now), (i) => candidates[i], hints, now);
+    const bodyBytes = hints.body ? hints.body.length : null;
+    return strategyOrder(
+      combo,
+      factsOf(combo, candidates, now),
+      (i) => candidates[i],
+      { bodyBytes, conversation: hints.conversation },
+      now,
+    );
   }
 
   return {
@@ -268,7 +273,7 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
         return candidates;
       const p: Planned = {
         combo,
-        body: hints.body ? new WeakRef(hints.body) : null,
+        bodyBytes: hints.body ? hints.body.length : null,
         conversation: hints.conversation,
         emergencyFallback: hints.emergencyFallback,
         at: now,
@@ -276,7 +281,7 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
         listed: candidates,
       };
       for (const t of candidates) planned.set(t, p);
-      return demote(strategyOrderOf(combo, candidates, hints, now), p);
+      return demote(strategyOrderOf(combo, candidates, hints, now), p, hints.body);
     },
     rescorePenalized(combo, candidates, penalized, factor, pinned, now) {
       if (!combo || !SCORED.has(combo.strategy) || pinned !== null || candidates.length < 2) return candidates;
@@ -291,15 +296,9 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
       const byListed = new Map(inListed.map((t) => [at(t), t] as const));
       const facts = factsOf(combo, inListed, now, at, penalized);
       return demote(
-        strategyOrder(
-          combo,
-          facts,
-          (i) => byListed.get(i),
-          { body: p.body?.deref() ?? null, conversation: p.conversation },
-          now,
-          factor,
-        ),
+        strategyOrder(combo, facts, (i) => byListed.get(i), p, now, factor),
         p,
+        null,
       );
     },
     picked(combo, target, candidates) {
@@ -340,14 +339,14 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
         conversations.set(p.combo.name, homes);
       }
     },
-    failed(target, outcome, _now) {
+    failed(target, outcome, _now, body = null) {
       const id = idOf(target);
       const status = outcome.kind === 'transport' ? 502 : outcome.status;
       if (countsAsFailure(status)) health.set(id, failedHealth(health.get(id), status));
       if (outcome.kind !== 'response') return;
       if (isBudgetFailure(outcome.status, outcome.bodyText)) budgetFailed.add(id);
       const p = planned.get(target);
-      const limit = toolsLimitFrom(outcome.status, outcome.bodyText, p ? toolsOf(p) : 0);
+      const limit = toolsLimitFrom(outcome.status, outcome.bodyText, p ? toolsOf(p, body) : 0);
       if (limit !== null) toolLimits.set(id, Math.min(limit, toolLimits.get(id) ?? Number.POSITIVE_INFINITY));
     },
   };
