@@ -3,7 +3,7 @@ import { errors } from 'undici';
 import type { UpstreamAnswer } from './upstream-answer';
 import type { ChunkWatch } from '../resilience/watchdog/stream-watchdog';
 import type { WireFormat } from '../../src-shared/domain/connection';
-import { createEventSpotter, eventsOf, statusOfErrorEvent, streamEndOf } from './sse-scan';
+import { createEventSpotter, firstEventOf, statusOfErrorEvent, streamEndOf } from './sse-scan';
 import type { Usage, UsageTap } from './usage-tap';
 
 /**
@@ -95,7 +95,7 @@ export function readAnswerStart(
         firstByteAt,
         usage: null,
       };
-      const first = spotted && sse ? eventsOf(Buffer.concat(chunks, size).toString('utf8'))[0] : undefined;
+      const first = spotted && sse ? firstEventOf(Buffer.concat(chunks, size).toString('utf8')) : undefined;
       if (first && sse && streamEndOf(sse, first) === 'error')
         return finish({ kind: 'stream_error', status: statusOfErrorEvent(first), bodyText: first.data, held });
       finish(held);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createEventSpotter, eventsOf, lastEventOf, statusOfErrorEvent, streamEndOf } from './sse-scan';
+import { createEventSpotter, eventsOf, firstEventOf, lastEventOf, statusOfErrorEvent, streamEndOf } from './sse-scan';
 import { summarizeUpstreamText } from './upstream-text';
 
 describe('spotting the first SSE event', () => {
@@ -14,6 +14,34 @@ describe('spotting the first SSE event', () => {
     const spot = createEventSpotter();
     expect(spot.push(': OPENROUTER PROCESSING\r\n\r\n: still\n\n')).toBe(false);
     expect(spot.push('data: {"id":"x"}\r\n\r\n')).toBe(true);
+  });
+});
+
+describe('the first event of a held start', () => {
+  it('PROD-16: firstEventOf reads the first event as eventsOf does, whatever follows it', () => {
+    const samples = [
+      ': comment\n\nevent: message_start\ndata: {"a":1}\n\nevent: ping\ndata: {}\n\n',
+      '\r\n\r\nevent: error\r\ndata: {"type":"error"}\r\n\r\ndata: x\n\n',
+      'event: lonely\n\ndata: one\ndata: two\n\n',
+      'data: unterminated',
+      'event: only\n\n: nothing dispatchable\n',
+      '',
+    ];
+    for (const text of samples) expect(firstEventOf(text), JSON.stringify(text)).toEqual(eventsOf(text)[0]);
+  });
+});
+
+describe('the last event of a tail', () => {
+  it('PROD-17: lastEventOf reads the last event as eventsOf does, over many shapes of tails', () => {
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1_664_525) + 1_013_904_223) >>> 0) / 2 ** 32;
+    const pieces = ['event: a\n', 'data: x\n', 'data: y\r\n', '\n', '\r\n', ': c\n', 'event: b\r\n', 'dat', 'a: z', ''];
+    for (let i = 0; i < 3000; i++) {
+      let text = '';
+      const n = Math.floor(next() * 14);
+      for (let k = 0; k < n; k++) text += pieces[Math.floor(next() * pieces.length)] ?? '';
+      expect(lastEventOf(text), JSON.stringify(text)).toEqual(eventsOf(text).at(-1) ?? null);
+    }
   });
 });
 

@@ -72,9 +72,50 @@ export function eventsOf(text: string): SseEvent[] {
   return events;
 }
 
-/** The last event in the tail of a stream. */
+/**
+ * The first dispatchable event of `text`, read as `eventsOf` reads it, without splitting the rest:
+ * a stream's held start often holds many events, and only the first decides (an error or not).
+ */
+export function firstEventOf(text: string): SseEvent | undefined {
+  let event: string | null = null;
+  let data: string[] = [];
+  let start = 0;
+  while (start <= text.length) {
+    const newline = text.indexOf('\n', start);
+    const end = newline === -1 ? text.length : newline;
+    const raw = text.slice(start, end);
+    const line = raw.endsWith('\r') ? raw.slice(0, -1) : raw;
+    if (line === '') {
+      if (data.length > 0) return { event, data: data.join('\n') };
+      event = null;
+      data = [];
+    } else if (line.startsWith('event:')) event = line.slice(6).trim();
+    else if (isDataLine(line)) data.push(line.slice(5).trimStart());
+    if (newline === -1) break;
+    start = newline + 1;
+  }
+  return data.length > 0 ? { event, data: data.join('\n') } : undefined;
+}
+
+/**
+ * The last event in the tail of a stream, as `eventsOf(tail).at(-1)` reads it, parsing only the
+ * last blocks: walking back over blank-line boundaries until a block holds an event.
+ */
 export function lastEventOf(tail: string): SseEvent | null {
-  return eventsOf(tail).at(-1) ?? null;
+  let end = tail.length;
+  while (end > 0) {
+    let e = end;
+    while (e > 0 && (tail.charCodeAt(e - 1) === 0x0a || tail.charCodeAt(e - 1) === 0x0d)) e--;
+    if (e === 0) return null;
+    // The blank line before the block: `\n\n`, or `\n\r\n` with CRLF line ends.
+    const boundary = Math.max(tail.lastIndexOf('\n\n', e - 1), tail.lastIndexOf('\n\r\n', e - 1));
+    const from = boundary === -1 ? 0 : boundary + 1;
+    const last = eventsOf(tail.slice(from, end)).at(-1);
+    if (last) return last;
+    if (boundary === -1) return null;
+    end = from;
+  }
+  return null;
 }
 
 /** The status an in-band error event stands for, so it is learned like the status it replaces. */
