@@ -9,12 +9,24 @@ import { buildIfStale, root } from './lib/build.mjs';
 const vitestBin = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
 const reportDir = mkdtempSync(path.join(tmpdir(), 'headroom-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
+// Each failure, named again just above the summary line: CI shows only the tail of a long run.
+const failures = [];
+
+/** The first line of a failure message, short enough to read in a CI excerpt. */
+function firstLine(message) {
+  const line =
+    String(message ?? '')
+      .split('\n')
+      .find((l) => l.trim() !== '') ?? '';
+  return line.length > 240 ? `${line.slice(0, 240)}…` : line;
+}
 
 /** Counts from a vitest JSON report; a file that failed to load or crash counts as one failure. */
 function tally(name, reportFile, exitCode) {
   if (!existsSync(reportFile)) {
     console.error(`${name}: vitest wrote no report (exit code ${exitCode}); counting it as a failure.`);
     totals.failed += 1;
+    failures.push(`${name}: vitest wrote no report (exit code ${exitCode})`);
     return;
   }
   const report = JSON.parse(readFileSync(reportFile, 'utf8'));
@@ -22,9 +34,16 @@ function tally(name, reportFile, exitCode) {
     (file) => file.status === 'failed' && !file.assertionResults.some((test) => test.status === 'failed'),
   );
   for (const file of brokenFiles) {
-    console.error(
-      `${name}: ${path.relative(root, file.name)} failed outside a test: ${(file.message || '').split('\n')[0]}`,
-    );
+    const line = `${name}: ${path.relative(root, file.name)} failed outside a test: ${firstLine(file.message)}`;
+    console.error(line);
+    failures.push(line);
+  }
+  for (const file of report.testResults) {
+    for (const test of file.assertionResults) {
+      if (test.status !== 'failed') continue;
+      const cause = firstLine(test.failureMessages?.[0]);
+      failures.push(`${name}: ${path.relative(root, file.name)} > ${test.fullName}${cause ? ` — ${cause}` : ''}`);
+    }
   }
   let failed = report.numFailedTests + brokenFiles.length;
   if (exitCode !== 0 && failed === 0) {
@@ -32,6 +51,7 @@ function tally(name, reportFile, exitCode) {
       `${name}: vitest exited with code ${exitCode} without a failed test (unhandled error?); counting one failure.`,
     );
     failed = 1;
+    failures.push(`${name}: vitest exited with code ${exitCode} without a failed test`);
   }
   totals.passed += report.numPassedTests;
   totals.failed += failed;
@@ -80,11 +100,13 @@ function runNodeTests(name, dir) {
   const count = (label) => Number(new RegExp(`^# ${label} (\\d+)$`, 'm').exec(tap)?.[1] ?? 0);
   const passed = count('pass');
   let failed = count('fail') + count('cancelled');
+  for (const match of tap.matchAll(/^\s*not ok \d+ - (.*)$/gm)) failures.push(`${name}: ${match[1]}`);
   if ((result.status ?? 1) !== 0 && failed === 0) {
     console.error(
       `${name}: node --test exited with code ${result.status} without a failed test; counting one failure.`,
     );
     failed = 1;
+    failures.push(`${name}: node --test exited with code ${result.status} without a failed test`);
   }
   totals.passed += passed;
   totals.failed += failed;
@@ -114,7 +136,11 @@ if (process.argv.length <= 2) runNodeTests('node-test', 'tests/unit');
 if (process.argv.length <= 2)
   runVitest(
     'heap',
-    ['src-main/testing/chaos/heap-growth.test.ts', 'src-main/routing/strategies/strategy-store-retention.test.ts'],
+    [
+      'src-main/testing/chaos/heap-growth.test.ts',
+      'src-main/routing/strategies/strategy-store-retention.test.ts',
+      'src-main/proxy/request-signal-retention.test.ts',
+    ],
     { ...process.env, NODE_OPTIONS: '--expose-gc' },
   );
 
@@ -126,12 +152,17 @@ if (!chromium) {
 } else if (!buildIfStale()) {
   console.error('e2e: the build failed; counting one failure.');
   totals.failed += 1;
+  failures.push('e2e: the build failed');
 } else {
   runVitest('e2e', ['--config', 'vitest.e2e.config.ts'], { ...process.env, CHROMIUM_PATH: chromium });
 }
 
 rmSync(reportDir, { recursive: true, force: true });
 if (totals.passed + totals.failed === 0) console.error('No test ran.');
+if (failures.length > 0) {
+  console.log(`\nFailed (${failures.length}):`);
+  for (const line of failures) console.log(`  ${line}`);
+}
 const skipped = totals.skipped > 0 ? `, ${totals.skipped} skipped` : '';
 console.log(`${totals.passed} passed, ${totals.failed} failed${skipped}`);
 process.exit(totals.failed > 0 || totals.passed + totals.failed === 0 ? 1 : 0);

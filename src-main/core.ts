@@ -344,7 +344,9 @@ export function createCore(options: CoreOptions): Core {
         }
       }
       // A revoked key or a removed connection leaves its pools: the request path must see it at once.
-      if ((e.type === 'keys.changed' || e.type === 'connections.changed') && storage) {
+      const keysOrConnections =
+        (e.type === 'keys.changed' && e.payload.lastUsedOnly !== true) || e.type === 'connections.changed';
+      if (keysOrConnections && storage) {
         q.reload();
         reloadCatalog();
       }

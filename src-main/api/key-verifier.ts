@@ -9,7 +9,8 @@ const CACHE_LIMIT = 1_000;
  * Checks local keys on the hot path from memory: a verified key is remembered until any key changes
  * (create, revoke, config), so a request costs a map lookup instead of a hash and a SQLite read.
  * Unknown keys are not cached, so random guesses cannot grow the map. Last-used is written at most
- * once a minute per key, and only then is the UI told.
+ * once a minute per key, and only then is the UI told (as a last-used-only change, which clears
+ * nothing: not this cache, not the quota pools, not the catalog).
  */
 export function createKeyVerifier(
   keys: KeysRepo,
@@ -19,7 +20,7 @@ export function createKeyVerifier(
   const cache = new Map<string, LocalKeyView>();
   const lastTouch = new Map<string, number>();
   events.subscribe((event) => {
-    if (event.type === 'keys.changed') cache.clear();
+    if (event.type === 'keys.changed' && event.payload.lastUsedOnly !== true) cache.clear();
   });
   return (plainKey) => {
     let key = cache.get(plainKey) ?? null;
@@ -34,7 +35,7 @@ export function createKeyVerifier(
     if (at - last >= TOUCH_EVERY_MS) {
       lastTouch.set(key.id, at);
       keys.touch(key.id, at);
-      events.emit('keys.changed', { keys: keys.list() });
+      events.emit('keys.changed', { keys: keys.list(), lastUsedOnly: true });
     }
     return key;
   };

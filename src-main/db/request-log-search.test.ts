@@ -106,14 +106,13 @@ describe('request log: time range and search (issue 13 §3)', () => {
     expect(next).toEqual([3, 2]);
   });
 
-  it('ISSUE-13: searching 1,000 rows stays fast (a miss that scans them all, well under 250 ms)', () => {
+  it('ISSUE-13: a search that matches none of 1,000 rows answers empty (its speed: request-log-search.timing.test.ts)', () => {
     const db = createMemoryDb();
     closers.push(() => db.close());
     const log = createRequestLog(db);
     for (let i = 0; i < 1_000; i++) log.append(ROWS[i % ROWS.length] ?? logEntry());
     log.flush();
-    const started = performance.now();
     expect(log.list({ search: 'no-such-thing' })).toEqual([]);
-    expect(performance.now() - started).toBeLessThan(250);
+    expect(log.list({ search: 'glm-4.6' }).length).toBeGreaterThan(0);
   });
 });

@@ -25,6 +25,7 @@ import type { ModelRequest, RequestFrame } from './stages/frame';
 import { learnPick, learnPin, learnQuota, markQuota, recordRequest, type Ended } from './stages/learn';
 import { exclusionsBehind, noTargetError } from './stages/no-target-error';
 import { planRequest, type Plan } from './stages/plan';
+import { RequestSignal } from './request-signal';
 
 export type { ModelRequest } from './stages/frame';
 
@@ -84,12 +85,13 @@ export async function handleModelRequest(ctx: ProxyContext, asked: ModelRequest)
   const { model, stream } = parsed.value;
   const settings = ctx.settings();
   const headersTimeoutMs = stream ? settings.streamHeadersTimeoutMs : settings.responseTimeoutMs;
-  const controller = new AbortController();
+  // Not an AbortController: see request-signal.ts (Node's signals outlive young GCs).
+  const signal = new RequestSignal();
   const frame: RequestFrame = {
     request,
     parsed: parsed.value,
     keepAlive: createKeepAlive(res),
-    signal: controller.signal,
+    signal,
     headersTimeoutMs,
     errorBodyTimeoutMs: Math.min(headersTimeoutMs, settings.errorBodyTimeoutMs),
     bodyTimeoutMs: settings.upstreamIdleTimeoutMs,
@@ -108,7 +110,7 @@ export async function handleModelRequest(ctx: ProxyContext, asked: ModelRequest)
   let ended: Ended | null = null;
   const journal: AttemptJournal = [];
   const onClientClose = () => {
-    if (!res.writableFinished) controller.abort();
+    if (!res.writableFinished) signal.abort();
   };
   try {
     if (settings.paused) {
@@ -137,7 +139,7 @@ export async function handleModelRequest(ctx: ProxyContext, asked: ModelRequest)
 
     res.on('close', onClientClose);
     // The socket may have gone before we subscribed (a pipelined request behind a closed one): 'close' will not come again.
-    if (res.destroyed) controller.abort();
+    if (res.destroyed) signal.abort();
     for (;;) {
       const pass = await runPass(ctx, frame, input, journal);
       if (pass.kind === 'aborted') return;

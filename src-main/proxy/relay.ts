@@ -3,7 +3,8 @@ import type { ChunkWatch } from '../resilience/watchdog/stream-watchdog';
 import type { WatchdogDecision } from '../resilience/watchdog/throughput-meter';
 import type { AnswerStart } from './answer-start';
 import type { WireFormat } from '../../src-shared/domain/connection';
-import { lastEventOf, streamEndOf } from './sse-scan';
+import { createLastEventKeeper } from './last-event';
+import { streamEndOf } from './sse-scan';
 import { headerValue } from './header-value';
 import type { UpstreamAnswer } from './upstream-answer';
 import { clientHeaderList } from './upstream-headers';
@@ -20,9 +21,6 @@ export interface RelayOutcome {
 }
 
 type ReadyStart = Extract<AnswerStart, { kind: 'ready' }>;
-
-/** Enough of a stream's end to hold its last event (terminal events are tens of bytes). */
-const TAIL_BYTES = 8 * 1024;
 
 /** Ends an already-started SSE response with an error event the client can parse. */
 export function endStreamWithError(
@@ -123,14 +121,8 @@ export function relayResponse(
     });
   }
 
-  // Only references to the newest chunks are kept, enough to read the last event at the end.
-  const tail: Buffer[] = [];
-  let tailSize = 0;
-  const keepTail = (chunk: Buffer) => {
-    tail.push(chunk);
-    tailSize += chunk.length;
-    while (tail.length > 1 && tailSize - (tail[0]?.length ?? 0) >= TAIL_BYTES) tailSize -= tail.shift()?.length ?? 0;
-  };
+  // Only the head of the newest event block is kept, enough to read how the stream ended.
+  const ends = isSse ? createLastEventKeeper() : null;
 
   return new Promise((resolve) => {
     const body = upstream.body;
@@ -150,7 +142,7 @@ export function relayResponse(
       }
     };
     const send = (chunk: Buffer) => {
-      if (isSse) keepTail(chunk);
+      ends?.push(chunk);
       if (!res.write(chunk)) {
         body.pause();
         res.once('drain', onDrain);
@@ -166,7 +158,7 @@ export function relayResponse(
     };
     body.on('data', onData);
     const onEnd = () => {
-      const end = isSse ? streamEndOf(format, lastEventOf(Buffer.concat(tail, tailSize).toString('utf8'))) : 'terminal';
+      const end = ends ? streamEndOf(format, ends.last()) : 'terminal';
       if (end === 'missing')
         return res.end(streamErrorFrame(format, UNTERMINATED[format], 'upstream_invalid_response'), () =>
           settle(false, 'upstream_invalid_response'),

@@ -50,7 +50,7 @@ export interface SseEvent {
 }
 
 /**
- * The dispatchable events in a piece of a stream (the held start, or the tail); an unterminated
+ * The dispatchable events in a piece of a stream (the held start, or a kept last block); an unterminated
  * last block counts too, as line-based clients would still read it. Only for small pieces.
  */
 export function eventsOf(text: string): SseEvent[] {
@@ -97,27 +97,6 @@ export function firstEventOf(text: string): SseEvent | undefined {
   return data.length > 0 ? { event, data: data.join('\n') } : undefined;
 }
 
-/**
- * The last event in the tail of a stream, as `eventsOf(tail).at(-1)` reads it, parsing only the
- * last blocks: walking back over blank-line boundaries until a block holds an event.
- */
-export function lastEventOf(tail: string): SseEvent | null {
-  let end = tail.length;
-  while (end > 0) {
-    let e = end;
-    while (e > 0 && (tail.charCodeAt(e - 1) === 0x0a || tail.charCodeAt(e - 1) === 0x0d)) e--;
-    if (e === 0) return null;
-    // The blank line before the block: `\n\n`, or `\n\r\n` with CRLF line ends.
-    const boundary = Math.max(tail.lastIndexOf('\n\n', e - 1), tail.lastIndexOf('\n\r\n', e - 1));
-    const from = boundary === -1 ? 0 : boundary + 1;
-    const last = eventsOf(tail.slice(from, end)).at(-1);
-    if (last) return last;
-    if (boundary === -1) return null;
-    end = from;
-  }
-  return null;
-}
-
 /** The status an in-band error event stands for, so it is learned like the status it replaces. */
 export function statusOfErrorEvent(event: SseEvent): number {
   if (event.data.includes('overloaded_error')) return 529;
@@ -162,12 +141,15 @@ function responsesEndOf(last: SseEvent): StreamEnd {
   return name !== null && RESPONSES_ERROR.has(name) ? 'error' : 'missing';
 }
 
+/** A leading `"type"` key, read without parsing: a kept head of a huge event is cut short of valid JSON. */
+const LEADING_TYPE = /^\s*\{\s*"type"\s*:\s*"([^"\\]+)"/;
+
 function typeOf(data: string): string | null {
   try {
     const value: unknown = JSON.parse(data);
     if (typeof value !== 'object' || value === null || !('type' in value)) return null;
     return typeof value.type === 'string' ? value.type : null;
   } catch {
-    return null;
+    return LEADING_TYPE.exec(data)?.[1] ?? null;
   }
 }

@@ -68,36 +68,26 @@ describe('usage tap', () => {
     expect(tapAll(SSE, cut(Buffer.from(big), 16 * 1024)).inputTokens).toBe(3);
   });
 
-  it('ISSUE-8: a 32 MB line in 16 KiB pieces is scanned fast, with bounded memory, and later usage is still read', () => {
+  it('ISSUE-8: a 32 MB line in 16 KiB pieces is skipped with bounded memory, and later usage is still read', () => {
     const total = 32 * 1024 * 1024;
     const huge = Buffer.alloc(total, 'a');
     huge.write('data: {"type":"content_block_delta","delta":{"text":"');
     huge.write('"}}\n', total - 4);
     const tap = createUsageTap(SSE);
     const heapBefore = process.memoryUsage().heapUsed;
-    let slowest = 0;
-    const started = performance.now();
-    for (const piece of cut(huge, 16 * 1024)) {
-      const t = performance.now();
-      tap.push(piece);
-      slowest = Math.max(slowest, performance.now() - t);
-    }
-    const elapsed = performance.now() - started;
+    for (const piece of cut(huge, 16 * 1024)) tap.push(piece);
     const heapGrowth = process.memoryUsage().heapUsed - heapBefore;
     tap.push(anthropicBytes(['after']));
     expect(tap.finish()).toEqual(ANTHROPIC_USAGE);
-    expect(elapsed).toBeLessThan(500);
-    expect(slowest).toBeLessThan(20);
     // The old tap kept the whole line as a string (32 MB and more); the cap keeps 64 KiB.
+    // (How fast it is scanned is measured alone, in scan-speed.timing.test.ts.)
     expect(heapGrowth).toBeLessThan(8 * 1024 * 1024);
   });
 
   it('PROD-16: lines that are not data lines are never kept, however long', () => {
     const comment = Buffer.alloc(4 * 1024 * 1024, ':');
     const bytes = Buffer.concat([comment, Buffer.from('\n'), anthropicBytes(['x'])]);
-    const started = performance.now();
     expect(tapAll(SSE, cut(bytes, 1000))).toEqual(ANTHROPIC_USAGE);
-    expect(performance.now() - started).toBeLessThan(250);
   });
 
   it('PROD-16: reads usage from a JSON body split across chunks', () => {

@@ -61,13 +61,17 @@ function absorbLine(usage: Usage, line: Buffer): void {
 }
 
 /**
- * Splits SSE bytes into lines by the newline byte (never inside a UTF-8 character, so nothing is
- * decoded until a line is whole) and looks at each byte once. An unfinished line is kept only
- * while it can still be a usage event: it must start with `data:` and stay under the caps.
+ * Hands on the SSE lines that can carry usage, never decoding a line until it is whole (the newline
+ * byte never sits inside a UTF-8 character). Within a chunk only lines that mention `"usage"` are
+ * looked at: one native search finds them, so the many delta lines of a stream cost nothing each.
+ * A line cut by the chunk's end is kept only while it can still be a usage event: it must start
+ * with `data:` and stay under the caps.
  */
 function createSseLines(onLine: (line: Buffer) => void): (chunk: Buffer) => void {
   let parts: Buffer[] = [];
   let size = 0;
+  /** An unfinished line is carried over from an earlier chunk (possibly being skipped). */
+  let open = false;
   let skipping = false;
   let mentionsUsage = false;
   let prefixChecked = false;
@@ -75,12 +79,15 @@ function createSseLines(onLine: (line: Buffer) => void): (chunk: Buffer) => void
   const reset = () => {
     parts = [];
     size = 0;
+    open = false;
     skipping = false;
     mentionsUsage = false;
     prefixChecked = false;
   };
   /** Adds a piece of the unfinished line, or gives the line up when it cannot matter. */
   const keep = (piece: Buffer) => {
+    open = true;
+    if (skipping) return;
     const total = size + piece.length;
     if (total > SSE_LINE_CAP && !mentionsUsage) {
       // One native search over at most the cap plus this piece, done once per line.
@@ -99,21 +106,27 @@ function createSseLines(onLine: (line: Buffer) => void): (chunk: Buffer) => void
 
   return (chunk) => {
     let start = 0;
-    let newline = chunk.indexOf(NEWLINE, start);
-    while (newline !== -1) {
-      const piece = chunk.subarray(start, newline);
-      if (!skipping) {
-        if (size === 0) onLine(piece);
-        else {
-          keep(piece);
-          if (!skipping) onLine(Buffer.concat(parts, size));
-        }
-      }
+    if (open) {
+      const newline = chunk.indexOf(NEWLINE);
+      if (newline === -1) return keep(chunk);
+      keep(chunk.subarray(0, newline));
+      if (!skipping && size > 0) onLine(parts.length === 1 ? (parts[0] ?? chunk) : Buffer.concat(parts, size));
       reset();
       start = newline + 1;
-      newline = chunk.indexOf(NEWLINE, start);
     }
-    if (start < chunk.length && !skipping) keep(chunk.subarray(start));
+    const lastNewline = chunk.lastIndexOf(NEWLINE);
+    if (lastNewline >= start) {
+      // The whole lines of this chunk: only those that mention usage are handed on.
+      let at = chunk.indexOf(USAGE, start);
+      while (at !== -1 && at < lastNewline) {
+        const lineStart = Math.max(start, chunk.lastIndexOf(NEWLINE, at) + 1);
+        const lineEnd = chunk.indexOf(NEWLINE, at);
+        onLine(chunk.subarray(lineStart, lineEnd));
+        at = chunk.indexOf(USAGE, lineEnd + 1);
+      }
+      start = lastNewline + 1;
+    }
+    if (start < chunk.length) keep(chunk.subarray(start));
   };
 }
 

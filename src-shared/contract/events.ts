@@ -13,7 +13,11 @@ import type { Settings } from '../domain/settings';
 /** What the core pushes to every UI; a snapshot method plus these events keeps a store current. */
 export interface EventMap {
   'connections.changed': { connections: ConnectionView[] };
-  'keys.changed': { keys: LocalKeyView[] };
+  /**
+   * `lastUsedOnly`: nothing changed but a key's last-used time (written at most once a minute per
+   * key), so the core keeps its verified-key cache, quota pools and catalog as they are.
+   */
+  'keys.changed': { keys: LocalKeyView[]; lastUsedOnly?: boolean };
   'combos.changed': { combos: ComboView[] };
   'routes.changed': { routes: Route[] };
   /**

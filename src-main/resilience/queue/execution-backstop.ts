@@ -1,3 +1,5 @@
+import { RequestSignal } from '../../proxy/request-signal';
+
 /** Something whose `signal` the attempt reads (the request frame): swapped for the attempt's duration. */
 export interface SignalHolder {
   signal: AbortSignal;
@@ -15,15 +17,17 @@ export async function withExecutionBackstop<T>(
   run: () => Promise<T>,
 ): Promise<{ expired: boolean; value: T }> {
   const outer = holder.signal;
-  const own = new AbortController();
+  // Not an AbortController: Node's signals outlive young GCs (see proxy/request-signal.ts).
+  const own = new RequestSignal();
+  const follow = () => own.abort(outer.reason);
   if (outer.aborted) own.abort(outer.reason);
-  else outer.addEventListener('abort', () => own.abort(outer.reason), { once: true });
+  else outer.addEventListener('abort', follow, { once: true });
   let expired = false;
   const timer = setTimeout(() => {
     expired = true;
     own.abort();
   }, executionMs);
-  holder.signal = own.signal;
+  holder.signal = own;
   try {
     const value = await run();
     return { expired, value };
