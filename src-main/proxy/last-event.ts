@@ -18,12 +18,11 @@ export interface LastEventKeeper {
   last(): SseEvent | null;
 }
 
-function hasDataLine(block: Buffer): boolean {
-  return (block[0] === 0x64 && block.subarray(0, 4).toString('latin1') === 'data') || block.includes(DATA_LINE);
-}
-
-function capped(block: Buffer): Buffer {
-  return block.length > EVENT_HEAD_CAP ? block.subarray(0, EVENT_HEAD_CAP) : block;
+/** Whether `buf[from, to)` holds a line starting with `data` (a block with an event). */
+function hasDataLine(buf: Buffer, from: number, to: number): boolean {
+  if (buf[from] === 0x64 && buf[from + 1] === 0x61 && buf[from + 2] === 0x74 && buf[from + 3] === 0x61) return true;
+  const at = buf.indexOf(DATA_LINE, from);
+  return at !== -1 && at < to;
 }
 
 /**
@@ -35,56 +34,68 @@ export function createLastEventKeeper(): LastEventKeeper {
   /** The head of the block after the newest blank line (still open). */
   let open: Buffer[] = [];
   let openSize = 0;
-  /** The head of the newest finished block with a data line. */
-  let done: Buffer | null = null;
+  /** The newest finished block with a data line: `doneIn[doneFrom, doneTo)`, its head only. */
+  let doneIn: Buffer | null = null;
+  let doneFrom = 0;
+  let doneTo = 0;
   /** How the previous chunk ended, for a blank line split between two chunks: 1 = `\n`, 2 = `\n\r`. */
   let carry = 0;
 
-  const keepOpen = (piece: Buffer) => {
-    if (piece.length === 0 || openSize >= EVENT_HEAD_CAP) return;
-    const room = EVENT_HEAD_CAP - openSize;
+  const keepOpen = (chunk: Buffer, from: number) => {
+    if (from >= chunk.length || openSize >= EVENT_HEAD_CAP) return;
+    const to = Math.min(chunk.length, from + EVENT_HEAD_CAP - openSize);
     // A copy: a view would pin the whole socket chunk until the stream ends.
-    const kept = Buffer.from(piece.length > room ? piece.subarray(0, room) : piece);
+    const kept = Buffer.from(chunk.subarray(from, to));
     open.push(kept);
     openSize += kept.length;
+  };
+  const setDone = (buf: Buffer, from: number, to: number) => {
+    doneIn = buf;
+    doneFrom = from;
+    doneTo = Math.min(to, from + EVENT_HEAD_CAP);
   };
 
   return {
     push(chunk) {
-      if (chunk.length === 0) return;
+      const size = chunk.length;
+      if (size === 0) return;
       // A blank line whose first newline ended the previous chunk ends here, just past `cross`.
       let cross = -1;
       if (carry === 1 && chunk[0] === LF) cross = 1;
       else if (carry === 1 && chunk[0] === CR && chunk[1] === LF) cross = 2;
       else if (carry === 2 && chunk[0] === LF) cross = 1;
-      const lastByte = chunk[chunk.length - 1];
-      carry = lastByte === LF ? 1 : lastByte === CR && chunk.length > 1 && chunk[chunk.length - 2] === LF ? 2 : 0;
+      const lastByte = chunk[size - 1];
+      carry = lastByte === LF ? 1 : lastByte === CR && size > 1 && chunk[size - 2] === LF ? 2 : 0;
 
-      const end = blankLineEnd(chunk, chunk.length, cross);
-      if (end === -1) return keepOpen(chunk);
+      const end = blankLineEnd(chunk, size, cross);
+      if (end === -1) return keepOpen(chunk, 0);
       // The blocks finished in this chunk, newest first, until one holds an event.
       let blockEnd = end;
       for (;;) {
         const blockStart = blankLineEnd(chunk, blockEnd - 1, cross);
         if (blockStart !== -1) {
-          const block = chunk.subarray(blockStart, blockEnd);
-          if (hasDataLine(block)) {
-            done = capped(block);
+          if (hasDataLine(chunk, blockStart, blockEnd)) {
+            // A view: it pins this chunk only until the next one replaces it.
+            setDone(chunk, blockStart, blockEnd);
             break;
           }
           blockEnd = blockStart;
           continue;
         }
         // The newest block began in an earlier chunk: the kept head of the open block, then this chunk's part.
-        const block = capped(
-          open.length === 0 ? chunk.subarray(0, blockEnd) : Buffer.concat([...open, chunk.subarray(0, blockEnd)]),
-        );
-        if (hasDataLine(block)) done = block;
+        if (open.length === 0) {
+          if (hasDataLine(chunk, 0, blockEnd)) setDone(chunk, 0, blockEnd);
+        } else {
+          const block = Buffer.concat([...open, chunk.subarray(0, blockEnd)]);
+          if (hasDataLine(block, 0, block.length)) setDone(block, 0, block.length);
+        }
         break;
       }
-      open = [];
-      openSize = 0;
-      keepOpen(chunk.subarray(end));
+      if (open.length > 0) {
+        open = [];
+        openSize = 0;
+      }
+      keepOpen(chunk, end);
     },
     last() {
       // An unterminated last block counts too, as line-based clients would still read it.
@@ -92,7 +103,7 @@ export function createLastEventKeeper(): LastEventKeeper {
         const unfinished = eventsOf(Buffer.concat(open, openSize).toString('utf8')).at(-1);
         if (unfinished) return unfinished;
       }
-      return done ? (eventsOf(done.toString('utf8')).at(-1) ?? null) : null;
+      return doneIn === null ? null : (eventsOf(doneIn.toString('utf8', doneFrom, doneTo)).at(-1) ?? null);
     },
   };
 }

@@ -58,6 +58,11 @@ describe('usage tap', () => {
     expect(tapAll(SSE, cut(deltas, 3))).toEqual(ANTHROPIC_USAGE);
   });
 
+  it('PROD-16: text that says usage (even quoted) is not taken for a usage event', () => {
+    const bytes = anthropicBytes(['check the "usage"', ' and usage"', 'usage": {"input_tokens": 999}']);
+    for (const size of [5, 64, bytes.length]) expect(tapAll(SSE, cut(bytes, size))).toEqual(ANTHROPIC_USAGE);
+  });
+
   it('PROD-16: reads usage from CRLF-terminated events', () => {
     const bytes = Buffer.from(anthropicBytes(['x']).toString('utf8').replace(/\n/g, '\r\n'));
     expect(tapAll(SSE, cut(bytes, 4))).toEqual(ANTHROPIC_USAGE);

