@@ -27,7 +27,18 @@ function startHeadless(dataDir: string, config: string, env: Record<string, stri
   const child: ChildProcessWithoutNullStreams = spawn(
     process.execPath,
     ['--import', 'tsx', 'src-main/headless.ts', '--data-dir', dataDir, '--port', '0', '--config', config],
-    { cwd: root, env: { ...process.env, HEADROOM_PORT: undefined, HEADROOM_ADMIN_TOKEN: ADMIN_TOKEN, ...env } },
+    {
+      cwd: root,
+      env: {
+        ...process.env,
+        HEADROOM_PORT: undefined,
+        HEADROOM_ADMIN_TOKEN: ADMIN_TOKEN,
+        // Startup model discovery asks each upstream GET /v1/models; arriving after a test scripted a
+        // 429 it would take that 429 itself, and the request the test makes would never fail over.
+        HEADROOM_MODEL_DISCOVERY: '0',
+        ...env,
+      },
+    },
   );
   const out = { stdout: '', stderr: '' };
   child.stdout.on('data', (c: Buffer) => (out.stdout += c.toString()));
@@ -38,11 +49,14 @@ function startHeadless(dataDir: string, config: string, env: Record<string, stri
     clearTimeout(timer);
     child.kill('SIGKILL');
   });
-  const until = async (pattern: RegExp): Promise<RegExpExecArray> => {
+  const until = async (pattern: RegExp, withinMs = 15_000): Promise<RegExpExecArray> => {
+    const deadline = Date.now() + withinMs;
     for (;;) {
       const match = pattern.exec(out.stdout);
       if (match) return match;
       if (child.exitCode !== null) throw new Error(`headless exited: ${out.stdout}\n${out.stderr}`);
+      // Said with what the terminal did show, rather than as the test's own timeout.
+      if (Date.now() > deadline) throw new Error(`no ${String(pattern)} within ${withinMs} ms in:\n${out.stdout}`);
       await new Promise((r) => setTimeout(r, 50));
     }
   };

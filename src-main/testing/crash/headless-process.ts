@@ -36,6 +36,9 @@ export async function spawnHeadless(opts: {
         HEADROOM_PORT: undefined,
         HEADROOM_ADMIN_PORT: undefined,
         HEADROOM_ADMIN_TOKEN: opts.adminToken,
+        // Startup model discovery would ask each fake upstream GET /v1/models and could take a
+        // response a test scripted for its own request.
+        HEADROOM_MODEL_DISCOVERY: '0',
       },
     },
   );
