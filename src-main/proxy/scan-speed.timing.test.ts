@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anthropicStreamFrames } from '../testing/sse-frames';
+import { anthropicStreamFrames, cutBytes as cut, hugeDataLine } from '../testing/sse-frames';
 import { summarizeUpstreamText } from './upstream-text';
 import { createUsageTap, type Usage } from './usage-tap';
 
@@ -7,12 +7,6 @@ import { createUsageTap, type Usage } from './usage-tap';
 // so a loaded machine's other test files cannot push them over their limits.
 
 const SSE = 'text/event-stream';
-
-function cut(bytes: Buffer, size: number): Buffer[] {
-  const pieces: Buffer[] = [];
-  for (let i = 0; i < bytes.length; i += size) pieces.push(bytes.subarray(i, i + size));
-  return pieces;
-}
 
 const usageFrames = () =>
   Buffer.from(
@@ -28,10 +22,7 @@ const USAGE: Usage = { inputTokens: 17, outputTokens: 42, cacheReadTokens: 0, ca
 
 describe('scans stay linear (timed, run alone)', () => {
   it('ISSUE-8: a 32 MB SSE line in 16 KiB pieces passes the usage tap fast, no piece stalling the loop', () => {
-    const total = 32 * 1024 * 1024;
-    const huge = Buffer.alloc(total, 'a');
-    huge.write('data: {"type":"content_block_delta","delta":{"text":"');
-    huge.write('"}}\n', total - 4);
+    const huge = hugeDataLine(32 * 1024 * 1024);
     const tap = createUsageTap(SSE);
     let slowest = 0;
     const started = performance.now();

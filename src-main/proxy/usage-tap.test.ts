@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { anthropicStreamFrames, openaiStreamFrames } from '../testing/sse-frames';
+import { anthropicStreamFrames, openaiStreamFrames, cutBytes as cut, hugeDataLine } from '../testing/sse-frames';
 import { createUsageTap, SSE_LINE_CAP, type Usage } from './usage-tap';
 
 const SSE = 'text/event-stream';
@@ -8,13 +8,6 @@ function tapAll(contentType: string, pieces: readonly Buffer[]): Usage {
   const tap = createUsageTap(contentType);
   for (const piece of pieces) tap.push(piece);
   return tap.finish();
-}
-
-/** Cuts bytes into pieces of `size`, so lines and characters straddle chunk boundaries. */
-function cut(bytes: Buffer, size: number): Buffer[] {
-  const pieces: Buffer[] = [];
-  for (let i = 0; i < bytes.length; i += size) pieces.push(bytes.subarray(i, i + size));
-  return pieces;
 }
 
 const anthropicBytes = (deltas: string[]) =>
@@ -74,10 +67,7 @@ describe('usage tap', () => {
   });
 
   it('ISSUE-8: a 32 MB line in 16 KiB pieces is skipped with bounded memory, and later usage is still read', () => {
-    const total = 32 * 1024 * 1024;
-    const huge = Buffer.alloc(total, 'a');
-    huge.write('data: {"type":"content_block_delta","delta":{"text":"');
-    huge.write('"}}\n', total - 4);
+    const huge = hugeDataLine(32 * 1024 * 1024);
     const tap = createUsageTap(SSE);
     const heapBefore = process.memoryUsage().heapUsed;
     for (const piece of cut(huge, 16 * 1024)) tap.push(piece);

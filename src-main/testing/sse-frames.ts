@@ -144,3 +144,18 @@ export function anthropicErrorFrame(type: string, message: string): string {
 export function openaiErrorFrame(type: string, message: string): string {
   return openaiEvent({ error: { message, type, param: null, code: null } });
 }
+
+/** Cuts bytes into pieces of `size`, so lines and characters straddle chunk boundaries. */
+export function cutBytes(bytes: Buffer, size: number): Buffer[] {
+  const pieces: Buffer[] = [];
+  for (let i = 0; i < bytes.length; i += size) pieces.push(bytes.subarray(i, i + size));
+  return pieces;
+}
+
+/** One SSE data line of `total` bytes (a text delta of `a`s), newline included. */
+export function hugeDataLine(total: number): Buffer {
+  const huge = Buffer.alloc(total, 'a');
+  huge.write('data: {"type":"content_block_delta","delta":{"text":"');
+  huge.write('"}}\n', total - 4);
+  return huge;
+}
