@@ -29,7 +29,20 @@ function cutRandomly(bytes: Buffer, next: () => number): Buffer[] {
 describe('the last event of a stream, kept as it passes', () => {
   it('PROD-17: reads the last event as eventsOf reads the whole stream, however the bytes are cut', () => {
     const next = random(7);
-    const pieces = ['event: a\n', 'data: x\n', 'data: y\r\n', '\n', '\r\n', ': c\n', 'event: b\r\n', 'dat', 'a: z', ''];
+    const pieces = [
+      'event: a\n',
+      'data: x\n',
+      'data: y\r\n',
+      '\n',
+      '\r\n',
+      ': c\n',
+      'event: b\r\n',
+      'dat',
+      'a: z',
+      'datax: q\n',
+      'data\n',
+      '',
+    ];
     for (let i = 0; i < 3000; i++) {
       let text = '';
       const n = Math.floor(next() * 14);

@@ -9,6 +9,7 @@ export const EVENT_HEAD_CAP = 64 * 1024;
 
 const LF = 0x0a;
 const CR = 0x0d;
+const COLON = 0x3a;
 const DATA_LINE = Buffer.from('\ndata');
 
 export interface LastEventKeeper {
@@ -18,11 +19,28 @@ export interface LastEventKeeper {
   last(): SseEvent | null;
 }
 
-/** Whether `buf[from, to)` holds a line starting with `data` (a block with an event). */
+/** Whether a line of a finished block starts at `at`: `data`, then `:` or the line's end (as eventsOf reads it). */
+function isDataLineAt(buf: Buffer, at: number, to: number): boolean {
+  if (at + 4 >= to) return false;
+  if (buf[at] !== 0x64 || buf[at + 1] !== 0x61 || buf[at + 2] !== 0x74 || buf[at + 3] !== 0x61) return false;
+  const next = buf[at + 4];
+  return next === COLON || next === LF || next === CR;
+}
+
+/** Whether a line of `buf[from, to)` (a finished block) is a data line. */
 function hasDataLine(buf: Buffer, from: number, to: number): boolean {
-  if (buf[from] === 0x64 && buf[from + 1] === 0x61 && buf[from + 2] === 0x74 && buf[from + 3] === 0x61) return true;
-  const at = buf.indexOf(DATA_LINE, from);
-  return at !== -1 && at < to;
+  if (isDataLineAt(buf, from, to)) return true;
+  // One native search per candidate, so a block of many short lines costs no call per line.
+  for (let at = buf.indexOf(DATA_LINE, from); at !== -1 && at + 1 < to; at = buf.indexOf(DATA_LINE, at + 1))
+    if (isDataLineAt(buf, at + 1, to)) return true;
+  return false;
+}
+
+/** Where the blank line ending a chunk begins (`\n\n` or `\n\r\n` as its last bytes), or -1. */
+function trailingBlankLine(chunk: Buffer, size: number): number {
+  if (size < 2 || chunk[size - 1] !== LF) return -1;
+  if (chunk[size - 2] === LF) return size - 2;
+  return size >= 3 && chunk[size - 2] === CR && chunk[size - 3] === LF ? size - 3 : -1;
 }
 
 /**
@@ -38,6 +56,12 @@ export function createLastEventKeeper(): LastEventKeeper {
   let doneIn: Buffer | null = null;
   let doneFrom = 0;
   let doneTo = 0;
+  /**
+   * When ≥ 0, the newest block was found the quick way (see push): it ends at `doneTo`, its last line
+   * (a data line) starts here, and where it starts is looked up only if the stream ends on it.
+   */
+  let doneLineAt = -1;
+  let doneCross = -1;
   /** How the previous chunk ended, for a blank line split between two chunks: 1 = `\n`, 2 = `\n\r`. */
   let carry = 0;
 
@@ -53,6 +77,7 @@ export function createLastEventKeeper(): LastEventKeeper {
     doneIn = buf;
     doneFrom = from;
     doneTo = Math.min(to, from + EVENT_HEAD_CAP);
+    doneLineAt = -1;
   };
 
   return {
@@ -66,6 +91,20 @@ export function createLastEventKeeper(): LastEventKeeper {
       else if (carry === 2 && chunk[0] === LF) cross = 1;
       const lastByte = chunk[size - 1];
       carry = lastByte === LF ? 1 : lastByte === CR && size > 1 && chunk[size - 2] === LF ? 2 : 0;
+
+      // The quick way, for a chunk that ends a block begun in it (the usual read: whole events): when
+      // the block's last line is a data line, it is the newest event; one search finds that line.
+      const blank = open.length === 0 ? trailingBlankLine(chunk, size) : -1;
+      if (blank > 0) {
+        const lineAt = chunk.lastIndexOf(LF, blank - 1) + 1;
+        if (isDataLineAt(chunk, lineAt, size)) {
+          doneIn = chunk; // a view: it pins this chunk only until the next one replaces it
+          doneTo = size;
+          doneLineAt = lineAt;
+          doneCross = cross;
+          return;
+        }
+      }
 
       const end = blankLineEnd(chunk, size, cross);
       if (end === -1) return keepOpen(chunk, 0);
@@ -103,7 +142,13 @@ export function createLastEventKeeper(): LastEventKeeper {
         const unfinished = eventsOf(Buffer.concat(open, openSize).toString('utf8')).at(-1);
         if (unfinished) return unfinished;
       }
-      return doneIn === null ? null : (eventsOf(doneIn.toString('utf8', doneFrom, doneTo)).at(-1) ?? null);
+      if (doneIn === null) return null;
+      if (doneLineAt >= 0) {
+        // Found the quick way: the block began in its chunk, after the newest blank line before its last line.
+        const from = Math.max(0, blankLineEnd(doneIn, doneLineAt, doneCross));
+        setDone(doneIn, from, doneTo);
+      }
+      return eventsOf(doneIn.toString('utf8', doneFrom, doneTo)).at(-1) ?? null;
     },
   };
 }

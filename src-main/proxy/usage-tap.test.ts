@@ -23,6 +23,13 @@ describe('usage tap', () => {
   it('PROD-16: reads Anthropic stream usage the same whatever the chunk size', () => {
     const bytes = anthropicBytes(['Hello', ' there']);
     for (const size of [1, 2, 3, 7, 64, bytes.length]) expect(tapAll(SSE, cut(bytes, size))).toEqual(ANTHROPIC_USAGE);
+    // One read per event, as a streaming upstream's writes usually arrive: small reads take the byte search.
+    const events = bytes
+      .toString('utf8')
+      .split(/(?<=\n\n)/)
+      .map((event) => Buffer.from(event));
+    expect(events.every((event) => event.length <= 512)).toBe(true);
+    expect(tapAll(SSE, events)).toEqual(ANTHROPIC_USAGE);
   });
 
   it('PROD-16: reads OpenAI stream usage, cached tokens included, split across chunks', () => {

@@ -25,6 +25,28 @@ const DATA = Buffer.from('data:');
  * from the needle's first byte, and `"` is the commonest byte in JSON while `u` is rare in it.
  */
 const USAGE = Buffer.from('usage"');
+/** Up to this many bytes, `usage"` is found by its `g` (see findUsage); past it by one search for all six. */
+const BY_BYTE_MAX = 256;
+const G = 0x67;
+
+/**
+ * Where `usage"` starts in `chunk` from `from`, or -1. A small read (one delta event) is searched
+ * for the needle's rare `g` and checked around it: a native search for one byte is several times
+ * cheaper than one for a six-byte needle, and a delta event holds few if any `g`s.
+ */
+function findUsage(chunk: Buffer, from: number): number {
+  if (chunk.length - from > BY_BYTE_MAX) return chunk.indexOf(USAGE, from);
+  for (let g = chunk.indexOf(G, from + 3); g !== -1; g = chunk.indexOf(G, g + 1))
+    if (
+      chunk[g - 3] === 0x75 &&
+      chunk[g - 2] === 0x73 &&
+      chunk[g - 1] === 0x61 &&
+      chunk[g + 1] === 0x65 &&
+      chunk[g + 2] === 0x22
+    )
+      return g - 3;
+  return -1;
+}
 
 type Json = Record<string, unknown>;
 
@@ -124,15 +146,16 @@ function createSseLines(onLine: (line: Buffer, mentionsUsage: boolean) => void):
       reset();
       start = newline + 1;
     }
-    const lastNewline = chunk.lastIndexOf(NEWLINE);
+    // Reads usually end on a line end: then no search is needed to find it.
+    const lastNewline = chunk[chunk.length - 1] === NEWLINE ? chunk.length - 1 : chunk.lastIndexOf(NEWLINE);
     if (lastNewline >= start) {
       // The whole lines of this chunk: only those that mention usage are handed on.
-      let at = chunk.indexOf(USAGE, start);
+      let at = findUsage(chunk, start);
       while (at !== -1 && at < lastNewline) {
         const lineStart = Math.max(start, chunk.lastIndexOf(NEWLINE, at) + 1);
         const lineEnd = chunk.indexOf(NEWLINE, at);
         onLine(chunk.subarray(lineStart, lineEnd), true);
-        at = chunk.indexOf(USAGE, lineEnd + 1);
+        at = findUsage(chunk, lineEnd + 1);
       }
       start = lastNewline + 1;
     }
