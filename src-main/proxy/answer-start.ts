@@ -55,6 +55,8 @@ export function readAnswerStart(
 ): Promise<AnswerStart> {
   const body = upstream.body;
   const chunks: Buffer[] = [];
+  /** What the decoder made of `chunks`, kept so the first event is read without decoding twice. */
+  const texts: string[] = [];
   let size = 0;
   let firstByteAt: number | null = null;
   const spotter = sse ? createEventSpotter() : null;
@@ -83,7 +85,12 @@ export function readAnswerStart(
       chunks.push(chunk);
       size += chunk.length;
       tap.push(chunk);
-      const spotted = spotter !== null && decoder !== null && spotter.push(decoder.write(chunk));
+      let spotted = false;
+      if (spotter !== null && decoder !== null) {
+        const text = decoder.write(chunk);
+        texts.push(text);
+        spotted = spotter.push(text);
+      }
       if (!spotted && size <= (sse ? SSE_HOLD_CAP : ANSWER_HOLD_CAP)) return;
       body.pause();
       // An error while paused must not go unheard before the relay attaches its own listener.
@@ -95,7 +102,7 @@ export function readAnswerStart(
         firstByteAt,
         usage: null,
       };
-      const first = spotted && sse ? firstEventOf(Buffer.concat(chunks, size).toString('utf8')) : undefined;
+      const first = spotted && sse ? firstEventOf(texts.length === 1 ? (texts[0] ?? '') : texts.join('')) : undefined;
       if (first && sse && streamEndOf(sse, first) === 'error')
         return finish({ kind: 'stream_error', status: statusOfErrorEvent(first), bodyText: first.data, held });
       finish(held);
