@@ -23,7 +23,9 @@ export function createSettlingTracker() {
         const pending = handler(req, res);
         if (!pending) return;
         settling.add(pending);
-        void pending.finally(() => settling.delete(pending));
+        // then(f, f) rather than finally(): finally chains two more promises and microtasks per request.
+        const release = (): void => void settling.delete(pending);
+        pending.then(release, release);
       },
     settled: async (): Promise<void> => {
       await Promise.allSettled([...settling]);
