@@ -1,3 +1,4 @@
+import type { PlanNote } from './strategies/plan-note';
 import type { ComboView } from '../../src-shared/domain/combo';
 import type { ApiFormat, WireFormat } from '../../src-shared/domain/connection';
 import { SYSTEM_COMBO_PREFIX, type Catalog, type RuntimeConnection, type SystemCombo } from './catalog';
@@ -8,6 +9,10 @@ import { wireFit } from './wire-fit';
 export interface Target {
   connection: RuntimeConnection;
   upstreamModel: string;
+  /** Set by the strategy store that ordered this request's candidates (see plan-note.ts). */
+  plan?: PlanNote | null;
+  /** This target's place in that plan's list. */
+  listedAt?: number;
 }
 
 /** A candidate dropped before dispatch, with a reason a person can read. */
@@ -209,7 +214,8 @@ export function resolveTargets(catalog: Catalog, model: string, wire: WireFormat
   const targets: Target[] = new Array<Target>(found.targets.length);
   for (let i = 0; i < targets.length; i++) {
     const t = found.targets[i];
-    if (t) targets[i] = { connection: t.connection, upstreamModel: t.upstreamModel };
+    // Every field set at once: one object shape for every request's targets.
+    if (t) targets[i] = { connection: t.connection, upstreamModel: t.upstreamModel, plan: null, listedAt: -1 };
   }
   const { via, excluded, combo, system, route } = found;
   return { kind: 'targets', via, targets, excluded, combo, system, route };

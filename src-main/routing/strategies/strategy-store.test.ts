@@ -76,6 +76,21 @@ describe('strategy store (memory the learn stage feeds)', () => {
     expect(names(store.order(combo, plan(), hints(), 4))).toEqual(['b', 'a', 'c']);
   });
 
+  it('ROUTE-1: one store never reads the plan another store wrote on a target', () => {
+    const mine = createStrategyStore(seededRng(1));
+    const other = createStrategyStore(seededRng(1));
+    const { combo, plan } = setup('lkgp');
+    const targets = plan();
+    other.order(combo, targets, hints(), 1);
+    const b = targets[1];
+    if (!b) throw new Error('no b');
+    // `mine` never planned b: its served() has no combo to remember b for; `other` does.
+    mine.served(b, {}, 100, 2);
+    expect(names(mine.order(combo, plan(), hints(), 3))).toEqual(['a', 'b', 'c']);
+    other.served(b, {}, 100, 2);
+    expect(names(other.order(combo, plan(), hints(), 3))).toEqual(['b', 'a', 'c']);
+  });
+
   it('ROUTE-1: weighted 6:2:(default 1) over many rounds gives the first pick in proportion to the weights', () => {
     const store = createStrategyStore(seededRng(11));
     const { combo, plan } = setup('weighted', [6, 2]);

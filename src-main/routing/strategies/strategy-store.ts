@@ -22,6 +22,9 @@ import {
 } from './round-robin';
 import { DEFAULT_SOFT_PENALTY_FACTOR } from './soft-penalty';
 import { countTools, demoteByTools, toolsLimitFrom } from './tools-limit';
+import type { PlanNote } from './plan-note';
+
+type Planned = PlanNote;
 
 /** What the plan knows of the request beyond the model (all optional: missing means "don't know"). */
 export interface RequestHints {
@@ -31,25 +34,6 @@ export interface RequestHints {
   conversation: string | null;
   /** ROUTE-5: whether emergency fallback is on for this request. */
   emergencyFallback: boolean;
-}
-
-/** The request a target was planned for (targets are fresh objects per request, so a WeakMap is exact). */
-interface Planned {
-  combo: ComboView | null;
-  /**
-   * The body's size, not the body: a plan outlives its request while a target stays referenced
-   * (picks, the last list), and a 70 KB body held that way — even by a WeakRef, which young-
-   * generation collections treat as strong — was promoted, so only full mark-compacts freed it
-   * (up to 15 of them in a bench round of Claude Code-shaped requests). The tool count is read
-   * from the body the caller still has (a tools demotion while planning, a failure while sending).
-   */
-  bodyBytes: number | null;
-  conversation: string | null;
-  emergencyFallback: boolean;
-  at: number;
-  tools: number | null;
-  /** How many candidates the plan listed; each one's place is in `listedAt` (a re-scoring keeps it). */
-  listedCount: number;
 }
 
 /** Settings the store reads at each use (so a change applies to the next request). */
@@ -130,11 +114,12 @@ function priceFor(model: string): number | null {
 export function createStrategyStore(rng: () => number = Math.random, options: StrategyOptions = {}): StrategyStore {
   const stickyLimit = options.stickyRoundRobinLimit ?? (() => DEFAULT_STICKY_LIMIT);
   let picks: PickState = EMPTY_PICKS;
-  // A plan never refers to its targets, only they to it: a WeakMap value that references its own key
-  // keeps both alive through young-generation collections (measured: ~250 bytes a request reached
-  // the old space that way), while numbers and target-free plans die young with the request.
-  const planned = new WeakMap<Target, Planned>();
-  const listedAt = new WeakMap<Target, number>();
+  // A plan never refers to its targets, only they to it (a plan that held its targets kept both
+  // alive through young-generation collections: ~250 bytes a request reached the old space).
+  const self = {};
+  const planOf = (t: Target): Planned | undefined => (t.plan?.owner === self ? t.plan : undefined);
+  const listedAt = (t: Target): number | undefined =>
+    t.plan?.owner === self && t.listedAt !== undefined && t.listedAt >= 0 ? t.listedAt : undefined;
   const health = new Map<string, HealthFacts>();
   const quota = new Map<string, QuotaMemory>();
   const usage = new Map<string, Map<string, UsageFacts>>();
@@ -276,6 +261,7 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
       if (combo === null && toolLimits.size === 0 && (!hints.emergencyFallback || budgetFailed.size === 0))
         return candidates;
       const p: Planned = {
+        owner: self,
         combo,
         bodyBytes: hints.body ? hints.body.length : null,
         conversation: hints.conversation,
@@ -287,8 +273,8 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
       for (let i = 0; i < candidates.length; i++) {
         const t = candidates[i];
         if (t === undefined) continue;
-        planned.set(t, p);
-        listedAt.set(t, i);
+        t.plan = p;
+        t.listedAt = i;
       }
       return demote(strategyOrderOf(combo, candidates, hints, now), p, hints.body);
     },
@@ -296,10 +282,10 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
       if (!combo || !SCORED.has(combo.strategy) || pinned !== null || candidates.length < 2) return candidates;
       if (!candidates.some((t) => penalized.has(idOf(t)))) return candidates;
       const first = candidates[0];
-      const p = first ? planned.get(first) : undefined;
+      const p = first ? planOf(first) : undefined;
       if (!p) return candidates;
       // Facts in the plan's listed order, each with its listed position (p2c's position term).
-      const at = (t: Target) => listedAt.get(t) ?? p.listedCount;
+      const at = (t: Target) => listedAt(t) ?? p.listedCount;
       const inListed = [...candidates].sort((a, b) => at(a) - at(b));
       const byListed = new Map(inListed.map((t) => [at(t), t] as const));
       const facts = factsOf(combo, inListed, now, at, penalized);
@@ -310,7 +296,7 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
       );
     },
     picked(combo, target, candidates) {
-      const at = planned.get(target)?.at ?? 0;
+      const at = planOf(target)?.at ?? 0;
       const key = keyOf(target);
       const used = usage.get(combo.name) ?? new Map<string, UsageFacts>();
       used.set(key, pickedUsage(used.get(key), at, lastPick.get(combo.name) === key));
@@ -334,7 +320,7 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
         if (!memory) quota.set(id, (memory = new Map()));
         observeQuota(memory, readings, resets, now);
       }
-      const p = planned.get(target);
+      const p = planOf(target);
       if (!p?.combo) return;
       lastGood.set(p.combo.name, keyOf(target));
       if (p.conversation !== null) {
@@ -353,7 +339,7 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
       if (countsAsFailure(status)) health.set(id, failedHealth(health.get(id), status));
       if (outcome.kind !== 'response') return;
       if (isBudgetFailure(outcome.status, outcome.bodyText)) budgetFailed.add(id);
-      const p = planned.get(target);
+      const p = planOf(target);
       const limit = toolsLimitFrom(outcome.status, outcome.bodyText, p ? toolsOf(p, body) : 0);
       if (limit !== null) toolLimits.set(id, Math.min(limit, toolLimits.get(id) ?? Number.POSITIVE_INFINITY));
     },
