@@ -1,3 +1,5 @@
+import { scanUsage } from './usage-scan';
+
 /** Token counts read from a response as it passes; null where the upstream did not say. */
 export interface Usage {
   inputTokens: number | null;
@@ -80,16 +82,10 @@ function absorbLine(usage: Usage, line: Buffer, mentions: boolean): void {
   if (line.length > SSE_USAGE_LINE_CAP || line.length < DATA.length) return;
   if (!startsWithData(line)) return;
   if (!mentions && line.indexOf(USAGE, DATA.length) === -1) return;
-  try {
-    // JSON.parse skips the space after `data:` and a CR before the newline itself.
-    const event = asObject(JSON.parse(line.toString('utf8', DATA.length)));
-    if (!event) return;
-    absorb(usage, event.usage);
-    absorb(usage, asObject(event.message)?.usage); // Anthropic message_start
-    absorb(usage, asObject(event.response)?.usage); // Responses response.completed
-  } catch {
-    // A malformed event is the client's to see; the tap only reads.
-  }
+  // `usage`, Anthropic message_start's `message.usage`, Responses response.completed's `response.usage`,
+  // read from the bytes as JSON.parse would read them (usage-scan.ts); a malformed event is the client's
+  // to see, the tap only reads. The space after `data:` and a CR before the newline are JSON whitespace.
+  scanUsage(line, DATA.length, line.length, usage);
 }
 
 /**
