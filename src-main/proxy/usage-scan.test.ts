@@ -1,30 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import type { Usage } from './usage-tap';
+import { absorbUsage, type Usage } from './usage-tap';
 import { scanUsage } from './usage-scan';
 
-/** What the tap did before the byte walk: JSON.parse, then the three paths. The walk must agree with it. */
+/** What the tap did before the byte walk: JSON.parse, then the three paths (absorbUsage, the JSON-body reading). */
 function oracle(text: string): Usage {
   const usage: Usage = { inputTokens: null, outputTokens: null, cacheReadTokens: null, cacheWriteTokens: null };
-  type Json = Record<string, unknown>;
-  const asObject = (v: unknown): Json | null =>
-    typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Json) : null;
-  const num = (v: unknown): number | null => (typeof v === 'number' && Number.isFinite(v) ? v : null);
-  const absorb = (raw: unknown) => {
-    const u = asObject(raw);
-    if (!u) return;
-    usage.inputTokens = num(u.input_tokens) ?? num(u.prompt_tokens) ?? usage.inputTokens;
-    usage.outputTokens = num(u.output_tokens) ?? num(u.completion_tokens) ?? usage.outputTokens;
-    usage.cacheReadTokens = num(u.cache_read_input_tokens) ?? usage.cacheReadTokens;
-    usage.cacheWriteTokens = num(u.cache_creation_input_tokens) ?? usage.cacheWriteTokens;
-    const details = asObject(u.prompt_tokens_details) ?? asObject(u.input_tokens_details);
-    if (details) usage.cacheReadTokens = num(details.cached_tokens) ?? usage.cacheReadTokens;
-  };
+  const asObject = (v: unknown): Record<string, unknown> | null =>
+    typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
   try {
     const event = asObject(JSON.parse(text));
     if (event) {
-      absorb(event.usage);
-      absorb(asObject(event.message)?.usage);
-      absorb(asObject(event.response)?.usage);
+      absorbUsage(usage, event.usage);
+      absorbUsage(usage, asObject(event.message)?.usage);
+      absorbUsage(usage, asObject(event.response)?.usage);
     }
   } catch {
     // not JSON: no usage

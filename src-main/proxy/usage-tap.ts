@@ -60,8 +60,11 @@ function asObject(value: unknown): Json | null {
   return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Json) : null;
 }
 
-/** Merges one `usage` object (Anthropic or OpenAI names) into the running totals. */
-function absorb(usage: Usage, raw: unknown): void {
+/**
+ * Merges one parsed `usage` object (Anthropic or OpenAI names) into the running totals: a JSON body's,
+ * and the reading usage-scan.ts reproduces from an event's bytes (its test compares the two).
+ */
+export function absorbUsage(usage: Usage, raw: unknown): void {
   const u = asObject(raw);
   if (!u) return;
   usage.inputTokens = num(u.input_tokens) ?? num(u.prompt_tokens) ?? usage.inputTokens;
@@ -188,7 +191,7 @@ export function createUsageTap(contentType: string | undefined): UsageTap {
         try {
           // A small answer is one chunk: decoded in place, not copied first.
           const whole = jsonChunks.length === 1 ? jsonChunks[0] : Buffer.concat(jsonChunks, jsonSize);
-          absorb(usage, asObject(JSON.parse(whole?.toString('utf8') ?? ''))?.usage);
+          absorbUsage(usage, asObject(JSON.parse(whole?.toString('utf8') ?? ''))?.usage);
         } catch {
           // Not JSON after all: no usage to report.
         }
