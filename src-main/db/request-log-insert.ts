@@ -13,10 +13,18 @@ export const INSERT_SQL = `
       session_pin, held_ms, translated, upstream_model, attempts_json, error_message, queued_ms)
     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
-const VALUES = 25;
+/** Values a row binds (the placeholders of INSERT_SQL). */
+export const ROW_VALUES = 25;
 
 export function newRowValues(): RowValues {
-  return new Array<string | number | null>(VALUES).fill(null);
+  return new Array<string | number | null>(ROW_VALUES).fill(null);
+}
+
+/** INSERT_SQL for `rows` rows at once: their values one after another, in INSERT_SQL's order. */
+export function batchInsertSql(rows: number): string {
+  const at = INSERT_SQL.indexOf('VALUES') + 'VALUES'.length;
+  const tuple = INSERT_SQL.slice(at).trim();
+  return `${INSERT_SQL.slice(0, at)} ${Array.from({ length: rows }, () => tuple).join(', ')}`;
 }
 
 /** Most rows have no failover: the same text JSON.stringify would make, without making it. */

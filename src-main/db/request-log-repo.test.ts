@@ -46,6 +46,26 @@ function entry(over: Partial<NewRequestLogEntry> = {}): NewRequestLogEntry {
 }
 
 describe('request log', () => {
+  it('PROD-16: a full batch (one statement of many rows) and the rows after it read back exactly as appended', () => {
+    const { log, rows } = setup(4);
+    const appended = Array.from({ length: 10 }, (_, i) =>
+      log.append(
+        entry({
+          ts: 1_000 + i,
+          model: `m${i}`,
+          status: i % 3 === 0 ? 429 : 200,
+          inputTokens: i % 2 === 0 ? null : i,
+          failover: i === 5 ? [{ connection: 'home', status: 429, reason: 'rate_limited' }] : [],
+          errorMessage: i === 7 ? 'why "quoted"' : null,
+        }),
+      ),
+    );
+    // Two full batches of 4 were written as they filled; two rows wait for the next flush.
+    expect(rows()).toBe(8);
+    expect(log.list({ limit: 20 }).reverse()).toEqual(appended);
+    expect(rows()).toBe(10);
+  });
+
   it('PROD-16: append returns the entry with an id at once and writes nothing until the batch fills', () => {
     const { log, rows } = setup(3);
     const first = log.append(entry({ failover: [{ connection: 'home', status: 429, reason: 'rate_limited' }] }));

@@ -2,7 +2,14 @@ import type { NewRequestLogEntry, RequestLogEntry, RequestLogQuery } from '../..
 import type { Database } from './open';
 import { copyHop } from './request-log-hops';
 import { fromRow, type RequestLogRow } from './request-log-row';
-import { fillRowValues, INSERT_SQL, newRowValues, type RowValues } from './request-log-insert';
+import {
+  batchInsertSql,
+  fillRowValues,
+  INSERT_SQL,
+  newRowValues,
+  ROW_VALUES,
+  type RowValues,
+} from './request-log-insert';
 import { listParams, SEARCH_CONDITION, type ListParams } from './request-log-search';
 
 /**
@@ -79,6 +86,12 @@ export function createRequestLog(db: Database, opts: { flushEvery?: number; idBl
   const flushEvery = Math.max(1, opts.flushEvery ?? 200);
   const idBlock = Math.max(2, Math.floor(opts.idBlock ?? ID_BLOCK));
   const insert = db.prepare<[RowValues]>(INSERT_SQL);
+  // A full batch is one statement of `flushEvery` rows: a quarter cheaper a row than a statement
+  // each (measured, 128 rows), and a batch is what a busy proxy writes. Within SQLite's
+  // 32,766-parameter limit only; smaller batches (a timer's flush) go row by row.
+  const batchRows = flushEvery > 1 && flushEvery * ROW_VALUES <= 30_000 ? flushEvery : 0;
+  const insertBatch = batchRows > 0 ? db.prepare<[RowValues]>(batchInsertSql(batchRows)) : null;
+  const batchValues: RowValues = [];
   // One statement for every filter combination: a NULL parameter switches its condition off.
   const select = db.prepare<[ListParams], RequestLogRow>(`
     SELECT * FROM request_log
@@ -116,7 +129,21 @@ export function createRequestLog(db: Database, opts: { flushEvery?: number; idBl
   const commit = db.transaction((rows: RequestLogEntry[], through: number | null) => {
     // One array of values, refilled per row: no row object and no named-parameter lookups per insert.
     const values = newRowValues();
-    for (const entry of rows) insert.run(fillRowValues(values, entry));
+    let at = 0;
+    if (insertBatch !== null)
+      for (; at + batchRows <= rows.length; at += batchRows) {
+        batchValues.length = 0;
+        for (let i = at; i < at + batchRows; i++) {
+          const entry = rows[i];
+          if (entry) for (const v of fillRowValues(values, entry)) batchValues.push(v);
+        }
+        insertBatch.run(batchValues);
+      }
+    for (; at < rows.length; at++) {
+      const entry = rows[at];
+      if (entry) insert.run(fillRowValues(values, entry));
+    }
+    batchValues.length = 0;
     if (through !== null) reserve.run(through);
   });
 
