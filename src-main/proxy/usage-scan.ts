@@ -478,6 +478,8 @@ export function scanUsage(line: Buffer, from: number, to: number, usage: Usage):
     if (!whole) return;
   } finally {
     buf = EMPTY; // do not pin the socket chunk between lines
+    // A hostile line's deep nesting grew the stack: give that memory back.
+    if (stack.length > 1024) stack = new Uint8Array(32);
   }
   absorb(usage, top);
   absorb(usage, inMessage);
