@@ -476,6 +476,9 @@ export function scanUsage(line: Buffer, from: number, to: number, usage: Usage):
     ws();
     const whole = readObject(topMember) && (ws(), pos === end);
     if (!whole) return;
+  } catch {
+    // Never expected (an escaped key is checked before it is decoded), but the tap only reads: no throw reaches the relay.
+    return;
   } finally {
     buf = EMPTY; // do not pin the socket chunk between lines
     // A hostile line's deep nesting grew the stack: give that memory back.
