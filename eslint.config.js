@@ -152,7 +152,7 @@ export default defineConfig(
       'no-restricted-imports': restrict({
         names: [
           ...builtinNames(`src-renderer runs in the browser. ${nodeMessage}`),
-          { name: 'electron', message: `${electronMessage} The renderer talks to the core through window.headroom.` },
+          { name: 'electron', message: `${electronMessage} The renderer talks to the core through window.leeway.` },
           { name: 'better-sqlite3', message: 'The renderer never touches the database.' },
         ],
         patterns: [

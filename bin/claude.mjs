@@ -1,4 +1,4 @@
-// `headroom claude [args…]`, like `ccr code`: make sure a Headroom runs on the data directory
+// `leeway claude [args…]`, like `ccr code`: make sure a Leeway runs on the data directory
 // (starting one in the background if needed; it keeps running for the next session), then run
 // Claude Code with ANTHROPIC_BASE_URL and ANTHROPIC_AUTH_TOKEN pointing at it.
 import { spawn } from 'node:child_process';
@@ -19,7 +19,7 @@ const isExecutable = (file) => {
   }
 };
 
-/** `claude` on PATH, else the Claude Code package installed beside Headroom, else null. */
+/** `claude` on PATH, else the Claude Code package installed beside Leeway, else null. */
 export function findClaude(env, platform = process.platform) {
   const names = platform === 'win32' ? ['claude.exe', 'claude.cmd'] : ['claude'];
   for (const dir of (env.PATH ?? '').split(path.delimiter).filter(Boolean))
@@ -35,7 +35,7 @@ export function findClaude(env, platform = process.platform) {
   }
 }
 
-/** Claude Code's environment: Headroom's URL and key; a real ANTHROPIC_API_KEY would win over them. */
+/** Claude Code's environment: Leeway's URL and key; a real ANTHROPIC_API_KEY would win over them. */
 export function claudeEnv(env, proxyUrl, key) {
   const { ANTHROPIC_API_KEY: _dropped, ...rest } = env;
   return { ...rest, ANTHROPIC_BASE_URL: proxyUrl, ANTHROPIC_AUTH_TOKEN: key };

@@ -1,4 +1,4 @@
-// Types of help.mjs for the tests that import it (src-main/install/headroom-bin.test.ts).
+// Types of help.mjs for the tests that import it (src-main/install/leeway-bin.test.ts).
 export declare const FLAGS: ReadonlyArray<readonly [string, string]>;
 export declare const ENV_GROUPS: ReadonlyArray<readonly [string, ReadonlyArray<readonly [string, string]>]>;
 export declare function helpText(version: string): string;

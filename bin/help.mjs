@@ -1,8 +1,8 @@
-// The `headroom --help` text. Every flag the headless entry accepts (src-main/cli/parse-args.ts) and
-// every environment variable Headroom reads is listed here, one line each; a test derives both lists
-// from the source (src-main/install/headroom-bin.test.ts) so this page cannot fall behind.
+// The `leeway --help` text. Every flag the headless entry accepts (src-main/cli/parse-args.ts) and
+// every environment variable Leeway reads is listed here, one line each; a test derives both lists
+// from the source (src-main/install/leeway-bin.test.ts) so this page cannot fall behind.
 
-/** Flags of `headroom start` (and of `npm start --`), as [flag, what it does]. */
+/** Flags of `leeway start` (and of `npm start --`), as [flag, what it does]. */
 export const FLAGS = [
   ['--port N', 'Proxy port; 0 picks a free one (default 7431)'],
   ['--host H', 'Bind address (default 127.0.0.1); a non-loopback one needs --allow-remote'],
@@ -11,7 +11,7 @@ export const FLAGS = [
   ['--config FILE', 'Config file upserted at every start; ${NAME} in its values reads the environment'],
   ['--admin-port N', 'Dashboard and admin API on their own port (default: the proxy port)'],
   ['--log-level L', 'trace|debug|info|warn|error|fatal (default info)'],
-  ['--headless', 'Accepted for npm start compatibility; headroom always runs headless'],
+  ['--headless', 'Accepted for npm start compatibility; leeway always runs headless'],
   ['-h, --help', 'This help'],
 ];
 
@@ -20,22 +20,22 @@ export const ENV_GROUPS = [
   [
     'Start-up (flags win over these)',
     [
-      ['HEADROOM_PORT', 'Proxy port (--port)'],
-      ['HEADROOM_ADMIN_PORT', 'Dashboard / admin API port (--admin-port)'],
-      ['HEADROOM_DATA_DIR', 'Data directory (--data-dir)'],
-      ['HEADROOM_CONFIG', 'Config file (--config)'],
-      ['HEADROOM_LOG_LEVEL', 'Log level (--log-level)'],
-      ['HEADROOM_ADMIN_TOKEN', 'Admin API token, at least 16 characters (default: <data-dir>/admin-token)'],
-      ['XDG_CONFIG_HOME', 'Linux: the default data directory is $XDG_CONFIG_HOME/Headroom'],
-      ['APPDATA', 'Windows: the default data directory is %APPDATA%\\Headroom'],
+      ['LEEWAY_PORT', 'Proxy port (--port)'],
+      ['LEEWAY_ADMIN_PORT', 'Dashboard / admin API port (--admin-port)'],
+      ['LEEWAY_DATA_DIR', 'Data directory (--data-dir)'],
+      ['LEEWAY_CONFIG', 'Config file (--config)'],
+      ['LEEWAY_LOG_LEVEL', 'Log level (--log-level)'],
+      ['LEEWAY_ADMIN_TOKEN', 'Admin API token, at least 16 characters (default: <data-dir>/admin-token)'],
+      ['XDG_CONFIG_HOME', 'Linux: the default data directory is $XDG_CONFIG_HOME/Leeway'],
+      ['APPDATA', 'Windows: the default data directory is %APPDATA%\\Leeway'],
     ],
   ],
   [
-    'headroom claude',
+    'leeway claude',
     [
-      ['HEADROOM_KEY', 'Local key to give Claude Code (default: <data-dir>/cli-key, created on first use)'],
-      ['PATH', 'The first claude on it runs; else the @anthropic-ai/claude-code installed beside Headroom'],
-      ['HEADROOM_FROM_SOURCE', 'Development: 1 runs src-main/headless.ts through tsx instead of the build'],
+      ['LEEWAY_KEY', 'Local key to give Claude Code (default: <data-dir>/cli-key, created on first use)'],
+      ['PATH', 'The first claude on it runs; else the @anthropic-ai/claude-code installed beside Leeway'],
+      ['LEEWAY_FROM_SOURCE', 'Development: 1 runs src-main/headless.ts through tsx instead of the build'],
     ],
   ],
   [
@@ -44,43 +44,40 @@ export const ENV_GROUPS = [
       ['HTTPS_PROXY', "Proxy for https upstreams (also https_proxy); a connection's own outbound proxy wins"],
       ['HTTP_PROXY', 'Proxy for http upstreams, and for https ones when HTTPS_PROXY is unset (also http_proxy)'],
       ['NO_PROXY', 'Hosts reached directly (also no_proxy); loopback upstreams are never proxied'],
-      ['HEADROOM_MODEL_DISCOVERY', '0 turns off asking upstreams for their model lists (on start, hourly)'],
+      ['LEEWAY_MODEL_DISCOVERY', '0 turns off asking upstreams for their model lists (on start, hourly)'],
       ['CLAUDE_CONFIG_DIR', 'Where "Import from Claude Code" reads the login (default ~/.claude)'],
     ],
   ],
   [
     'Routing and resilience (defaults under the stored settings)',
     [
-      ['HEADROOM_EMERGENCY_FALLBACK', '1 tries targets that failed for money (402) only after all others (ROUTE-5)'],
-      ['HEADROOM_EGRESS_IP_LOCK_PROVIDERS', 'Providers whose limits follow the egress IP (comma list; off = none)'],
+      ['LEEWAY_EMERGENCY_FALLBACK', '1 tries targets that failed for money (402) only after all others (ROUTE-5)'],
+      ['LEEWAY_EGRESS_IP_LOCK_PROVIDERS', 'Providers whose limits follow the egress IP (comma list; off = none)'],
       ['PROVIDER_COOLDOWN_ENABLED', 'true turns on the per-provider failure window gate'],
       [
-        'HEADROOM_PROVIDER_BREAKER_OAUTH_FAILURE_THRESHOLD',
+        'LEEWAY_PROVIDER_BREAKER_OAUTH_FAILURE_THRESHOLD',
         'Window gate, subscriptions: failures in the window that block the provider',
       ],
       [
-        'HEADROOM_PROVIDER_BREAKER_OAUTH_FAILURE_WINDOW_MS',
+        'LEEWAY_PROVIDER_BREAKER_OAUTH_FAILURE_WINDOW_MS',
         'Window gate, subscriptions: window the failures are counted in',
       ],
+      ['LEEWAY_PROVIDER_BREAKER_OAUTH_COOLDOWN_MS', 'Window gate, subscriptions: how long the provider stays blocked'],
       [
-        'HEADROOM_PROVIDER_BREAKER_OAUTH_COOLDOWN_MS',
-        'Window gate, subscriptions: how long the provider stays blocked',
-      ],
-      [
-        'HEADROOM_PROVIDER_BREAKER_API_KEY_FAILURE_THRESHOLD',
+        'LEEWAY_PROVIDER_BREAKER_API_KEY_FAILURE_THRESHOLD',
         'Window gate, API keys: failures in the window that block the provider',
       ],
       [
-        'HEADROOM_PROVIDER_BREAKER_API_KEY_FAILURE_WINDOW_MS',
+        'LEEWAY_PROVIDER_BREAKER_API_KEY_FAILURE_WINDOW_MS',
         'Window gate, API keys: window the failures are counted in',
       ],
-      ['HEADROOM_PROVIDER_BREAKER_API_KEY_COOLDOWN_MS', 'Window gate, API keys: how long the provider stays blocked'],
-      ['HEADROOM_CIRCUIT_BREAKER_OAUTH_THRESHOLD', 'Circuit breaker, subscriptions: failures in a row that open it'],
-      ['HEADROOM_CIRCUIT_BREAKER_OAUTH_RESET_MS', 'Circuit breaker, subscriptions: time before a probe'],
-      ['HEADROOM_CIRCUIT_BREAKER_API_KEY_THRESHOLD', 'Circuit breaker, API keys: failures in a row that open it'],
-      ['HEADROOM_CIRCUIT_BREAKER_API_KEY_RESET_MS', 'Circuit breaker, API keys: time before a probe'],
-      ['HEADROOM_CIRCUIT_BREAKER_LOCAL_THRESHOLD', 'Circuit breaker, local servers: failures in a row that open it'],
-      ['HEADROOM_CIRCUIT_BREAKER_LOCAL_RESET_MS', 'Circuit breaker, local servers: time before a probe'],
+      ['LEEWAY_PROVIDER_BREAKER_API_KEY_COOLDOWN_MS', 'Window gate, API keys: how long the provider stays blocked'],
+      ['LEEWAY_CIRCUIT_BREAKER_OAUTH_THRESHOLD', 'Circuit breaker, subscriptions: failures in a row that open it'],
+      ['LEEWAY_CIRCUIT_BREAKER_OAUTH_RESET_MS', 'Circuit breaker, subscriptions: time before a probe'],
+      ['LEEWAY_CIRCUIT_BREAKER_API_KEY_THRESHOLD', 'Circuit breaker, API keys: failures in a row that open it'],
+      ['LEEWAY_CIRCUIT_BREAKER_API_KEY_RESET_MS', 'Circuit breaker, API keys: time before a probe'],
+      ['LEEWAY_CIRCUIT_BREAKER_LOCAL_THRESHOLD', 'Circuit breaker, local servers: failures in a row that open it'],
+      ['LEEWAY_CIRCUIT_BREAKER_LOCAL_RESET_MS', 'Circuit breaker, local servers: time before a probe'],
       ['RATE_LIMIT_MAX_WAIT_MS', 'Request queue: longest wait for a slot'],
       ['RATE_LIMIT_EXECUTION_MAX_WAIT_MS', 'Request queue: longest a queued request may run'],
       ['RATE_LIMIT_MAX_QUEUE_DEPTH', 'Request queue: most requests waiting per connection'],
@@ -96,7 +93,7 @@ export const ENV_GROUPS = [
     [
       ['QUOTA_STORE_DRIVER', 'sqlite (default) or redis'],
       ['QUOTA_STORE_REDIS_URL', 'redis:// or rediss:// URL for the redis driver'],
-      ['REDIS_KEY_PREFIX', "Prefix of Headroom's Redis keys (default headroom:)"],
+      ['REDIS_KEY_PREFIX', "Prefix of Leeway's Redis keys (default leeway:)"],
       ['QUOTA_SATURATION_THRESHOLD', 'Pool use (0-1) above which fair share is enforced (default 0.5)'],
       ['QUOTA_SOFT_DEPRIORITIZE_FACTOR', 'Soft over-share penalty factor, 0-1 (default 0.7)'],
       ['QUOTA_CONSUMPTION_RETENTION_DAYS', 'Days of quota counters kept (default 14)'],
@@ -112,17 +109,17 @@ export function helpText(version) {
   // Long breaker names would push every description far right: they just get two spaces.
   const envWidth = 24;
   return [
-    `Headroom ${version}: a local LLM proxy that keeps your coding agent going when one account hits a limit.`,
+    `Leeway ${version}: a local LLM proxy that keeps your coding agent going when one account hits a limit.`,
     '',
     'Usage:',
-    '  headroom [start] [options]   Run the proxy + web dashboard in this terminal (Ctrl-C stops it)',
-    '  headroom claude [args...]    Run Claude Code through Headroom; starts Headroom in the background',
+    '  leeway [start] [options]   Run the proxy + web dashboard in this terminal (Ctrl-C stops it)',
+    '  leeway claude [args...]    Run Claude Code through Leeway; starts Leeway in the background',
     '                               when none runs on the data directory, and passes args to claude',
-    '  headroom stop                Stop the Headroom running on the data directory',
-    '  headroom --version           Print the version',
-    '  headroom --help              This help',
+    '  leeway stop                Stop the Leeway running on the data directory',
+    '  leeway --version           Print the version',
+    '  leeway --help              This help',
     '',
-    'Options (headroom start):',
+    'Options (leeway start):',
     ...FLAGS.map(([flag, text]) => `  ${pad(flag, flagWidth)}${text}`),
     '',
     'Environment:',
@@ -132,6 +129,6 @@ export function helpText(version) {
     ]),
     '',
     'In the config file, "${NAME}" (or text containing it) is replaced by the variable NAME; $${ is a literal ${.',
-    'headroom claude sets ANTHROPIC_BASE_URL and ANTHROPIC_AUTH_TOKEN for Claude Code and clears ANTHROPIC_API_KEY.',
+    'leeway claude sets ANTHROPIC_BASE_URL and ANTHROPIC_AUTH_TOKEN for Claude Code and clears ANTHROPIC_API_KEY.',
   ].join('\n');
 }

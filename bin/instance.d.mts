@@ -1,4 +1,4 @@
-// Types of instance.mjs for the tests that import it (src-main/install/headroom-bin.test.ts).
+// Types of instance.mjs for the tests that import it (src-main/install/leeway-bin.test.ts).
 type Env = Readonly<Record<string, string | undefined>>;
 export declare function dataDirOf(env: Env, platform?: string, home?: string): string;
 export declare function runningOn(dataDir: string): { pid: number; port: number | null } | null;

@@ -1,4 +1,4 @@
-// The Headroom running on a data directory: found through its lock file (pid + port), started in
+// The Leeway running on a data directory: found through its lock file (pid + port), started in
 // the background when there is none, stopped with SIGTERM.
 import { spawn } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
@@ -13,16 +13,16 @@ const nonEmpty = (value) => (value !== undefined && value.trim() !== '' ? value 
 
 /** The data directory the headless entry would use (same rules as src-main/cli/parse-args.ts). */
 export function dataDirOf(env, platform = process.platform, home = homedir()) {
-  const given = nonEmpty(env.HEADROOM_DATA_DIR);
+  const given = nonEmpty(env.LEEWAY_DATA_DIR);
   if (given !== undefined) return given;
   if (platform === 'win32') {
-    return path.win32.join(nonEmpty(env.APPDATA) ?? path.win32.join(home, 'AppData', 'Roaming'), 'Headroom');
+    return path.win32.join(nonEmpty(env.APPDATA) ?? path.win32.join(home, 'AppData', 'Roaming'), 'Leeway');
   }
-  if (platform === 'darwin') return path.posix.join(home, 'Library', 'Application Support', 'Headroom');
+  if (platform === 'darwin') return path.posix.join(home, 'Library', 'Application Support', 'Leeway');
   const xdg = nonEmpty(env.XDG_CONFIG_HOME);
   return path.posix.join(
     xdg !== undefined && path.posix.isAbsolute(xdg) ? xdg : path.posix.join(home, '.config'),
-    'Headroom',
+    'Leeway',
   );
 }
 
@@ -39,7 +39,7 @@ function isAlive(pid) {
 /** `{ pid, port }` of the live instance holding the data directory's lock, or null. */
 export function runningOn(dataDir) {
   try {
-    const lock = JSON.parse(readFileSync(path.join(dataDir, 'headroom.lock'), 'utf8'));
+    const lock = JSON.parse(readFileSync(path.join(dataDir, 'leeway.lock'), 'utf8'));
     if (!isAlive(lock.pid)) return null;
     return { pid: lock.pid, port: typeof lock.port === 'number' ? lock.port : null };
   } catch {
@@ -47,7 +47,7 @@ export function runningOn(dataDir) {
   }
 }
 
-/** True when Headroom's own /health answers on the port. */
+/** True when Leeway's own /health answers on the port. */
 export async function answersHealth(port) {
   try {
     const res = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(2_000) });
@@ -86,8 +86,8 @@ export async function ensureRunning(env, nodeArgs, log) {
     if (ready) return { ...ready, dataDir, started: false };
   }
   // Its terminal output (it includes the dashboard link with the admin token) goes to a private file.
-  const logDir = mkdtempSync(path.join(tmpdir(), 'headroom-'));
-  const logFile = path.join(logDir, 'headroom.out');
+  const logDir = mkdtempSync(path.join(tmpdir(), 'leeway-'));
+  const logFile = path.join(logDir, 'leeway.out');
   const fd = openSync(logFile, 'w', 0o600);
   const child = spawn(process.execPath, nodeArgs, { detached: true, stdio: ['ignore', fd, fd], env });
   closeSync(fd);
@@ -98,10 +98,10 @@ export async function ensureRunning(env, nodeArgs, log) {
   if (!ready) {
     if (exitCode === null) child.kill('SIGTERM');
     const output = existsSync(logFile) ? readFileSync(logFile, 'utf8').trim() : '';
-    throw new LauncherError(`Headroom did not start${exitCode === null ? ' in time' : ''}:\n${output}`);
+    throw new LauncherError(`Leeway did not start${exitCode === null ? ' in time' : ''}:\n${output}`);
   }
   log(
-    `Headroom: started in the background (pid ${ready.pid}, port ${ready.port}); output in ${logFile}; stop it with: headroom stop`,
+    `Leeway: started in the background (pid ${ready.pid}, port ${ready.port}); output in ${logFile}; stop it with: leeway stop`,
   );
   return { ...ready, dataDir, started: true };
 }
@@ -115,7 +115,7 @@ export async function stopRunning(env) {
   const deadline = Date.now() + STOP_TIMEOUT_MS;
   while (isAlive(running.pid)) {
     if (Date.now() > deadline)
-      throw new LauncherError(`Headroom (pid ${running.pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s`);
+      throw new LauncherError(`Leeway (pid ${running.pid}) did not stop within ${STOP_TIMEOUT_MS / 1000} s`);
     await sleep(100);
   }
   return { stopped: true, dataDir, pid: running.pid };

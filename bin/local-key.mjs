@@ -1,13 +1,13 @@
-// The local key `headroom claude` hands to Claude Code: HEADROOM_KEY, else the one kept in
+// The local key `leeway claude` hands to Claude Code: LEEWAY_KEY, else the one kept in
 // <data-dir>/cli-key, else a new one created through the admin API (the admin token is in the data
-// dir) and kept there (mode 0600) for the next run. Keys are stored hashed, so Headroom cannot hand
+// dir) and kept there (mode 0600) for the next run. Keys are stored hashed, so Leeway cannot hand
 // an existing one back: the launcher keeps its own.
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { LauncherError } from './entry.mjs';
 
 export const KEY_FILE = 'cli-key';
-const KEY_NAMES = ['headroom-cli', ...Array.from({ length: 8 }, (_, i) => `headroom-cli-${i + 2}`)];
+const KEY_NAMES = ['leeway-cli', ...Array.from({ length: 8 }, (_, i) => `leeway-cli-${i + 2}`)];
 
 const readTrimmed = (file) => {
   try {
@@ -47,26 +47,26 @@ async function createKey(adminUrl, token) {
 
 /** The key for this run, with where it came from. */
 export async function localKey({ env, dataDir, proxyUrl, log }) {
-  const given = env.HEADROOM_KEY?.trim();
+  const given = env.LEEWAY_KEY?.trim();
   if (given) {
     if (!(await keyWorks(proxyUrl, given)))
-      throw new LauncherError('HEADROOM_KEY is not a valid local key of this Headroom');
+      throw new LauncherError('LEEWAY_KEY is not a valid local key of this Leeway');
     return given;
   }
   const file = path.join(dataDir, KEY_FILE);
   const kept = readTrimmed(file);
   if (kept && (await keyWorks(proxyUrl, kept))) return kept;
-  const token = env.HEADROOM_ADMIN_TOKEN?.trim() || readTrimmed(path.join(dataDir, 'admin-token'));
+  const token = env.LEEWAY_ADMIN_TOKEN?.trim() || readTrimmed(path.join(dataDir, 'admin-token'));
   if (!token)
     throw new LauncherError(
-      `no admin token (HEADROOM_ADMIN_TOKEN or ${path.join(dataDir, 'admin-token')}) to create a local key`,
+      `no admin token (LEEWAY_ADMIN_TOKEN or ${path.join(dataDir, 'admin-token')}) to create a local key`,
     );
-  const adminPort = env.HEADROOM_ADMIN_PORT?.trim();
+  const adminPort = env.LEEWAY_ADMIN_PORT?.trim();
   const adminUrl = adminPort ? `http://127.0.0.1:${adminPort}` : proxyUrl;
   const created = await createKey(adminUrl, token);
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, `${created.key}\n`, { mode: 0o600 });
   renameSync(temp, file);
-  log(`Headroom: created the local key "${created.name}" for headroom claude (kept in ${file})`);
+  log(`Leeway: created the local key "${created.name}" for leeway claude (kept in ${file})`);
   return created.key;
 }

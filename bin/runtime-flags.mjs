@@ -1,4 +1,4 @@
-// Node flags the headless Headroom runs with (`headroom start`, `npm start` without Electron, and
+// Node flags the headless Leeway runs with (`leeway start`, `npm start` without Electron, and
 // `npm run bench`, which measures what users run). V8 lets the young generation shrink to 1 MB
 // while traffic is light, so a burst of 70 KB Claude Code bodies outlived it and was promoted,
 // and only full mark-compacts freed them: bench rounds of Claude Code-shaped requests cost 1.0 ms

@@ -19,8 +19,8 @@ const nonce = randomBytes(6).toString('hex');
 const ADMIN_TOKEN = `e2e-admin-token-${nonce}-activity`;
 const PRIMARY_SECRET = `sk-ant-api03-e2e-primary-${nonce}-SECRET`;
 const BACKUP_SECRET = `sk-ant-api03-e2e-backup-${nonce}-SECRET`;
-const KEY = `hr-e2e-activity-key-${nonce}`;
-const WRONG_KEY = `hr-e2e-wrong-key-${nonce}`;
+const KEY = `lw-e2e-activity-key-${nonce}`;
+const WRONG_KEY = `lw-e2e-wrong-key-${nonce}`;
 /** Never on the page, never in the export. */
 const NEVER_SHOWN = [ADMIN_TOKEN, PRIMARY_SECRET, BACKUP_SECRET, KEY, WRONG_KEY];
 
@@ -43,10 +43,10 @@ function ask(key: string): Promise<Response> {
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  tempDir = mkdtempSync(path.join(tmpdir(), 'headroom-e2e-activity-'));
+  tempDir = mkdtempSync(path.join(tmpdir(), 'leeway-e2e-activity-'));
   primary = await startFakeUpstream({ format: 'anthropic', name: 'primary', apiKey: PRIMARY_SECRET });
   backup = await startFakeUpstream({ format: 'anthropic', name: 'backup', apiKey: BACKUP_SECRET });
-  const configFile = path.join(tempDir, 'headroom.config.json');
+  const configFile = path.join(tempDir, 'leeway.config.json');
   writeFileSync(
     configFile,
     JSON.stringify({
@@ -101,7 +101,7 @@ describe('Activity that explains, in Chromium (issue 13 §3)', () => {
     need(backup, 'backup fake').enqueue({ kind: 'ok', text: 'Hello from the backup' });
     const served = await ask(KEY);
     expect(served.status).toBe(200);
-    expect(served.headers.get('x-headroom-failover')).toBe('primary=429');
+    expect(served.headers.get('x-leeway-failover')).toBe('primary=429');
     expect((await ask(WRONG_KEY)).status).toBe(401);
 
     const rows = p.locator('table tbody tr');
@@ -176,7 +176,7 @@ describe('Activity that explains, in Chromium (issue 13 §3)', () => {
       p.waitForEvent('download'),
       p.getByRole('button', { name: 'Export CSV' }).click(),
     ]);
-    expect(download.suggestedFilename()).toMatch(/^headroom-activity-\d{8}-\d{6}\.csv$/);
+    expect(download.suggestedFilename()).toMatch(/^leeway-activity-\d{8}-\d{6}\.csv$/);
     const file = path.join(tempDir, 'export.csv');
     await download.saveAs(file);
     const csv = readFileSync(file, 'utf8');
@@ -186,7 +186,7 @@ describe('Activity that explains, in Chromium (issue 13 §3)', () => {
     expect(lines[2]).toMatch(/primary 429 \S+ \d+ms .*retry-after=30/);
     expect(lines[2]).toMatch(/backup 200 served \d+ms/);
     for (const secret of NEVER_SHOWN) expect(csv).not.toContain(secret);
-    expect(await p.getByRole('status').innerText()).toMatch(/^Exported 2 requests to headroom-activity-/);
+    expect(await p.getByRole('status').innerText()).toMatch(/^Exported 2 requests to leeway-activity-/);
   });
 
   it('PROD-1 the Activity tab raised no script or console errors', () => {

@@ -79,13 +79,13 @@ beforeAll(async () => {
   assertBuilt();
   mkdirSync(ARTIFACTS, { recursive: true });
   mkdirSync(SCREENSHOTS, { recursive: true });
-  tempDir = mkdtempSync(path.join(tmpdir(), 'headroom-e2e-flows-'));
+  tempDir = mkdtempSync(path.join(tmpdir(), 'leeway-e2e-flows-'));
 
   // Each fake accepts only its own connection's credential, so a 200 proves the proxy sent the right one.
   claudeFake = await startFakeUpstream({ format: 'anthropic', name: 'claude-fake', apiKey: OAUTH_TOKEN });
   apiFake = await startFakeUpstream({ format: 'anthropic', name: 'api-fake', apiKey: API_SECRET });
 
-  const configFile = path.join(tempDir, 'headroom.config.json');
+  const configFile = path.join(tempDir, 'leeway.config.json');
   writeFileSync(
     configFile,
     JSON.stringify(
@@ -186,7 +186,7 @@ describe('dashboard flows in Chromium', () => {
     await p.locator('#key-name').fill(KEY_NAME);
     await p.getByRole('button', { name: 'Create key' }).click();
     const plain = (await p.locator('.plain-key').innerText()).trim();
-    expect(plain).toMatch(/^hr-\S{20,}$/);
+    expect(plain).toMatch(/^lw-\S{20,}$/);
     const keyRow = p.locator('table tbody tr', { hasText: KEY_NAME });
     await keyRow.waitFor();
     const prefix = (await keyRow.locator('code').innerText()).trim().replace(/…$/, '');
@@ -204,7 +204,7 @@ describe('dashboard flows in Chromium', () => {
       .messages.create({ model: `${CLAUDE}/${MODEL}`, max_tokens: 32, messages: [{ role: 'user', content: 'Hi' }] })
       .withResponse();
     expect(message.content).toEqual([{ type: 'text', text: 'Hello from the subscription' }]);
-    expect(response.headers.get('x-headroom-connection')).toBe(CLAUDE);
+    expect(response.headers.get('x-leeway-connection')).toBe(CLAUDE);
     // The subscription token went upstream as a Bearer token, never the local key.
     expect(fake.requests).toHaveLength(1);
     expect(fake.requests[0]?.headers['authorization']).toBe(`Bearer ${OAUTH_TOKEN}`);
@@ -273,7 +273,7 @@ describe('dashboard flows in Chromium', () => {
       .messages.create({ model: `${API}/${MODEL}`, max_tokens: 32, messages: [{ role: 'user', content: 'Hi' }] })
       .withResponse();
     expect(message.content).toEqual([{ type: 'text', text: 'Back in service' }]);
-    expect(response.headers.get('x-headroom-connection')).toBe(API);
+    expect(response.headers.get('x-leeway-connection')).toBe(API);
     expect(fake.requests.map((r) => r.response?.status)).toEqual([429, 200]);
     expect(fake.requests[1]?.headers['x-api-key']).toBe(API_SECRET);
   });

@@ -22,7 +22,7 @@ const nonce = randomBytes(6).toString('hex');
 const ADMIN_TOKEN = `e2e-admin-token-${nonce}-abcdef`;
 const PRIMARY_SECRET = `sk-ant-api03-e2e-primary-${nonce}-SECRET`;
 const BACKUP_SECRET = `sk-ant-api03-e2e-backup-${nonce}-SECRET`;
-const CONFIG_KEY = `hr-e2e-config-key-${nonce}`;
+const CONFIG_KEY = `lw-e2e-config-key-${nonce}`;
 /** Never to be shown by the dashboard, on any tab. */
 const NEVER_SHOWN = [ADMIN_TOKEN, PRIMARY_SECRET, BACKUP_SECRET, CONFIG_KEY];
 
@@ -60,13 +60,13 @@ async function openTab(p: Page, label: string, id: string): Promise<void> {
 beforeAll(async () => {
   assertBuilt();
   mkdirSync(ARTIFACTS, { recursive: true });
-  tempDir = mkdtempSync(path.join(tmpdir(), 'headroom-e2e-'));
+  tempDir = mkdtempSync(path.join(tmpdir(), 'leeway-e2e-'));
 
   // Each fake accepts only its own connection's secret, so a 200 proves the proxy sent the right one.
   primary = await startFakeUpstream({ format: 'anthropic', name: 'primary', apiKey: PRIMARY_SECRET });
   backup = await startFakeUpstream({ format: 'anthropic', name: 'backup', apiKey: BACKUP_SECRET });
 
-  const configFile = path.join(tempDir, 'headroom.config.json');
+  const configFile = path.join(tempDir, 'leeway.config.json');
   writeFileSync(
     configFile,
     JSON.stringify(
@@ -156,7 +156,7 @@ describe('headless dashboard in Chromium', () => {
     await p.locator('#key-name').fill(name);
     await p.getByRole('button', { name: 'Create key' }).click();
     const plain = (await p.locator('.plain-key').innerText()).trim();
-    expect(plain).toMatch(/^hr-\S{20,}$/);
+    expect(plain).toMatch(/^lw-\S{20,}$/);
     const row = p.locator('table tbody tr', { hasText: name });
     await row.waitFor();
     const prefix = (await row.locator('td').nth(1).innerText()).trim().replace(/…$/, '');
@@ -201,8 +201,8 @@ describe('headless dashboard in Chromium', () => {
       .create({ model: 'main', max_tokens: 32, messages: [{ role: 'user', content: 'Say hello' }] })
       .withResponse();
     expect(message.content).toEqual([{ type: 'text', text: 'Hello from the backup' }]);
-    expect(response.headers.get('x-headroom-connection')).toBe('backup');
-    expect(response.headers.get('x-headroom-failover')).toBe('primary=429');
+    expect(response.headers.get('x-leeway-connection')).toBe('backup');
+    expect(response.headers.get('x-leeway-failover')).toBe('primary=429');
     expect(first.requests.map((r) => r.response?.status)).toEqual([429]);
     expect(second.requests).toHaveLength(1);
     expect(second.requests[0]?.headers['x-api-key']).toBe(BACKUP_SECRET);
@@ -248,7 +248,7 @@ describe('headless dashboard in Chromium', () => {
     const aiderAnthropic = await snippet('aider (Anthropic API)');
     expect(aiderAnthropic).toContain(`--set-env ANTHROPIC_API_BASE=${proxyUrl}`);
     // The page was reloaded since the key was created, so the snippets hold a placeholder, not the key.
-    for (const code of [claude, aiderOpenai, aiderAnthropic]) expect(code).toContain('<your-headroom-key>');
+    for (const code of [claude, aiderOpenai, aiderAnthropic]) expect(code).toContain('<your-leeway-key>');
     expect(await pageTextAndHtml(p)).not.toContain(need(createdKey, 'created key').plain);
     await snap(p, 'setup');
   });

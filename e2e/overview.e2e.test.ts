@@ -18,7 +18,7 @@ const nonce = randomBytes(6).toString('hex');
 const ADMIN_TOKEN = `e2e-admin-token-${nonce}-overview`;
 const PRIMARY_SECRET = `sk-ant-api03-e2e-overview-${nonce}-PRIMARY`;
 const BACKUP_SECRET = `sk-ant-api03-e2e-overview-${nonce}-BACKUP`;
-const KEY = `hr-e2e-overview-${nonce}-000000000`;
+const KEY = `lw-e2e-overview-${nonce}-000000000`;
 const NEVER_SHOWN = [ADMIN_TOKEN, PRIMARY_SECRET, BACKUP_SECRET, KEY];
 
 let tempDir = '';
@@ -54,10 +54,10 @@ async function chartData(p: Page, id: string): Promise<{ total: number; drawn: n
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  tempDir = mkdtempSync(path.join(tmpdir(), 'headroom-e2e-overview-'));
+  tempDir = mkdtempSync(path.join(tmpdir(), 'leeway-e2e-overview-'));
   primary = await startFakeUpstream({ format: 'anthropic', name: 'primary', apiKey: PRIMARY_SECRET });
   backup = await startFakeUpstream({ format: 'anthropic', name: 'backup', apiKey: BACKUP_SECRET });
-  const configFile = path.join(tempDir, 'headroom.config.json');
+  const configFile = path.join(tempDir, 'leeway.config.json');
   const models = ['claude-opus-4-8'];
   writeFileSync(
     configFile,

@@ -17,8 +17,8 @@ import { startHeadless, type HeadlessApp } from './support/headless-app';
 const nonce = randomBytes(6).toString('hex');
 const ADMIN_TOKEN = `e2e-admin-token-${nonce}-quota`;
 const SECRET = `sk-ant-api03-e2e-quota-${nonce}-SECRET`;
-const ALICE_KEY = `hr-e2e-alice-${nonce}-0000000000`;
-const BOB_KEY = `hr-e2e-bob-${nonce}-00000000000`;
+const ALICE_KEY = `lw-e2e-alice-${nonce}-0000000000`;
+const BOB_KEY = `lw-e2e-bob-${nonce}-00000000000`;
 const NEVER_SHOWN = [ADMIN_TOKEN, SECRET, ALICE_KEY, BOB_KEY];
 
 let tempDir = '';
@@ -55,9 +55,9 @@ async function segmentPercent(p: Page, key: string): Promise<number> {
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  tempDir = mkdtempSync(path.join(tmpdir(), 'headroom-e2e-quota-'));
+  tempDir = mkdtempSync(path.join(tmpdir(), 'leeway-e2e-quota-'));
   upstream = await startFakeUpstream({ format: 'anthropic', name: 'max', apiKey: SECRET });
-  const configFile = path.join(tempDir, 'headroom.config.json');
+  const configFile = path.join(tempDir, 'leeway.config.json');
   writeFileSync(
     configFile,
     JSON.stringify({

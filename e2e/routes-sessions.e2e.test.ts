@@ -43,9 +43,9 @@ async function storedRoutes(): Promise<unknown> {
 
 beforeAll(async () => {
   mkdirSync(ARTIFACTS, { recursive: true });
-  tempDir = mkdtempSync(path.join(tmpdir(), 'headroom-e2e-routes-'));
+  tempDir = mkdtempSync(path.join(tmpdir(), 'leeway-e2e-routes-'));
   upstream = await startFakeUpstream({ format: 'anthropic', name: 'max', apiKey: SECRET });
-  const configFile = path.join(tempDir, 'headroom.config.json');
+  const configFile = path.join(tempDir, 'leeway.config.json');
   writeFileSync(
     configFile,
     JSON.stringify({
@@ -53,7 +53,7 @@ beforeAll(async () => {
         { name: 'max-1', kind: 'anthropic', baseUrl: upstream.url, apiKey: SECRET, models: ['claude-opus-4-8'] },
       ],
       keys: [
-        { name: 'agent', key: `hr-e2e-agent-${nonce}`, scopes: ['lease:exclusive'], allowedConnections: ['max-1'] },
+        { name: 'agent', key: `lw-e2e-agent-${nonce}`, scopes: ['lease:exclusive'], allowedConnections: ['max-1'] },
       ],
       combos: [
         { name: 'main', targets: ['max-1'], strategy: 'round-robin' },

@@ -1,4 +1,4 @@
--- Headroom's first schema. Times are Unix milliseconds (INTEGER); booleans are 0/1 INTEGER;
+-- Leeway's first schema. Times are Unix milliseconds (INTEGER); booleans are 0/1 INTEGER;
 -- JSON columns hold values the repositories validate on read. Forward-only: never edit a shipped
 -- migration, add 0002_… instead. No BEGIN/COMMIT here: db/migrate wraps all pending files in one.
 -- IF NOT EXISTS keeps each statement idempotent (QDB-5) on top of the user_version bookkeeping.

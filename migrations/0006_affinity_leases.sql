@@ -1,5 +1,5 @@
 -- Session continuity (issue 9): affinity pins (AFF-4, QDB-7; the spec's `sessionAccountAffinity`,
--- snake_case here like every Headroom table) and exclusive leases (LEASE-2, QDB-8). Forward-only.
+-- snake_case here like every Leeway table) and exclusive leases (LEASE-2, QDB-8). Forward-only.
 -- Rows go with their key or connection (ON DELETE CASCADE); the repositories also forget them in memory.
 
 -- A pin: (local key, session, requested model/combo/route) -> connection until expires_at (AFF-7).

@@ -12,7 +12,7 @@ CREATE TABLE combos_0010 (
   updated_at   INTEGER NOT NULL,
   strategy     TEXT    NOT NULL DEFAULT 'priority' CHECK (strategy IN (
     'priority', 'weighted', 'round-robin', 'context-relay', 'fill-first', 'p2c', 'random',
-    'least-used', 'cost-optimized', 'reset-aware', 'reset-window', 'headroom', 'strict-random',
+    'least-used', 'cost-optimized', 'reset-aware', 'reset-window', 'leeway', 'strict-random',
     'auto', 'lkgp', 'context-optimized', 'cache-optimized', 'fusion', 'pipeline'))
 ) STRICT;
 

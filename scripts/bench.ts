@@ -1,10 +1,10 @@
 /**
- * `npm run bench`: how much a request pays for going through Headroom, measured against a direct
+ * `npm run bench`: how much a request pays for going through Leeway, measured against a direct
  * call to the upstream and against the FLOOR (a minimal node:http + undici pass-through proxy).
  *
- * Five processes: this one (the load generator only), the fake upstream, the floor, Headroom with
- * its default config and Headroom with EVERY ENGINE ON (a `*` route to a two-connection round-robin
- * combo, one `x-headroom-session` per virtual client), each a child so its CPU and peak RSS can be
+ * Five processes: this one (the load generator only), the fake upstream, the floor, Leeway with
+ * its default config and Leeway with EVERY ENGINE ON (a `*` route to a two-connection round-robin
+ * combo, one `x-leeway-session` per virtual client), each a child so its CPU and peak RSS can be
  * read from /proc and so the upstream's work does not share the load generator's event loop.
  * Targets are measured in INTERLEAVED rounds (the order rotating each round), so machine noise and
  * drift fall on all alike; every number is also printed as a ratio to the floor of the same run.
@@ -16,9 +16,9 @@
  * --profile or BENCH_PROFILE=1 (run the proxies under --cpu-prof and print where their time went;
  * the numbers then include the profiler's overhead), --phases=c1,c32,stream,cc,cc-stream (order;
  * a subset is allowed), --pin=CPUS or BENCH_PIN (taskset the proxies, e.g. 1), --no-history,
- * BENCH_HEADROOM_ENTRY=path (bench another headless entry, e.g. a build of another tree),
+ * BENCH_LEEWAY_ENTRY=path (bench another headless entry, e.g. a build of another tree),
  * --no-translated (skip the translated rows of issue 12, scripts/bench/translated.ts, run last),
- * --only-translated (run only those). Headroom gets its launcher's node flags (bin/runtime-flags.mjs;
+ * --only-translated (run only those). Leeway gets its launcher's node flags (bin/runtime-flags.mjs;
  * BENCH_RUNTIME_FLAGS=0 runs it without), BENCH_NODE_FLAGS adds more; the floor runs with none.
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -32,7 +32,7 @@ import { emptyTotals, historyReport, runHistory, type HistoryPlan, type Slice, t
 import { createTarget, runBatch, type BatchResult, type Kind, type Target } from './bench/load';
 import { clockTicks, cpuMs, memory, procAvailable } from './bench/proc-stats';
 import { summarizeProfile } from './bench/profile-summary';
-import { launchEngines, launchFloor, launchHeadroom, type LaunchSetup } from './bench/proxies';
+import { launchEngines, launchFloor, launchLeeway, type LaunchSetup } from './bench/proxies';
 import { formatChecks, formatTable, mb, type Check } from './bench/report';
 import { fairShareCheck } from './bench/quota-row';
 import { buildChecks, buildRows, type AllTotals, type Name, type PhaseId, type ProxyFacts } from './bench/results';
@@ -93,8 +93,8 @@ const PLAN = {
   starts: 3,
 };
 
-const NAMES: readonly Name[] = ['direct', 'floor', 'headroom', 'engines'];
-const PROXIES = ['floor', 'headroom', 'engines'] as const;
+const NAMES: readonly Name[] = ['direct', 'floor', 'leeway', 'engines'];
+const PROXIES = ['floor', 'leeway', 'engines'] as const;
 
 function log(line: string): void {
   process.stderr.write(`bench: ${line}\n`);
@@ -111,20 +111,20 @@ async function main(): Promise<void> {
   const began = performance.now();
   if (!procAvailable()) log('WARNING: /proc is not readable; CPU and RSS columns will be empty');
   const entry = await headlessEntry(root, log);
-  // Headroom runs with the flags its launcher gives it (bin/runtime-flags.mjs), unless
-  // BENCH_RUNTIME_FLAGS=0; BENCH_NODE_FLAGS adds more (e.g. --trace-gc) to both Headroom runs.
+  // Leeway runs with the flags its launcher gives it (bin/runtime-flags.mjs), unless
+  // BENCH_RUNTIME_FLAGS=0; BENCH_NODE_FLAGS adds more (e.g. --trace-gc) to both Leeway runs.
   const runtimeFlags = process.env.BENCH_RUNTIME_FLAGS === '0' ? [] : [...NODE_RUNTIME_FLAGS];
-  const headroomArgs = [
+  const leewayArgs = [
     ...runtimeFlags,
     ...(process.env.BENCH_NODE_FLAGS ?? '').split(' ').filter((f) => f.length > 0),
     ...entry.args,
   ];
   const entryHow = `${entry.how}; node flags: ${runtimeFlags.length > 0 ? runtimeFlags.join(' ') : 'none (BENCH_RUNTIME_FLAGS=0)'}`;
-  const work = mkdtempSync(join(tmpdir(), 'headroom-bench-'));
+  const work = mkdtempSync(join(tmpdir(), 'leeway-bench-'));
   const profileDir = join(root, '.bench', `profiles-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   if (PROFILE) mkdirSync(profileDir, { recursive: true });
   process.on('exit', () => rmSync(work, { recursive: true, force: true }));
-  const translatedRows = () => runTranslated({ root, work, entryArgs: headroomArgs, pin: PIN, scale: SCALE, log });
+  const translatedRows = () => runTranslated({ root, work, entryArgs: leewayArgs, pin: PIN, scale: SCALE, log });
   if (ONLY_TRANSLATED) {
     const only = await translatedRows();
     console.log(only.text);
@@ -132,9 +132,7 @@ async function main(): Promise<void> {
     return;
   }
   const loadAtStart = load();
-  log(
-    `scale ${SCALE}, ${PLAN.rounds} interleaved rounds, phases ${PHASE_ORDER.join(' → ')}; Headroom from ${entryHow}`,
-  );
+  log(`scale ${SCALE}, ${PLAN.rounds} interleaved rounds, phases ${PHASE_ORDER.join(' → ')}; Leeway from ${entryHow}`);
   log(`load average at start: ${loadAtStart}${PIN ? `; proxies pinned to CPU ${PIN}` : ''}`);
 
   // --- upstream (its own process: its CPU must not run inside the load generator's event loop)
@@ -148,17 +146,17 @@ async function main(): Promise<void> {
     root,
     work,
     upstreamUrl: upstream.readyValue,
-    entryArgs: headroomArgs,
+    entryArgs: leewayArgs,
     profileDir: PROFILE ? profileDir : null,
     pin: PIN,
   };
 
   // --- start times: throw-away cold starts first (alternating), the kept instances last
   const facts: ProxyFacts = {
-    idleRss: { floor: NaN, headroom: NaN, engines: NaN },
-    peakRss: { floor: NaN, headroom: NaN, engines: NaN },
-    startReady: { floor: [], headroom: [], engines: [] },
-    startAnswer: { floor: [], headroom: [], engines: [] },
+    idleRss: { floor: NaN, leeway: NaN, engines: NaN },
+    peakRss: { floor: NaN, leeway: NaN, engines: NaN },
+    startReady: { floor: [], leeway: [], engines: [] },
+    startAnswer: { floor: [], leeway: [], engines: [] },
   };
   const noteStart = (name: (typeof PROXIES)[number], s: Started) => {
     facts.startReady[name].push(s.child.startMs);
@@ -168,24 +166,24 @@ async function main(): Promise<void> {
     const f = await launchFloor(setup, false);
     noteStart('floor', f);
     await f.child.stop();
-    const h = await launchHeadroom(setup, false);
-    noteStart('headroom', h);
+    const h = await launchLeeway(setup, false);
+    noteStart('leeway', h);
     await h.child.stop();
   }
   const floor = await launchFloor(setup, PROFILE);
   noteStart('floor', floor);
-  const headroom = await launchHeadroom(setup, PROFILE);
-  noteStart('headroom', headroom);
+  const leeway = await launchLeeway(setup, PROFILE);
+  noteStart('leeway', leeway);
   const enginesRun = await launchEngines(setup, PROFILE);
   const engines = enginesRun.started;
   noteStart('engines', engines);
   for (const note of enginesRun.status.notes) log(`engines: ${note}`);
-  const children = { floor: floor.child, headroom: headroom.child, engines: engines.child };
+  const children = { floor: floor.child, leeway: leeway.child, engines: engines.child };
   for (const n of PROXIES) facts.idleRss[n] = memory(children[n].pid).rss;
   const pids: Record<Name, number | null> = {
     direct: null,
     floor: floor.child.pid,
-    headroom: headroom.child.pid,
+    leeway: leeway.child.pid,
     engines: engines.child.pid,
   };
 
@@ -193,7 +191,7 @@ async function main(): Promise<void> {
   const targets: Record<Name, Target> = {
     direct: createTarget('direct', upstream.readyValue, UPSTREAM_KEY, maxConcurrency),
     floor: createTarget('floor', floor.child.readyValue, UPSTREAM_KEY, maxConcurrency),
-    headroom: createTarget('headroom', headroom.child.readyValue, LOCAL_KEY, maxConcurrency),
+    leeway: createTarget('leeway', leeway.child.readyValue, LOCAL_KEY, maxConcurrency),
     engines: createTarget('engines', engines.child.readyValue, LOCAL_KEY, maxConcurrency, {
       model: enginesRun.status.model,
       sessions: true,
@@ -201,12 +199,12 @@ async function main(): Promise<void> {
   };
 
   const crashed = (): string | null => {
-    const gone = [upstream, floor.child, headroom.child, engines.child].find((c) => !c.running());
+    const gone = [upstream, floor.child, leeway.child, engines.child].find((c) => !c.running());
     return gone ? `${gone.name} (pid ${gone.pid}) exited during the run:\n${gone.output()}` : null;
   };
 
   /** Every request each target was sent (warm-up included), to put profiles per request. */
-  const sent: Record<Name, number> = { direct: 0, floor: 0, headroom: 0, engines: 0 };
+  const sent: Record<Name, number> = { direct: 0, floor: 0, leeway: 0, engines: 0 };
   /** A batch whose proxy CPU is read around it. */
   const measured = async (
     name: Name,
@@ -251,7 +249,7 @@ async function main(): Promise<void> {
   const fresh = () => ({
     direct: emptyTotals(),
     floor: emptyTotals(),
-    headroom: emptyTotals(),
+    leeway: emptyTotals(),
     engines: emptyTotals(),
   });
   const totals: AllTotals = { c1: fresh(), c32: fresh(), stream: fresh(), cc: fresh(), 'cc-stream': fresh() };
@@ -269,23 +267,23 @@ async function main(): Promise<void> {
   for (const n of PROXIES) facts.peakRss[n] = memory(children[n].pid).peakRss;
   const loadAfterRounds = load();
 
-  // --- history: slices through Headroom (default config), alternating with the floor as a drift control
+  // --- history: slices through Leeway (default config), alternating with the floor as a drift control
   let slices: Slice[] = [];
   if (HISTORY) {
     log(
-      `history: ${PLAN.history.slices} slices × ${PLAN.history.perSlice + PLAN.history.probe} requests through Headroom`,
+      `history: ${PLAN.history.slices} slices × ${PLAN.history.perSlice + PLAN.history.probe} requests through Leeway`,
     );
     slices = await runHistory(
       PLAN.history,
       measured,
-      () => memory(headroom.child.pid).rss,
+      () => memory(leeway.child.pid).rss,
       () => {
         const gone = crashed();
         if (gone) throw new Error(gone);
       },
     );
   }
-  const peakAfterHistory = memory(headroom.child.pid).peakRss;
+  const peakAfterHistory = memory(leeway.child.pid).peakRss;
   const upstreamCpuMs = cpuMs(upstream.pid);
   const loadAtEnd = load();
 
@@ -297,7 +295,7 @@ async function main(): Promise<void> {
   // --- the quota engine's own micro-benchmark (issue 10), alone on the machine once the proxies are gone
   log('quota fair-share micro-benchmark');
   const fairShare = await fairShareCheck(root);
-  // --- issue 12: translated vs pass-through, on its own Headroom, once the others are gone
+  // --- issue 12: translated vs pass-through, on its own Leeway, once the others are gone
   const translated = TRANSLATED ? await translatedRows() : null;
 
   // --- report
@@ -308,15 +306,15 @@ async function main(): Promise<void> {
   const out: string[] = [];
   const say = (line = '') => out.push(line);
   say(
-    `Headroom benchmark — scale ${SCALE}${QUICK ? ' (--quick)' : ''}, ${PLAN.rounds} interleaved rounds, node ${process.version}, CLK_TCK ${clockTicks()}${PROFILE ? ', PROFILED (--cpu-prof overhead included)' : ''}${PIN ? `, proxies pinned to CPU ${PIN}` : ''}`,
+    `Leeway benchmark — scale ${SCALE}${QUICK ? ' (--quick)' : ''}, ${PLAN.rounds} interleaved rounds, node ${process.version}, CLK_TCK ${clockTicks()}${PROFILE ? ', PROFILED (--cpu-prof overhead included)' : ''}${PIN ? `, proxies pinned to CPU ${PIN}` : ''}`,
   );
-  say(`Headroom: ${entryHow}`);
+  say(`Leeway: ${entryHow}`);
   say(`load average (1/5/15 min): start ${loadAtStart}; after the rounds ${loadAfterRounds}; end ${loadAtEnd}`);
   say(
     `per round and target, in this order: ${PHASE_ORDER.map((id) => `${id} c=${PLAN[id].concurrency} × ${PLAN[id].requests}`).join(', ')}; ` +
       `streams are ${STREAM_DELTAS} events; CC = Claude Code-shaped body (${(targets.floor.bodies.cc.length / 1024).toFixed(1)} KB)`,
   );
-  say('engines = Headroom with every engine on:');
+  say('engines = Leeway with every engine on:');
   for (const note of enginesRun.status.notes) say(`  ${note}`);
   say();
   say(formatTable(rows));
@@ -341,10 +339,10 @@ async function main(): Promise<void> {
     say();
     const history = historyReport(PLAN.history, slices);
     say(history.text);
-    say(`Headroom peak RSS after the history slices: ${mb(peakAfterHistory).toFixed(1)} MB`);
+    say(`Leeway peak RSS after the history slices: ${mb(peakAfterHistory).toFixed(1)} MB`);
     checks.push(...history.checks);
   }
-  const startMs = (n: 'headroom' | 'engines') => {
+  const startMs = (n: 'leeway' | 'engines') => {
     const ms = facts.startAnswer[n].slice().sort((a, b) => a - b)[Math.floor(facts.startAnswer[n].length / 2)] ?? NaN;
     return {
       label: 'start (spawn → /health 200, median)',
@@ -365,11 +363,11 @@ async function main(): Promise<void> {
         ]
       : [];
   say();
-  say('Targets, issue 9 — Headroom with EVERY ENGINE ON vs the floor, same run:');
+  say('Targets, issue 9 — Leeway with EVERY ENGINE ON vs the floor, same run:');
   say(formatChecks([...buildChecks(rows, 'engines'), ...failed]));
   say();
-  say('Same targets — Headroom, default config (one connection, no engines configured):');
-  say(formatChecks([...buildChecks(rows, 'headroom'), startMs('headroom'), ...checks]));
+  say('Same targets — Leeway, default config (one connection, no engines configured):');
+  say(formatChecks([...buildChecks(rows, 'leeway'), startMs('leeway'), ...checks]));
   say();
   say('Quota engine, issue 10 (in-process micro-benchmark):');
   if (fairShare) {
@@ -396,7 +394,7 @@ async function main(): Promise<void> {
     slices,
     checks: {
       engines: buildChecks(rows, 'engines'),
-      headroom: buildChecks(rows, 'headroom'),
+      leeway: buildChecks(rows, 'leeway'),
       history: checks,
       quota: fairShare ? [fairShare.check] : [],
     },

@@ -106,7 +106,7 @@ function glyph(size, inside, [r, g, b]) {
   return png(size, (x, y) => [r, g, b, Math.round(255 * shapeCoverage(size, inside, x, y))]);
 }
 
-/** App icon: a dark rounded disc with a green inner dot — "headroom available". */
+/** App icon: a dark rounded disc with a green inner dot — "leeway available". */
 function appIcon(size) {
   return png(size, (x, y) => {
     const outer = coverage(size, size * 0.46, x, y);

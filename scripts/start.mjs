@@ -32,7 +32,7 @@ function electronLocation() {
  */
 function downloadElectron(dir) {
   if (process.env.ELECTRON_SKIP_BINARY_DOWNLOAD) return false;
-  console.log('Headroom: downloading the Electron binary (first start only)…');
+  console.log('Leeway: downloading the Electron binary (first start only)…');
   const result = spawnSync(process.execPath, [path.join(dir, 'install.js')], { stdio: 'inherit', timeout: 180_000 });
   return result.status === 0;
 }
@@ -66,7 +66,7 @@ function exitLike(code, signal) {
 }
 
 function runHeadless(why) {
-  if (why) console.log(`Headroom: ${why} — starting headless proxy + web dashboard.`);
+  if (why) console.log(`Leeway: ${why} — starting headless proxy + web dashboard.`);
   child = spawn(process.execPath, [...NODE_RUNTIME_FLAGS, path.join(root, 'out/main/headless.js'), ...args], {
     cwd: root,
     stdio: 'inherit',
@@ -75,7 +75,7 @@ function runHeadless(why) {
 }
 
 function runElectron(binary) {
-  console.log('Headroom: starting the Electron app (use --headless for the proxy + web dashboard only).');
+  console.log('Leeway: starting the Electron app (use --headless for the proxy + web dashboard only).');
   const startedAt = Date.now();
   let fellBack = false;
   const fallBack = (detail) => {
@@ -97,7 +97,7 @@ function runElectron(binary) {
 }
 
 if (!buildIfStale()) {
-  console.error('Headroom: the build failed; fix the errors above and run npm start again.');
+  console.error('Leeway: the build failed; fix the errors above and run npm start again.');
   process.exit(1);
 }
 

@@ -7,7 +7,7 @@ import path from 'node:path';
 import { buildIfStale, root } from './lib/build.mjs';
 
 const vitestBin = path.join(root, 'node_modules', 'vitest', 'vitest.mjs');
-const reportDir = mkdtempSync(path.join(tmpdir(), 'headroom-test-'));
+const reportDir = mkdtempSync(path.join(tmpdir(), 'leeway-test-'));
 const totals = { passed: 0, failed: 0, skipped: 0 };
 // Each failure, named again just above the summary line: CI shows only the tail of a long run.
 const failures = [];

@@ -65,9 +65,7 @@ export function createModelDiscovery(deps: ModelDiscoveryDeps): ModelDiscovery {
     const changed = store.record(connection.view, outcome, deps.now());
     // One line when a list starts failing (or fails differently), not one per retry.
     if (outcome.kind === 'failed' && outcome.error !== previousError)
-      deps.log(
-        `Headroom: could not list the models of ${connection.view.name}: ${outcome.error}; keeping the last list`,
-      );
+      deps.log(`Leeway: could not list the models of ${connection.view.name}: ${outcome.error}; keeping the last list`);
     if (changed) deps.changed();
   }
 
@@ -95,7 +93,7 @@ export function createModelDiscovery(deps: ModelDiscoveryDeps): ModelDiscovery {
         } while (again && !stopped);
       } catch (error) {
         // Only a bug lands here; discovery never takes the core down.
-        deps.log(`Headroom: model discovery failed (${(error as Error).message})`);
+        deps.log(`Leeway: model discovery failed (${(error as Error).message})`);
       } finally {
         running = null;
       }

@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from './core';
 import { startFakeUpstream, type FakeUpstream } from './testing/fake-upstream';
-import { openaiConnection, startHeadroom, type RunningHeadroom } from './testing/start-headroom';
+import { openaiConnection, startLeeway, type RunningLeeway } from './testing/start-leeway';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'headroom-core-'));
+  const dir = mkdtempSync(join(tmpdir(), 'leeway-core-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
@@ -61,8 +61,8 @@ describe('core start and stop', () => {
     const dir = tempDir();
     const started = await core(dir).start();
     expect(started.ok).toBe(true);
-    expect(existsSync(join(dir, 'headroom.sqlite'))).toBe(true);
-    expect(existsSync(join(dir, 'headroom.sqlite-wal'))).toBe(true);
+    expect(existsSync(join(dir, 'leeway.sqlite'))).toBe(true);
+    expect(existsSync(join(dir, 'leeway.sqlite-wal'))).toBe(true);
     expect(statSync(join(dir, 'admin-token')).mode & 0o777).toBe(0o600);
     const token = readFileSync(join(dir, 'admin-token'), 'utf8').trim();
     if (started.ok) expect(started.value.dashboardUrl).toContain(`?token=${token}`);
@@ -96,7 +96,7 @@ describe('core start and stop', () => {
       file,
       JSON.stringify({
         connections: [{ name: 'a', kind: 'anthropic', apiKey: 'sk-ant-1234567890' }],
-        keys: [{ name: 'k', key: 'hr-abcdefghijklmnop' }],
+        keys: [{ name: 'k', key: 'lw-abcdefghijklmnop' }],
       }),
     );
     const first = core(dir, { configFile: file });
@@ -143,7 +143,7 @@ describe('core start and stop', () => {
     });
     expect(onAdmin.status).toBe(200);
     const noProxyThere = await fetch(`${adminOrigin}/v1/models`, {
-      headers: { authorization: 'Bearer hr-anything-0000000' },
+      headers: { authorization: 'Bearer lw-anything-0000000' },
     });
     expect(noProxyThere.status).toBe(401);
   });
@@ -169,7 +169,7 @@ describe('settings events', () => {
 
 describe('base URLs', () => {
   let upstream: FakeUpstream;
-  let h: RunningHeadroom;
+  let h: RunningLeeway;
   afterEach(async () => {
     await h.stop();
     await upstream.close();
@@ -177,7 +177,7 @@ describe('base URLs', () => {
 
   it('PROD-5: a path prefix in an OpenAI-compatible base URL is kept in front of /chat/completions', async () => {
     upstream = await startFakeUpstream({ format: 'openai' });
-    h = await startHeadroom({
+    h = await startLeeway({
       connections: [
         { ...openaiConnection('glm', upstream.url), baseUrl: `${upstream.url}/api/paas/v4`, models: ['glm-4.6'] },
       ],
@@ -192,7 +192,7 @@ describe('base URLs', () => {
 
   it('PROD-5: connection/model and aliases pick the connection and rewrite the model sent upstream', async () => {
     upstream = await startFakeUpstream({ format: 'openai' });
-    h = await startHeadroom({
+    h = await startLeeway({
       connections: [
         {
           ...openaiConnection('router', upstream.url),
@@ -242,12 +242,12 @@ describe('data directory (issue 8)', () => {
       const files = readdirSync(dir);
       expect(files).toEqual(
         expect.arrayContaining([
-          'headroom.sqlite',
-          'headroom.sqlite-wal',
-          'headroom.sqlite-shm',
+          'leeway.sqlite',
+          'leeway.sqlite-wal',
+          'leeway.sqlite-shm',
           'admin-token',
           'secret.key',
-          'headroom.lock',
+          'leeway.lock',
           'notes.txt',
         ]),
       );
@@ -260,7 +260,7 @@ describe('data directory (issue 8)', () => {
   );
 
   posixIt(
-    'ISSUE-8 (POSIX modes; skipped on Windows): a data dir Headroom creates is 0700 whatever the umask',
+    'ISSUE-8 (POSIX modes; skipped on Windows): a data dir Leeway creates is 0700 whatever the umask',
     async () => {
       const dir = join(tempDir(), 'nested', 'data');
       const previous = process.umask(0o022);
@@ -270,7 +270,7 @@ describe('data directory (issue 8)', () => {
         process.umask(previous);
       }
       expect(statSync(dir).mode & 0o777).toBe(0o700);
-      expect(statSync(join(dir, 'headroom.sqlite')).mode & 0o777).toBe(0o600);
+      expect(statSync(join(dir, 'leeway.sqlite')).mode & 0o777).toBe(0o600);
     },
   );
 
@@ -296,7 +296,7 @@ describe('data directory (issue 8)', () => {
       body: '{}',
     });
     expect(rpc.status).toBe(200);
-    expect(JSON.parse(readFileSync(join(dir, 'headroom.lock'), 'utf8'))).toMatchObject({
+    expect(JSON.parse(readFileSync(join(dir, 'leeway.lock'), 'utf8'))).toMatchObject({
       pid: process.pid,
       port: Number(port),
     });
@@ -304,13 +304,13 @@ describe('data directory (issue 8)', () => {
 
   it('ISSUE-8: a lock left by a dead process (kill -9) is taken over, and removed on stop', async () => {
     const dir = tempDir();
-    writeFileSync(join(dir, 'headroom.lock'), JSON.stringify({ pid: deadPid(), port: 7431, startedAt: 1, id: 'gone' }));
+    writeFileSync(join(dir, 'leeway.lock'), JSON.stringify({ pid: deadPid(), port: 7431, startedAt: 1, id: 'gone' }));
     const c = core(dir);
     const started = await c.start();
     expect(started.ok).toBe(true);
-    expect(JSON.parse(readFileSync(join(dir, 'headroom.lock'), 'utf8'))).toMatchObject({ pid: process.pid });
+    expect(JSON.parse(readFileSync(join(dir, 'leeway.lock'), 'utf8'))).toMatchObject({ pid: process.pid });
     await c.stop();
-    expect(existsSync(join(dir, 'headroom.lock'))).toBe(false);
+    expect(existsSync(join(dir, 'leeway.lock'))).toBe(false);
   });
 
   it('ISSUE-8: a start refused for a bad config file or a port in use creates no data dir', async () => {
@@ -335,7 +335,7 @@ describe('data directory (issue 8)', () => {
   it('ISSUE-8: deleting the data dir while running is noticed within seconds (log line, event) and nothing is written afterwards', async () => {
     const upstream = await startFakeUpstream({ format: 'openai' });
     cleanups.push(() => upstream.close());
-    const h = await startHeadroom(
+    const h = await startLeeway(
       { connections: [openaiConnection('oa', upstream.url, { models: ['gpt-4o'] })] },
       { dataDir: tempDir() },
     );

@@ -40,7 +40,7 @@ import type { QuotaAdmin } from './quota/quota-ports';
 import { createQuotaRuntime, type QuotaRuntime } from './quota/runtime/quota-runtime';
 import { createQuotaShareDispatch } from './quota/runtime/quota-share-dispatch';
 import { createQuotaStoreFactory, type SwitchingQuotaStore } from './quota/store/store-factory';
-import { HEADROOM_VERSION } from './version';
+import { LEEWAY_VERSION } from './version';
 import type { LogLevel } from './observability/log-level';
 import type { TerminalTarget } from './observability/logger';
 import { createObservability } from './observability/observability';
@@ -62,7 +62,7 @@ export interface CoreOptions {
   secretBox?: SecretBox;
   /** Receives every warning line verbatim (tests, embedders); given, the terminal stays quiet unless `logTerminal` says otherwise. */
   log?: (line: string) => void;
-  /** `--log-level` / `HEADROOM_LOG_LEVEL` (default info). */
+  /** `--log-level` / `LEEWAY_LOG_LEVEL` (default info). */
   logLevel?: LogLevel;
   /** Where the human-readable log lines go: stdout by default, nowhere when `log` is given. */
   logTerminal?: TerminalTarget;
@@ -87,7 +87,7 @@ export interface Core {
   info(): ProxyInfo;
 }
 
-const DB_FILE = 'headroom.sqlite';
+const DB_FILE = 'leeway.sqlite';
 
 function configRefusal(file: string, problems: ConfigProblem[]): Result<never> {
   const lines = problems.map((p) => `  ${p.path}: ${p.message}`).join('\n');
@@ -140,7 +140,7 @@ export function createCore(options: CoreOptions): Core {
     },
     log: (line) => log(line),
     now,
-    automatic: options.modelDiscovery ?? process.env.HEADROOM_MODEL_DISCOVERY !== '0',
+    automatic: options.modelDiscovery ?? process.env.LEEWAY_MODEL_DISCOVERY !== '0',
   });
   let lock: DataDirLock | null = null;
   let watch: DataDirWatch | null = null;
@@ -200,7 +200,7 @@ export function createCore(options: CoreOptions): Core {
         testConnection: (name) => discovery.test(name),
       }),
     ),
-    (method) => log(`Headroom: internal error in ${method}`),
+    (method) => log(`Leeway: internal error in ${method}`),
   );
   // Both doors (IPC and HTTP) share this router, so a lost data directory is refused the same on each.
   const router: Router = {
@@ -220,7 +220,7 @@ export function createCore(options: CoreOptions): Core {
     const free = checkDataDirFree(dir);
     if (!free.ok) return free;
     if (options.adminToken && options.adminToken.length < 16) {
-      return fail('invalid_input', 'HEADROOM_ADMIN_TOKEN must be at least 16 characters');
+      return fail('invalid_input', 'LEEWAY_ADMIN_TOKEN must be at least 16 characters');
     }
     let checkedConfig: LoadedConfig | null = null;
     if (options.configFile && !existsSync(dbFile)) {
@@ -377,7 +377,7 @@ export function createCore(options: CoreOptions): Core {
       allowedHosts: new Set(
         options.allowRemote && options.host !== '0.0.0.0' && options.host !== '::' ? [options.host] : [],
       ),
-      version: HEADROOM_VERSION,
+      version: LEEWAY_VERSION,
     };
     const adminToken = resolveAdminToken(dir, options.adminToken);
     obs.secret(adminToken);
@@ -397,8 +397,8 @@ export function createCore(options: CoreOptions): Core {
     // After SQLite, the key file and the token exist: tighten them all, and whatever an older version left.
     secureDataDir(dir);
     const onLost = (reason: string): void => {
-      storageLost = `Storage unavailable: ${reason}; Headroom stopped writing (request log, settings, cooldowns) — restart it once the data directory is back`;
-      log(`Headroom: DATA DIRECTORY LOST: ${reason}. Nothing is saved any more; restart Headroom.`);
+      storageLost = `Storage unavailable: ${reason}; Leeway stopped writing (request log, settings, cooldowns) — restart it once the data directory is back`;
+      log(`Leeway: DATA DIRECTORY LOST: ${reason}. Nothing is saved any more; restart Leeway.`);
       for (const gate of gates) gate.lose(storageLost);
       discovery.stop();
       void obs.closeFile();
@@ -415,7 +415,7 @@ export function createCore(options: CoreOptions): Core {
       now,
       (error) => {
         // A failed write is the moment to look: the folder may be gone.
-        if (watch?.check() === null) log(`Headroom: could not write the request log (${error.message})`);
+        if (watch?.check() === null) log(`Leeway: could not write the request log (${error.message})`);
       },
     );
     timers.push(...storageTimers);
@@ -427,7 +427,7 @@ export function createCore(options: CoreOptions): Core {
       proxyUrl,
       dashboardUrl: adminUrl + '/',
       dataDir: dir,
-      version: HEADROOM_VERSION,
+      version: LEEWAY_VERSION,
       paused: false,
       startedAt: now(),
       mode: options.mode,

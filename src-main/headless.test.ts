@@ -13,11 +13,11 @@ afterEach(() => {
 
 /** Runs the headless entry from source as a user would, collecting its output. */
 function runHeadless(args: string[], untilLine?: RegExp, onLine?: (stdout: string) => void, given?: string) {
-  const dataDir = given ?? mkdtempSync(join(tmpdir(), 'headroom-cli-'));
+  const dataDir = given ?? mkdtempSync(join(tmpdir(), 'leeway-cli-'));
   if (given === undefined) dirs.push(dataDir);
   const child = spawn(process.execPath, ['--import', 'tsx', 'src-main/headless.ts', '--data-dir', dataDir, ...args], {
     cwd: root,
-    env: { ...process.env, HEADROOM_PORT: undefined, HEADROOM_ADMIN_TOKEN: undefined },
+    env: { ...process.env, LEEWAY_PORT: undefined, LEEWAY_ADMIN_TOKEN: undefined },
   });
   let stdout = '';
   let stderr = '';
@@ -45,7 +45,7 @@ describe('headless entry', () => {
       const run = await runHeadless(['--port', String(port)]);
       expect(run.code).toBe(1);
       expect(run.stderr.trim()).toBe(
-        `Headroom: Port ${port} on 127.0.0.1 is already in use; choose another with --port <port> (0 picks a free one)`,
+        `Leeway: Port ${port} on 127.0.0.1 is already in use; choose another with --port <port> (0 picks a free one)`,
       );
     } finally {
       await new Promise<void>((r) => blocker.close(() => r()));
@@ -67,7 +67,7 @@ describe('headless entry', () => {
   });
 
   it('PROD-3: a malformed config file exits non-zero listing every problem', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'headroom-cfg-'));
+    const dir = mkdtempSync(join(tmpdir(), 'leeway-cfg-'));
     dirs.push(dir);
     const file = join(dir, 'c.json');
     writeFileSync(
@@ -86,7 +86,7 @@ describe('headless entry', () => {
   });
 
   it('ISSUE-8: a second instance on the same data dir exits with one line naming the dir and the running port', async () => {
-    const dataDir = mkdtempSync(join(tmpdir(), 'headroom-cli-'));
+    const dataDir = mkdtempSync(join(tmpdir(), 'leeway-cli-'));
     dirs.push(dataDir);
     let second: Promise<{ code: number | null; stderr: string }> | null = null;
     let firstPort = '';
@@ -110,10 +110,10 @@ describe('headless entry', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(dataDir);
     expect(lines[0]).toContain(`port ${firstPort}`);
-    expect(JSON.parse(readFileSync(join(dataDir, 'headroom.lock'), 'utf8'))).toMatchObject({ port: Number(firstPort) });
+    expect(JSON.parse(readFileSync(join(dataDir, 'leeway.lock'), 'utf8'))).toMatchObject({ port: Number(firstPort) });
     // The first runs on; SIGTERM stops it cleanly and frees the lock.
-    process.kill(Number(JSON.parse(readFileSync(join(dataDir, 'headroom.lock'), 'utf8')).pid), 'SIGTERM');
+    process.kill(Number(JSON.parse(readFileSync(join(dataDir, 'leeway.lock'), 'utf8')).pid), 'SIGTERM');
     expect((await first).code).toBe(0);
-    expect(existsSync(join(dataDir, 'headroom.lock'))).toBe(false);
+    expect(existsSync(join(dataDir, 'leeway.lock'))).toBe(false);
   });
 });

@@ -21,7 +21,7 @@ async function main(): Promise<void> {
     dataDir: defaultDataDir(process.platform, process.env, homedir()),
   });
   if (!parsed.ok) {
-    for (const error of parsed.errors) console.error(`Headroom: ${error}`);
+    for (const error of parsed.errors) console.error(`Leeway: ${error}`);
     console.error('Run with --help for the options.');
     process.exit(2);
   }
@@ -30,7 +30,7 @@ async function main(): Promise<void> {
     console.log(usage());
     return;
   }
-  for (const warning of options.warnings) console.warn(`Headroom: warning: ${warning}`);
+  for (const warning of options.warnings) console.warn(`Leeway: warning: ${warning}`);
   const core = createCore({
     dataDir: options.dataDir,
     host: options.host,
@@ -49,19 +49,19 @@ async function main(): Promise<void> {
   let stopping = false;
   const shutdown = (signal: string) => {
     if (stopping) {
-      console.error(`Headroom: ${signal} received again, exiting without waiting`);
+      console.error(`Leeway: ${signal} received again, exiting without waiting`);
       process.exit(1);
     }
     stopping = true;
-    console.log(`Headroom: ${signal} received, stopping`);
+    console.log(`Leeway: ${signal} received, stopping`);
     setTimeout(() => {
-      console.error(`Headroom: did not stop within ${STOP_DEADLINE_MS / 1000} s, exiting`);
+      console.error(`Leeway: did not stop within ${STOP_DEADLINE_MS / 1000} s, exiting`);
       process.exit(1);
     }, STOP_DEADLINE_MS).unref();
     core.stop().then(
       () => process.exit(0),
       (error: unknown) => {
-        console.error(`Headroom: stopping failed: ${error instanceof Error ? error.message : String(error)}`);
+        console.error(`Leeway: stopping failed: ${error instanceof Error ? error.message : String(error)}`);
         process.exit(1);
       },
     );
@@ -70,10 +70,10 @@ async function main(): Promise<void> {
   process.on('SIGTERM', () => shutdown('SIGTERM'));
   const started = await core.start();
   if (!started.ok) {
-    console.error(`Headroom: ${started.error.message}`);
+    console.error(`Leeway: ${started.error.message}`);
     process.exit(1);
   }
-  console.log(`Headroom ${core.info().version} running headless (data: ${options.dataDir})`);
+  console.log(`Leeway ${core.info().version} running headless (data: ${options.dataDir})`);
   console.log(
     `Proxy:     ${started.value.proxyUrl}   (ANTHROPIC_BASE_URL; OpenAI clients use ${started.value.proxyUrl}/v1)`,
   );

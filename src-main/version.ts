@@ -1,2 +1,2 @@
-/** Headroom's version, reported by /health and app.info; kept in step with package.json by a test. */
-export const HEADROOM_VERSION = '0.1.0';
+/** Leeway's version, reported by /health and app.info; kept in step with package.json by a test. */
+export const LEEWAY_VERSION = '0.1.0';

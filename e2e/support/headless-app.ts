@@ -45,7 +45,7 @@ export async function startHeadless(options: StartHeadlessOptions): Promise<Head
     {
       cwd: ROOT,
       // Model discovery off: the specs count what their fake upstreams receive (discovery has its own tests).
-      env: { ...process.env, HEADROOM_ADMIN_TOKEN: options.adminToken, HEADROOM_MODEL_DISCOVERY: '0' },
+      env: { ...process.env, LEEWAY_ADMIN_TOKEN: options.adminToken, LEEWAY_MODEL_DISCOVERY: '0' },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
   );
@@ -85,13 +85,11 @@ function waitForUrls(
       if (proxy !== undefined && dashboard !== undefined) return resolve({ proxyUrl: proxy, dashboardUrl: dashboard });
       if (child.exitCode !== null || child.signalCode !== null) {
         return reject(
-          new Error(`headless Headroom exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${text}`),
+          new Error(`headless Leeway exited (${child.exitCode ?? child.signalCode}) before it was ready:\n${text}`),
         );
       }
       if (Date.now() >= deadline) {
-        return reject(
-          new Error(`headless Headroom printed no Proxy:/Dashboard: lines within ${timeoutMs} ms:\n${text}`),
-        );
+        return reject(new Error(`headless Leeway printed no Proxy:/Dashboard: lines within ${timeoutMs} ms:\n${text}`));
       }
       setTimeout(tick, 25);
     };

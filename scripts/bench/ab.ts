@@ -1,5 +1,5 @@
 /**
- * A/B of two Headroom builds on a noisy machine: `node --import tsx scripts/bench/ab.ts A.js B.js
+ * A/B of two Leeway builds on a noisy machine: `node --import tsx scripts/bench/ab.ts A.js B.js
  * [--engines] [--kinds=cc,small] [--rounds=10] [--requests=400] [--b-flags=--flag,…]`. Both run at once against one
  * upstream (c=2 each), so whatever else loads the machine loads both alike; each round prints B's
  * CPU per request over A's, read from /proc. Run it twice with A and B swapped, and once A/A.
@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { spawnNode, stopAll } from './children';
 import { createTarget, runBatch, type Kind, type Target } from './load';
 import { cpuMs } from './proc-stats';
-import { launchEngines, launchHeadroom, type LaunchSetup } from './proxies';
+import { launchEngines, launchLeeway, type LaunchSetup } from './proxies';
 import { LOCAL_KEY } from './shared';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
@@ -33,8 +33,8 @@ interface Side {
 async function start(setup: LaunchSetup, entry: string, flags: readonly string[] = []): Promise<Side> {
   const at = { ...setup, entryArgs: [...flags, resolve(entry)] };
   if (!ENGINES) {
-    const s = await launchHeadroom(at, false);
-    return { pid: s.child.pid, target: createTarget('headroom', s.child.readyValue, LOCAL_KEY, 4) };
+    const s = await launchLeeway(at, false);
+    return { pid: s.child.pid, target: createTarget('leeway', s.child.readyValue, LOCAL_KEY, 4) };
   }
   const e = await launchEngines(at, false);
   const target = createTarget('engines', e.started.child.readyValue, LOCAL_KEY, 4, {
@@ -47,7 +47,7 @@ async function start(setup: LaunchSetup, entry: string, flags: readonly string[]
 async function main(): Promise<void> {
   const [a, b] = entries;
   if (!a || !b) throw new Error('usage: ab.ts A-headless.js B-headless.js [--engines] [--kinds=cc,small]');
-  const work = mkdtempSync(join(tmpdir(), 'headroom-ab-'));
+  const work = mkdtempSync(join(tmpdir(), 'leeway-ab-'));
   process.on('exit', () => rmSync(work, { recursive: true, force: true }));
   const upstream = await spawnNode({
     name: 'upstream',

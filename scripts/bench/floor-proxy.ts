@@ -3,7 +3,7 @@
  * hop-by-hop headers dropped, bodies relayed as they come. No routing, no auth, no logging.
  *
  * It is plain JavaScript run with `node --input-type=module -e`, not through tsx, so its start time
- * and RSS are not inflated by a TypeScript loader the built Headroom does not carry either.
+ * and RSS are not inflated by a TypeScript loader the built Leeway does not carry either.
  * Usage inside the child: argv = [node, port, upstreamOrigin]; prints `READY http://127.0.0.1:PORT`.
  */
 import { spawnNode, type Child } from './children';
@@ -14,7 +14,7 @@ import { Pool } from 'undici';
 
 const [port, upstream] = process.argv.slice(-2);
 const HOP = new Set(['connection', 'keep-alive', 'transfer-encoding', 'proxy-connection', 'upgrade', 'te', 'trailer', 'host']);
-// Same pool settings as Headroom's upstream pools, so both keep the same number of warm sockets.
+// Same pool settings as Leeway's upstream pools, so both keep the same number of warm sockets.
 const pool = new Pool(upstream, { connections: 128, keepAliveTimeout: 30000, keepAliveMaxTimeout: 120000 });
 
 function copyHeaders(from) {
@@ -64,7 +64,7 @@ export function startFloor(options: {
   upstream: string;
   cwd: string;
   nodeFlags?: string[];
-  /** CPU list for `taskset -c`, to pin the floor like Headroom. */
+  /** CPU list for `taskset -c`, to pin the floor like Leeway. */
   pin?: string | null;
 }): Promise<Child> {
   return spawnNode({

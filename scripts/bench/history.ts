@@ -1,8 +1,8 @@
 /**
- * "No slowdown as history grows": many small requests through Headroom in slices, watching whether
+ * "No slowdown as history grows": many small requests through Leeway in slices, watching whether
  * later slices are slower than early ones. On a noisy machine one slice against another is mostly
- * noise, so every slice is cut into chunks that alternate Headroom with the floor (a drift control
- * that carries no history), and the per-slice Headroom/floor ratio is what is compared.
+ * noise, so every slice is cut into chunks that alternate Leeway with the floor (a drift control
+ * that carries no history), and the per-slice Leeway/floor ratio is what is compared.
  */
 import { median, percentile, formatGrid, mb, type Check } from './report';
 import type { Kind, Target } from './load';
@@ -15,7 +15,7 @@ export interface Totals {
   requests: number;
   errors: number;
   firstError: string | null;
-  /** Proxy CPU over the batches (floor and Headroom only). */
+  /** Proxy CPU over the batches (floor and Leeway only). */
   cpuMs: number;
 }
 
@@ -40,33 +40,33 @@ export type Measure = (
 
 export interface HistoryPlan {
   slices: number;
-  /** Requests per slice through Headroom at `concurrency` (these make the history). */
+  /** Requests per slice through Leeway at `concurrency` (these make the history). */
   perSlice: number;
   concurrency: number;
   /** Requests per slice through the floor at `concurrency` (drift control for req/s). */
   control: number;
-  /** Requests per slice at c=1 through Headroom and through the floor (latency probe). */
+  /** Requests per slice at c=1 through Leeway and through the floor (latency probe). */
   probe: number;
-  /** Each slice alternates Headroom and floor this many times. */
+  /** Each slice alternates Leeway and floor this many times. */
   chunks: number;
 }
 
 export interface Slice {
-  /** Requests sent through Headroom since the history test began, at the end of the slice. */
+  /** Requests sent through Leeway since the history test began, at the end of the slice. */
   sent: number;
-  hrP50: number;
+  lwP50: number;
   floorP50: number;
-  hrP99: number;
-  hrRps: number;
+  lwP99: number;
+  lwRps: number;
   floorRps: number;
-  hrCpuPerReq: number;
+  lwCpuPerReq: number;
   floorCpuPerReq: number;
-  /** Median over the slice's chunks of Headroom's p50 (c=1) over the floor's in the adjacent chunk. */
+  /** Median over the slice's chunks of Leeway's p50 (c=1) over the floor's in the adjacent chunk. */
   p50Ratio: number;
-  /** Median over the slice's chunks of Headroom's req/s (c=32) over the floor's in the adjacent chunk. */
+  /** Median over the slice's chunks of Leeway's req/s (c=32) over the floor's in the adjacent chunk. */
   rpsRatio: number;
-  hrRss: number;
-  /** Failed requests in the slice (Headroom and floor); the first failure's message. */
+  lwRss: number;
+  /** Failed requests in the slice (Leeway and floor); the first failure's message. */
   errors: number;
   firstError: string | null;
 }
@@ -83,9 +83,9 @@ export async function runHistory(
   let sent = 0;
   const part = (n: number, k: number) => Math.floor(n / plan.chunks) + (k < n % plan.chunks ? 1 : 0);
   for (let i = 0; i < plan.slices; i++) {
-    const hrBulk = fresh();
+    const lwBulk = fresh();
     const floorBulk = fresh();
-    const hrProbe = fresh();
+    const lwProbe = fresh();
     const floorProbe = fresh();
     const p50Ratios: number[] = [];
     const rpsRatios: number[] = [];
@@ -93,28 +93,28 @@ export async function runHistory(
     // Adjacent chunks see nearly the same machine: comparing chunk by chunk (then taking the median)
     // keeps a burst of outside load from landing on one side of the comparison only.
     for (let k = 0; k < plan.chunks; k++) {
-      const hb = await measure('headroom', 'small', plan.concurrency, part(plan.perSlice, k), hrBulk, false);
+      const hb = await measure('leeway', 'small', plan.concurrency, part(plan.perSlice, k), lwBulk, false);
       const fb = await measure('floor', 'small', plan.concurrency, part(plan.control, k), floorBulk, k === 0);
-      const hp = await measure('headroom', 'small', 1, part(plan.probe, k), hrProbe, false);
+      const hp = await measure('leeway', 'small', 1, part(plan.probe, k), lwProbe, false);
       const fp = await measure('floor', 'small', 1, part(plan.probe, k), floorProbe, false);
       rpsRatios.push(rate(hb) / rate(fb));
       p50Ratios.push(median(hp.totalMs) / median(fp.totalMs));
     }
-    sent += hrBulk.requests + hrProbe.requests;
+    sent += lwBulk.requests + lwProbe.requests;
     slices.push({
       sent,
-      hrP50: median(hrProbe.totalMs),
+      lwP50: median(lwProbe.totalMs),
       floorP50: median(floorProbe.totalMs),
-      hrP99: percentile(hrProbe.totalMs, 99),
-      hrRps: (hrBulk.totalMs.length * 1000) / hrBulk.wallMs,
+      lwP99: percentile(lwProbe.totalMs, 99),
+      lwRps: (lwBulk.totalMs.length * 1000) / lwBulk.wallMs,
       floorRps: (floorBulk.totalMs.length * 1000) / floorBulk.wallMs,
-      hrCpuPerReq: (hrBulk.cpuMs + hrProbe.cpuMs) / (hrBulk.requests + hrProbe.requests),
+      lwCpuPerReq: (lwBulk.cpuMs + lwProbe.cpuMs) / (lwBulk.requests + lwProbe.requests),
       floorCpuPerReq: (floorBulk.cpuMs + floorProbe.cpuMs) / (floorBulk.requests + floorProbe.requests),
       p50Ratio: median(p50Ratios),
       rpsRatio: median(rpsRatios),
-      hrRss: rssOf(),
-      errors: [hrBulk, floorBulk, hrProbe, floorProbe].reduce((sum, t) => sum + t.errors, 0),
-      firstError: [hrBulk, floorBulk, hrProbe, floorProbe].find((t) => t.firstError !== null)?.firstError ?? null,
+      lwRss: rssOf(),
+      errors: [lwBulk, floorBulk, lwProbe, floorProbe].reduce((sum, t) => sum + t.errors, 0),
+      firstError: [lwBulk, floorBulk, lwProbe, floorProbe].find((t) => t.firstError !== null)?.firstError ?? null,
     });
     afterSlice();
   }
@@ -130,43 +130,43 @@ export function historyReport(plan: HistoryPlan, slices: Slice[]): { text: strin
   const grid = formatGrid(
     [
       'slice',
-      'hr sent',
-      'hr p50 c=1',
+      'lw sent',
+      'lw p50 c=1',
       'floor p50 c=1',
-      'hr/floor',
-      'hr p99 c=1',
-      'hr req/s c=32',
+      'lw/floor',
+      'lw p99 c=1',
+      'lw req/s c=32',
       'floor req/s',
-      'hr/floor',
-      'hr CPU ms/req',
+      'lw/floor',
+      'lw CPU ms/req',
       'floor CPU',
-      'hr/floor',
-      'hr RSS MB',
+      'lw/floor',
+      'lw RSS MB',
       'errors',
     ],
     slices.map((s, i) => [
       String(i + 1),
       String(s.sent),
-      s.hrP50.toFixed(3),
+      s.lwP50.toFixed(3),
       s.floorP50.toFixed(3),
       s.p50Ratio.toFixed(3),
-      s.hrP99.toFixed(3),
-      s.hrRps.toFixed(0),
+      s.lwP99.toFixed(3),
+      s.lwRps.toFixed(0),
       s.floorRps.toFixed(0),
       s.rpsRatio.toFixed(3),
-      s.hrCpuPerReq.toFixed(4),
+      s.lwCpuPerReq.toFixed(4),
       s.floorCpuPerReq.toFixed(4),
-      (s.hrCpuPerReq / s.floorCpuPerReq).toFixed(3),
-      mb(s.hrRss).toFixed(1),
+      (s.lwCpuPerReq / s.floorCpuPerReq).toFixed(3),
+      mb(s.lwRss).toFixed(1),
       String(s.errors),
     ]),
   );
   const first = slices[0];
   const last = slices[slices.length - 1];
   const lines = [
-    `No slowdown as history grows: ${plan.slices} slices, each ${plan.perSlice} requests through Headroom at c=${plan.concurrency} + ${plan.probe} at c=1,`,
+    `No slowdown as history grows: ${plan.slices} slices, each ${plan.perSlice} requests through Leeway at c=${plan.concurrency} + ${plan.probe} at c=1,`,
     `alternating (${plan.chunks} chunks a slice) with ${plan.control} at c=${plan.concurrency} + ${plan.probe} at c=1 through the floor as a drift control;`,
-    `hr/floor columns: median over the slice's chunks of Headroom vs the floor chunk next to it.`,
+    `lw/floor columns: median over the slice's chunks of Leeway vs the floor chunk next to it.`,
     grid,
   ];
   const checks: Check[] = [];
@@ -174,11 +174,11 @@ export function historyReport(plan: HistoryPlan, slices: Slice[]): { text: strin
   const n = Math.min(3, Math.floor(slices.length / 2)) || 1;
   const p50Rel = slices.map((s) => s.p50Ratio);
   const rpsRel = slices.map((s) => s.rpsRatio);
-  const cpuRel = slices.map((s) => s.hrCpuPerReq / s.floorCpuPerReq);
+  const cpuRel = slices.map((s) => s.lwCpuPerReq / s.floorCpuPerReq);
   const raw = {
-    p50: last.hrP50 / first.hrP50,
-    rps: last.hrRps / first.hrRps,
-    cpu: last.hrCpuPerReq / first.hrCpuPerReq,
+    p50: last.lwP50 / first.lwP50,
+    rps: last.lwRps / first.lwRps,
+    cpu: last.lwCpuPerReq / first.lwCpuPerReq,
   };
   const endToEnd = (values: number[]) => (values.at(-1) ?? NaN) / (values[0] ?? NaN);
   const vsFloor = { p50: endToEnd(p50Rel), rps: endToEnd(rpsRel), cpu: endToEnd(cpuRel) };
@@ -188,9 +188,9 @@ export function historyReport(plan: HistoryPlan, slices: Slice[]): { text: strin
     cpu: endsRatio(cpuRel, n),
   };
   lines.push(
-    `last/first slice, Headroom alone:      p50 ${raw.p50.toFixed(3)}×   req/s ${raw.rps.toFixed(3)}×   CPU/req ${raw.cpu.toFixed(3)}×`,
-    `last/first slice, Headroom/floor:      p50 ${vsFloor.p50.toFixed(3)}×   req/s ${vsFloor.rps.toFixed(3)}×   CPU/req ${vsFloor.cpu.toFixed(3)}×`,
-    `last ${n}/first ${n} slices (medians), Headroom/floor: p50 ${robust.p50.toFixed(3)}×   req/s ${robust.rps.toFixed(3)}×   CPU/req ${robust.cpu.toFixed(3)}×`,
+    `last/first slice, Leeway alone:      p50 ${raw.p50.toFixed(3)}×   req/s ${raw.rps.toFixed(3)}×   CPU/req ${raw.cpu.toFixed(3)}×`,
+    `last/first slice, Leeway/floor:      p50 ${vsFloor.p50.toFixed(3)}×   req/s ${vsFloor.rps.toFixed(3)}×   CPU/req ${vsFloor.cpu.toFixed(3)}×`,
+    `last ${n}/first ${n} slices (medians), Leeway/floor: p50 ${robust.p50.toFixed(3)}×   req/s ${robust.rps.toFixed(3)}×   CPU/req ${robust.cpu.toFixed(3)}×`,
   );
   const failed = slices.filter((s) => s.errors > 0);
   if (failed.length > 0) {
@@ -209,21 +209,21 @@ export function historyReport(plan: HistoryPlan, slices: Slice[]): { text: strin
   const note = (r: number) => `(raw last/first: ${r.toFixed(3)}×)`;
   checks.push(
     {
-      label: `history: p50 c=1, last/first (hr/floor, median of ${n})`,
+      label: `history: p50 c=1, last/first (lw/floor, median of ${n})`,
       measured: `${robust.p50.toFixed(3)}×`,
       target: '≤ 1.10×',
       pass: notWorse(robust.p50, true),
       note: note(raw.p50),
     },
     {
-      label: `history: req/s c=32, last/first (hr/floor, median of ${n})`,
+      label: `history: req/s c=32, last/first (lw/floor, median of ${n})`,
       measured: `${robust.rps.toFixed(3)}×`,
       target: '≥ 0.91× (1/1.1)',
       pass: notWorse(robust.rps, false),
       note: note(raw.rps),
     },
     {
-      label: `history: CPU/req, last/first (hr/floor, median of ${n})`,
+      label: `history: CPU/req, last/first (lw/floor, median of ${n})`,
       measured: `${robust.cpu.toFixed(3)}×`,
       target: '≤ 1.10×',
       pass: notWorse(robust.cpu, true),

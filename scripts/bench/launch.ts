@@ -1,4 +1,4 @@
-/** Starting the proxies: which Headroom entry to run, free ports, and spawn-to-first-answer time. */
+/** Starting the proxies: which Leeway entry to run, free ports, and spawn-to-first-answer time. */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
@@ -20,18 +20,18 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
-/** Builds out/ when stale (same rule as npm start); returns how Headroom's headless entry is run. */
+/** Builds out/ when stale (same rule as npm start); returns how Leeway's headless entry is run. */
 export async function headlessEntry(
   root: string,
   log: (line: string) => void,
 ): Promise<{ args: string[]; how: string }> {
-  const override = process.env.BENCH_HEADROOM_ENTRY;
+  const override = process.env.BENCH_LEEWAY_ENTRY;
   if (override) {
     const file = resolve(override);
-    if (!existsSync(file)) throw new Error(`BENCH_HEADROOM_ENTRY: ${file} does not exist`);
+    if (!existsSync(file)) throw new Error(`BENCH_LEEWAY_ENTRY: ${file} does not exist`);
     return file.endsWith('.ts')
-      ? { args: ['--import', 'tsx', file], how: `${file} via tsx (BENCH_HEADROOM_ENTRY)` }
-      : { args: [file], how: `${file} (BENCH_HEADROOM_ENTRY)` };
+      ? { args: ['--import', 'tsx', file], how: `${file} via tsx (BENCH_LEEWAY_ENTRY)` }
+      : { args: [file], how: `${file} (BENCH_LEEWAY_ENTRY)` };
   }
   const built = join(root, 'out/main/headless.js');
   try {
@@ -58,7 +58,7 @@ export async function headlessEntry(
 
 export interface Started {
   child: Child;
-  /** Spawn → first answer to GET /health (any status for the floor, 200 for Headroom). */
+  /** Spawn → first answer to GET /health (any status for the floor, 200 for Leeway). */
   answerMs: number;
 }
 

@@ -3,11 +3,11 @@
  * behind (heap, pools, timers) make the Claude Code-shaped requests after it dearer?
  *
  * `node --import tsx scripts/bench/leftover.ts [--pin=1] [--reps=6] [--cc=200] [--trace-opt] [--entry=path/headless.js]`
- * Floor and Headroom each run, interleaved, the sequence
+ * Floor and Leeway each run, interleaved, the sequence
  *   CC(after CC) → streams c=16 → CC(after streams) → small c=32 → CC(after c=32)
  * `reps` times; per position it prints proxy CPU per CC request (from /proc) and the GC work the
  * proxy logged meanwhile (`--trace-gc`: count, pause ms, heap after), so a leftover shows up as a
- * position that is dearer for Headroom only, and the GC columns say whether the heap is why.
+ * position that is dearer for Leeway only, and the GC columns say whether the heap is why.
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -73,7 +73,7 @@ const taskset = (args: string[]) =>
   PIN ? { command: 'taskset', args: ['-c', PIN, process.execPath, ...args] } : { args };
 
 async function main(): Promise<void> {
-  const work = mkdtempSync(join(tmpdir(), 'headroom-leftover-'));
+  const work = mkdtempSync(join(tmpdir(), 'leeway-leftover-'));
   process.on('exit', () => rmSync(work, { recursive: true, force: true }));
   const override = arg('entry');
   const entry = override
@@ -85,10 +85,10 @@ async function main(): Promise<void> {
     args: ['--import', 'tsx', join(root, 'scripts/bench/upstream-child.ts')],
     ready: /^READY (\S+)/,
   });
-  const meters = { headroom: gcMeter() };
+  const meters = { leeway: gcMeter() };
   const floorPort = await freePort();
   const floor = await startFloor({ port: floorPort, upstream: upstream.readyValue, cwd: root, pin: PIN });
-  const dir = join(work, 'hr');
+  const dir = join(work, 'lw');
   mkdirSync(dir, { recursive: true });
   const config = join(dir, 'config.json');
   writeFileSync(
@@ -101,8 +101,8 @@ async function main(): Promise<void> {
     }),
   );
   const port = await freePort();
-  const headroom: Child = await spawnNode({
-    name: 'headroom',
+  const leeway: Child = await spawnNode({
+    name: 'leeway',
     cwd: root,
     ...taskset([
       '--trace-gc',
@@ -115,31 +115,31 @@ async function main(): Promise<void> {
       config,
     ]),
     ready: /^Proxy:\s+(http:\/\/\S+)/,
-    onLine: meters.headroom.onLine,
+    onLine: meters.leeway.onLine,
   });
   await timeToAnswer(floor, floor.readyValue, false);
-  await timeToAnswer(headroom, headroom.readyValue, true);
-  const targets: Record<'floor' | 'headroom', Target> = {
+  await timeToAnswer(leeway, leeway.readyValue, true);
+  const targets: Record<'floor' | 'leeway', Target> = {
     floor: createTarget('floor', floor.readyValue, UPSTREAM_KEY, 32),
-    headroom: createTarget('headroom', headroom.readyValue, LOCAL_KEY, 32),
+    leeway: createTarget('leeway', leeway.readyValue, LOCAL_KEY, 32),
   };
-  const pids = { floor: floor.pid, headroom: headroom.pid };
+  const pids = { floor: floor.pid, leeway: leeway.pid };
 
   console.error(
     `leftover: load ${loadavg()
       .map((v) => v.toFixed(2))
-      .join(' ')}, pin ${PIN ?? 'none'}, Headroom ${entry.how}`,
+      .join(' ')}, pin ${PIN ?? 'none'}, Leeway ${entry.how}`,
   );
-  for (const name of ['floor', 'headroom'] as const) {
+  for (const name of ['floor', 'leeway'] as const) {
     await runBatch(targets[name], 'small', 8, 1000);
     await runBatch(targets[name], 'stream', 8, 100);
     await runBatch(targets[name], 'cc', 4, 300);
   }
   const positions = ['cc after cc', 'cc after streams', '2nd cc after streams', 'cc after small c=32'] as const;
   type Pos = (typeof positions)[number];
-  const cpu: Record<'floor' | 'headroom', Record<Pos, number[]>> = {
+  const cpu: Record<'floor' | 'leeway', Record<Pos, number[]>> = {
     floor: { 'cc after cc': [], 'cc after streams': [], '2nd cc after streams': [], 'cc after small c=32': [] },
-    headroom: { 'cc after cc': [], 'cc after streams': [], '2nd cc after streams': [], 'cc after small c=32': [] },
+    leeway: { 'cc after cc': [], 'cc after streams': [], '2nd cc after streams': [], 'cc after small c=32': [] },
   };
   const gcs: Record<Pos, Gc[]> = {
     'cc after cc': [],
@@ -148,21 +148,21 @@ async function main(): Promise<void> {
     'cc after small c=32': [],
   };
   const streamGcs: Gc[] = [];
-  const measureCc = async (name: 'floor' | 'headroom', pos: Pos) => {
-    meters.headroom.take();
+  const measureCc = async (name: 'floor' | 'leeway', pos: Pos) => {
+    meters.leeway.take();
     const c0 = cpuMs(pids[name]);
     const r = await runBatch(targets[name], 'cc' as Kind, CC.concurrency, CC.requests);
     if (r.errors > 0) throw new Error(`${name}: ${r.errors} errors: ${r.firstError}`);
     cpu[name][pos].push((cpuMs(pids[name]) - c0) / CC.requests);
-    if (name === 'headroom') gcs[pos].push(meters.headroom.take());
+    if (name === 'leeway') gcs[pos].push(meters.leeway.take());
   };
   for (let rep = 0; rep < REPS; rep++) {
-    for (const name of rep % 2 === 0 ? (['floor', 'headroom'] as const) : (['headroom', 'floor'] as const)) {
+    for (const name of rep % 2 === 0 ? (['floor', 'leeway'] as const) : (['leeway', 'floor'] as const)) {
       await runBatch(targets[name], 'cc', CC.concurrency, 40);
       await measureCc(name, 'cc after cc');
-      meters.headroom.take();
+      meters.leeway.take();
       await runBatch(targets[name], 'stream', 16, 200);
-      if (name === 'headroom') streamGcs.push(meters.headroom.take());
+      if (name === 'leeway') streamGcs.push(meters.leeway.take());
       await measureCc(name, 'cc after streams');
       await measureCc(name, '2nd cc after streams');
       await runBatch(targets[name], 'small', 32, 2000);
@@ -176,20 +176,20 @@ async function main(): Promise<void> {
       [
         'position',
         'floor CPU ms/CC req',
-        'hr CPU ms/CC req',
-        'hr/floor',
-        'hr GCs/batch',
-        'hr major GCs',
-        'hr GC pause ms',
-        'hr heap after MB',
-        'hr optimized',
-        'hr deopts',
+        'lw CPU ms/CC req',
+        'lw/floor',
+        'lw GCs/batch',
+        'lw major GCs',
+        'lw GC pause ms',
+        'lw heap after MB',
+        'lw optimized',
+        'lw deopts',
       ],
       positions.map((pos) => [
         pos,
         median(cpu.floor[pos]).toFixed(4),
-        median(cpu.headroom[pos]).toFixed(4),
-        (median(cpu.headroom[pos]) / median(cpu.floor[pos])).toFixed(3),
+        median(cpu.leeway[pos]).toFixed(4),
+        (median(cpu.leeway[pos]) / median(cpu.floor[pos])).toFixed(3),
         sum(gcs[pos], (g) => g.count).toFixed(1),
         sum(gcs[pos], (g) => g.major).toFixed(1),
         sum(gcs[pos], (g) => g.pauseMs).toFixed(1),
@@ -200,10 +200,10 @@ async function main(): Promise<void> {
     ),
   );
   console.log(
-    `hr during the stream batches (per batch): ${sum(streamGcs, (g) => g.optimized).toFixed(1)} optimized, ${sum(streamGcs, (g) => g.deopts).toFixed(1)} deopts, ${sum(streamGcs, (g) => g.count).toFixed(1)} GCs, ${sum(streamGcs, (g) => g.major).toFixed(1)} major, ${sum(streamGcs, (g) => g.pauseMs).toFixed(1)} ms, heap after ${sum(streamGcs, (g) => g.heapAfterMb).toFixed(1)} MB`,
+    `lw during the stream batches (per batch): ${sum(streamGcs, (g) => g.optimized).toFixed(1)} optimized, ${sum(streamGcs, (g) => g.deopts).toFixed(1)} deopts, ${sum(streamGcs, (g) => g.count).toFixed(1)} GCs, ${sum(streamGcs, (g) => g.major).toFixed(1)} major, ${sum(streamGcs, (g) => g.pauseMs).toFixed(1)} ms, heap after ${sum(streamGcs, (g) => g.heapAfterMb).toFixed(1)} MB`,
   );
   console.log(
-    `per-rep hr CPU: ${positions.map((p) => `${p}: ${cpu.headroom[p].map((v) => v.toFixed(3)).join(' ')}`).join(' | ')}`,
+    `per-rep lw CPU: ${positions.map((p) => `${p}: ${cpu.leeway[p].map((v) => v.toFixed(3)).join(' ')}`).join(' | ')}`,
   );
   console.log(
     `per-rep floor CPU: ${positions.map((p) => `${p}: ${cpu.floor[p].map((v) => v.toFixed(3)).join(' ')}`).join(' | ')}`,

@@ -13,15 +13,15 @@ const STOP_EVENT = 'event: message_stop';
 export type Kind = 'small' | 'stream' | 'cc' | 'cc-stream';
 
 export interface Target {
-  /** direct, floor, headroom (default config) or engines (Headroom with every engine on). */
-  name: 'direct' | 'floor' | 'headroom' | 'engines';
+  /** direct, floor, leeway (default config) or engines (Leeway with every engine on). */
+  name: 'direct' | 'floor' | 'leeway' | 'engines';
   origin: string;
-  /** x-api-key to send: the upstream's key, or Headroom's local key. */
+  /** x-api-key to send: the upstream's key, or Leeway's local key. */
   key: string;
   pool: Pool;
   /** The request bodies for this target's model, serialised once. */
   bodies: Record<Kind, Buffer>;
-  /** When set, every virtual client (worker) sends its own `x-headroom-session`. */
+  /** When set, every virtual client (worker) sends its own `x-leeway-session`. */
   sessions: boolean;
 }
 
@@ -65,7 +65,7 @@ function headersFor(target: Target, worker = 0, stream = false): Record<string, 
     'x-api-key': target.key,
   };
   if (stream) headers.accept = 'text/event-stream';
-  if (target.sessions) headers['x-headroom-session'] = `bench-${target.name}-client-${worker}`;
+  if (target.sessions) headers['x-leeway-session'] = `bench-${target.name}-client-${worker}`;
   return headers;
 }
 

@@ -1,6 +1,6 @@
 /**
  * Reads a V8 .cpuprofile (`node --cpu-prof`) and says where the time went: top functions by self
- * time, and self time grouped by source (Headroom's own files, undici, node internals, natives).
+ * time, and self time grouped by source (Leeway's own files, undici, node internals, natives).
  * Also runnable alone: `node --import tsx scripts/bench/profile-summary.ts FILE.cpuprofile [top]`.
  */
 import { readFileSync } from 'node:fs';

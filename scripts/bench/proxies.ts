@@ -1,7 +1,7 @@
 /**
- * The proxies under test and how they are started: the floor, Headroom with its default config (one
- * connection) and Headroom with EVERY ENGINE ON (a `*` route to a two-connection round-robin combo,
- * session affinity through `x-headroom-session`). Config keys a Headroom build does not know yet are
+ * The proxies under test and how they are started: the floor, Leeway with its default config (one
+ * connection) and Leeway with EVERY ENGINE ON (a `*` route to a two-connection round-robin combo,
+ * session affinity through `x-leeway-session`). Config keys a Leeway build does not know yet are
  * dropped one by one until it starts, and the run says which engine was not available.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -16,7 +16,7 @@ export interface LaunchSetup {
   root: string;
   work: string;
   upstreamUrl: string;
-  /** Headroom's entry (node args before --port). */
+  /** Leeway's entry (node args before --port). */
   entryArgs: string[];
   profileDir: string | null;
   /** CPU list for `taskset -c` (proxies only), or null. */
@@ -32,7 +32,7 @@ export interface EngineStatus {
 
 const COMBO = 'main';
 /** A second local key the bench never sends, so the pool really splits its quota between two keys. */
-const OTHER_KEY = 'hr-bench-other-key-9876543210';
+const OTHER_KEY = 'lw-bench-other-key-9876543210';
 /** Far above anything a run sends: the pool's checks and records run, its limit never blocks. */
 const POOL_LIMIT = 1e12;
 let seq = 0;
@@ -104,9 +104,9 @@ function command(setup: LaunchSetup, args: string[]): { command?: string; args: 
   return setup.pin ? { command: 'taskset', args: ['-c', setup.pin, process.execPath, ...args] } : { args };
 }
 
-async function startHeadroom(
+async function startLeeway(
   setup: LaunchSetup,
-  name: 'headroom' | 'engines',
+  name: 'leeway' | 'engines',
   config: Record<string, unknown>,
   profile: boolean,
 ): Promise<Started> {
@@ -129,8 +129,8 @@ async function startHeadroom(
   return { child, answerMs: await timeToAnswer(child, child.readyValue, true) };
 }
 
-export function launchHeadroom(setup: LaunchSetup, profile: boolean): Promise<Started> {
-  return startHeadroom(setup, 'headroom', baseConfig(setup.upstreamUrl), profile);
+export function launchLeeway(setup: LaunchSetup, profile: boolean): Promise<Started> {
+  return startLeeway(setup, 'leeway', baseConfig(setup.upstreamUrl), profile);
 }
 
 export async function launchFloor(setup: LaunchSetup, profile: boolean): Promise<Started> {
@@ -146,7 +146,7 @@ export async function launchFloor(setup: LaunchSetup, profile: boolean): Promise
 }
 
 /**
- * Starts the every-engine-on Headroom, dropping `pools`, then `routes`, then `strategy` from the
+ * Starts the every-engine-on Leeway, dropping `pools`, then `routes`, then `strategy` from the
  * config while this build refuses them; then checks by behaviour which engines really acted.
  */
 export async function launchEngines(
@@ -163,7 +163,7 @@ export async function launchEngines(
   let lastError: unknown = null;
   for (const v of variants) {
     try {
-      const started = await startHeadroom(setup, 'engines', enginesConfig(setup.upstreamUrl, v), profile);
+      const started = await startLeeway(setup, 'engines', enginesConfig(setup.upstreamUrl, v), profile);
       if (!v.pool) notes.push('quota pool: NOT AVAILABLE (config key refused); no quota pre-check or record');
       if (!v.routes) notes.push('routes: NOT AVAILABLE (config key refused); the bench asks for the combo by name');
       if (!v.strategy) notes.push('combo strategy: NOT AVAILABLE (config key refused)');
@@ -183,7 +183,7 @@ async function ask(origin: string, model: string, session: string | null) {
     'anthropic-version': '2023-06-01',
     'x-api-key': LOCAL_KEY,
   };
-  if (session) headers['x-headroom-session'] = session;
+  if (session) headers['x-leeway-session'] = session;
   const res = await undiciRequest(`${origin}/v1/messages`, {
     method: 'POST',
     headers,
@@ -196,9 +196,9 @@ async function ask(origin: string, model: string, session: string | null) {
   };
   return {
     status: res.statusCode,
-    connection: one('x-headroom-connection'),
-    pin: one('x-headroom-session-pin'),
-    quota: one('x-headroom-quota'),
+    connection: one('x-leeway-connection'),
+    pin: one('x-leeway-session-pin'),
+    quota: one('x-leeway-quota'),
   };
 }
 
@@ -216,10 +216,10 @@ async function probeEngines(origin: string, model: string, routes: boolean, pool
     ...(routes ? [`routes: "*" → ${COMBO} accepted; ${model} served by ${served[0]}`] : []),
     `round-robin (no session): served by ${served.join(', ')}${new Set(served).size > 1 ? '' : ' — NOT ALTERNATING (strategy not in effect)'}`,
     `affinity (one session, 3 requests): ${pinned.map((r) => r.connection ?? '?').join(', ')}; ` +
-      `x-headroom-session-pin ${pinned.some((r) => r.pin !== null) ? 'seen' : 'NOT seen (affinity not in effect)'}${onePin ? '' : ', NOT STICKY'}`,
+      `x-leeway-session-pin ${pinned.some((r) => r.pin !== null) ? 'seen' : 'NOT seen (affinity not in effect)'}${onePin ? '' : ', NOT STICKY'}`,
     ...(pool
       ? [
-          `quota pool (bench + bench-other, ${POOL_LIMIT} requests/hour over both connections): x-headroom-quota ` +
+          `quota pool (bench + bench-other, ${POOL_LIMIT} requests/hour over both connections): x-leeway-quota ` +
             (plain.some((r) => r.quota !== null)
               ? `${plain.find((r) => r.quota !== null)?.quota ?? ''} seen`
               : 'NOT seen (the pre-check is not wired in this build)'),

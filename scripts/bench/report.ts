@@ -12,15 +12,15 @@ export function median(values: readonly number[]): number {
   return percentile(values, 50);
 }
 
-export type Column = 'direct' | 'floor' | 'headroom' | 'engines';
+export type Column = 'direct' | 'floor' | 'leeway' | 'engines';
 
 export interface Row {
   label: string;
   unit: string;
   direct?: number;
   floor?: number;
-  headroom?: number;
-  /** Headroom with every engine on. */
+  leeway?: number;
+  /** Leeway with every engine on. */
   engines?: number;
   /** Digits after the point for the values. */
   digits?: number;
@@ -40,9 +40,9 @@ function pad(text: string, width: number, left = false): string {
   return left ? text.padEnd(width) : text.padStart(width);
 }
 
-/** The main comparison: values for direct / floor / Headroom / Headroom with every engine on, and ratios. */
+/** The main comparison: values for direct / floor / Leeway / Leeway with every engine on, and ratios. */
 export function formatTable(rows: readonly Row[]): string {
-  const header = ['metric', 'unit', 'direct', 'floor', 'headroom', 'engines', 'floor/direct', 'hr/floor', 'eng/floor'];
+  const header = ['metric', 'unit', 'direct', 'floor', 'leeway', 'engines', 'floor/direct', 'lw/floor', 'eng/floor'];
   const body = rows.map((row) => {
     const d = row.digits ?? 2;
     return [
@@ -50,10 +50,10 @@ export function formatTable(rows: readonly Row[]): string {
       row.unit,
       num(row.direct, d),
       num(row.floor, d),
-      num(row.headroom, d),
+      num(row.leeway, d),
       num(row.engines, d),
       ratio(row.floor, row.direct),
-      ratio(row.headroom, row.floor),
+      ratio(row.leeway, row.floor),
       ratio(row.engines, row.floor),
     ];
   });

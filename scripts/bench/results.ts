@@ -7,7 +7,7 @@ import { STREAM_DELTAS } from './shared';
 export type Name = Target['name'];
 export type PhaseId = 'c1' | 'c32' | 'stream' | 'cc' | 'cc-stream';
 export type AllTotals = Record<PhaseId, Record<Name, Totals>>;
-type ProxyName = 'floor' | 'headroom' | 'engines';
+type ProxyName = 'floor' | 'leeway' | 'engines';
 
 export interface ProxyFacts {
   idleRss: Record<ProxyName, number>;
@@ -16,8 +16,8 @@ export interface ProxyFacts {
   startAnswer: Record<ProxyName, number[]>;
 }
 
-const ALL: readonly Name[] = ['direct', 'floor', 'headroom', 'engines'];
-const PROXIES: readonly ProxyName[] = ['floor', 'headroom', 'engines'];
+const ALL: readonly Name[] = ['direct', 'floor', 'leeway', 'engines'];
+const PROXIES: readonly ProxyName[] = ['floor', 'leeway', 'engines'];
 
 export function buildRows(t: AllTotals, facts: ProxyFacts, concurrency: Record<PhaseId, number>): Row[] {
   const of = (phase: PhaseId, n: Name) => t[phase][n];
@@ -56,8 +56,8 @@ export function buildRows(t: AllTotals, facts: ProxyFacts, concurrency: Record<P
   ];
 }
 
-/** The issue's targets for one Headroom column against the floor. */
-export function buildChecks(rows: readonly Row[], who: 'headroom' | 'engines'): Check[] {
+/** The issue's targets for one Leeway column against the floor. */
+export function buildChecks(rows: readonly Row[], who: 'leeway' | 'engines'): Check[] {
   const byPrefix = (prefix: string) => {
     const found = rows.find((r) => r.label.startsWith(prefix));
     if (!found) throw new Error(`no row "${prefix}"`);

@@ -1,6 +1,6 @@
 /**
  * The translated rows' load generator: closed-loop workers on one undici keep-alive Pool to the
- * Headroom child, one request in flight per worker, timed from send to the last body byte (and to
+ * Leeway child, one request in flight per worker, timed from send to the last body byte (and to
  * the first body byte for streams), like load.ts but for any of the three client wire formats.
  */
 import { performance } from 'node:perf_hooks';

@@ -1,6 +1,6 @@
 /**
  * The processes of the translated rows: the fake Anthropic upstream (upstream-child), the fake
- * OpenAI upstream (upstream-openai-child) and ONE Headroom whose connections are picked by model:
+ * OpenAI upstream (upstream-openai-child) and ONE Leeway whose connections are picked by model:
  * an `anthropic` connection, an `openai-compatible` one (Chat Completions; Responses translated) and
  * an `openai-compatible` one marked `responsesApi: true` (Responses served natively), so every
  * client format has a pass-through and a translated path on the same proxy.
@@ -17,7 +17,7 @@ import { LOCAL_KEY, MODEL, UPSTREAM_KEY } from './shared';
 export const OPENAI_MODEL = 'gpt-4o-mini';
 /** The Responses-native connection's model: the Responses pass-through. */
 export const RESPONSES_MODEL = 'gpt-4o';
-/** Which connection serves each model (the probe checks Headroom agrees). */
+/** Which connection serves each model (the probe checks Leeway agrees). */
 export const CONNECTION_OF: Record<string, string> = {
   [MODEL]: 'bench-anthropic',
   [OPENAI_MODEL]: 'bench-openai',
@@ -27,18 +27,18 @@ const OPENAI_KEY = 'sk-bench-openai-upstream-0000';
 
 export interface TranslatedSetup {
   root: string;
-  /** A scratch directory for Headroom's config and data. */
+  /** A scratch directory for Leeway's config and data. */
   work: string;
-  /** Headroom's entry (node args before --port). */
+  /** Leeway's entry (node args before --port). */
   entryArgs: string[];
-  /** CPU list for `taskset -c` (Headroom only), or null. */
+  /** CPU list for `taskset -c` (Leeway only), or null. */
   pin: string | null;
 }
 
 export interface TranslatedProcesses {
   anthropic: Child;
   openai: Child;
-  headroom: Child;
+  leeway: Child;
   all: Child[];
 }
 
@@ -61,7 +61,7 @@ function config(anthropicUrl: string, openaiUrl: string): Record<string, unknown
   };
 }
 
-/** Starts both upstreams, then Headroom; the caller stops `all` (also when this throws, via stopAll). */
+/** Starts both upstreams, then Leeway; the caller stops `all` (also when this throws, via stopAll). */
 export async function startTranslated(setup: TranslatedSetup): Promise<TranslatedProcesses> {
   const upstream = (name: string, file: string) =>
     spawnNode({
@@ -89,14 +89,14 @@ export async function startTranslated(setup: TranslatedSetup): Promise<Translate
   ];
   // taskset execs node, so the pid stays node's and /proc reads the proxy.
   const how = setup.pin ? { command: 'taskset', args: ['-c', setup.pin, process.execPath, ...args] } : { args };
-  const headroom = await spawnNode({
-    name: 'headroom-translated',
+  const leeway = await spawnNode({
+    name: 'leeway-translated',
     cwd: setup.root,
     ...how,
     ready: /^Proxy:\s+(http:\/\/\S+)/,
   });
-  await timeToAnswer(headroom, headroom.readyValue, true);
-  return { anthropic, openai, headroom, all: [headroom, anthropic, openai] };
+  await timeToAnswer(leeway, leeway.readyValue, true);
+  return { anthropic, openai, leeway, all: [leeway, anthropic, openai] };
 }
 
 /**
@@ -113,12 +113,12 @@ export async function probeLane(origin: string, lane: Lane, translated: boolean)
   const what = `${lane.client} client, ${lane.shape}, model ${lane.model}`;
   if (res.statusCode !== 200)
     throw new Error(`translated rows: ${what}: HTTP ${res.statusCode}: ${text.slice(0, 300)}`);
-  const connection = header('x-headroom-connection');
+  const connection = header('x-leeway-connection');
   const expected = CONNECTION_OF[lane.model];
   if (connection !== null && connection !== expected)
     throw new Error(`translated rows: ${what} was served by ${connection}, not ${expected}`);
-  const mark = header('x-headroom-translated');
+  const mark = header('x-leeway-translated');
   if (!translated && mark !== null) throw new Error(`translated rows: ${what} should pass through, got ${mark}`);
-  const how = translated ? (mark ?? 'x-headroom-translated NOT seen') : 'pass-through';
-  return `${lane.model} → ${connection ?? '(no x-headroom-connection)'} (${how})`;
+  const how = translated ? (mark ?? 'x-leeway-translated NOT seen') : 'pass-through';
+  return `${lane.model} → ${connection ?? '(no x-leeway-connection)'} (${how})`;
 }

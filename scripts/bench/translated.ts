@@ -1,7 +1,7 @@
 /**
- * The translated rows of `npm run bench` (issue 12): what a request pays when Headroom translates
+ * The translated rows of `npm run bench` (issue 12): what a request pays when Leeway translates
  * it between Anthropic Messages and OpenAI Chat Completions (and Responses → Chat), measured beside
- * the same client's pass-through on the same Headroom in INTERLEAVED rounds (the two lanes of a pair
+ * the same client's pass-through on the same Leeway in INTERLEAVED rounds (the two lanes of a pair
  * swap order every round). Rows: p50 latency (streams: TTFB too) and proxy CPU per request read
  * from /proc, with the ratio translated / pass-through. A measurement: no pass/fail targets.
  *
@@ -116,8 +116,8 @@ export async function runTranslated(options: TranslatedOptions): Promise<Transla
   });
   try {
     if (procs) {
-      const origin = procs.headroom.readyValue;
-      const pid = procs.headroom.pid;
+      const origin = procs.leeway.readyValue;
+      const pid = procs.leeway.pid;
       pool = new Pool(origin, { connections: 8, pipelining: 1, keepAliveTimeout: 60_000, bodyTimeout: 30_000 });
       const open = pool;
       // A pair this build cannot serve (yet) is left out and said so; the others are still measured.
@@ -183,7 +183,7 @@ export async function runTranslated(options: TranslatedOptions): Promise<Transla
   const rows = buildRows(pairs, totals);
   const seconds = (performance.now() - began) / 1000;
   const text = [
-    `Translated requests, issue 12 — one Headroom, the model picks the connection; ${rounds} interleaved rounds, ` +
+    `Translated requests, issue 12 — one Leeway, the model picks the connection; ${rounds} interleaved rounds, ` +
       `load average ${loadAtStart} at start, ${load()} at end, ${seconds.toFixed(1)} s:`,
     `  pass-through: Anthropic client → anthropic connection; OpenAI client → openai-compatible; Responses → openai-compatible with responsesApi (native)`,
     `  translated: the same client → the connection of the other format (Responses → Chat Completions)`,
@@ -252,9 +252,9 @@ async function standalone(): Promise<void> {
   const value = Number(process.env.BENCH_SCALE ?? (quick ? '0.4' : '1'));
   const scale = Number.isFinite(value) && value > 0 ? value : 1;
   const entry = await headlessEntry(root, log);
-  const work = mkdtempSync(join(tmpdir(), 'headroom-bench-translated-'));
+  const work = mkdtempSync(join(tmpdir(), 'leeway-bench-translated-'));
   try {
-    log(`translated rows, scale ${scale}; Headroom from ${entry.how}`);
+    log(`translated rows, scale ${scale}; Leeway from ${entry.how}`);
     const result = await runTranslated({
       root,
       work,

@@ -38,7 +38,7 @@ export function staleReason() {
 export function buildIfStale(log = (line) => console.log(line)) {
   const reason = staleReason();
   if (reason === null) return true;
-  log(`Headroom: building (${reason})…`);
+  log(`Leeway: building (${reason})…`);
   const bin = path.join(root, 'node_modules', 'electron-vite', 'bin', 'electron-vite.js');
   const result = spawnSync(process.execPath, [bin, 'build'], { cwd: root, stdio: 'inherit' });
   return result.status === 0;

@@ -31,7 +31,7 @@ export function unpackedModuleDir(resourcesDir) {
 
 /** The scratch folder the addon is built in: under the project's node_modules so @electron/rebuild finds prebuild-install. */
 export function scratchDir(projectDir, platform, arch) {
-  return path.join(projectDir, 'node_modules', '.cache', 'headroom-native', `${platform}-${arch}`);
+  return path.join(projectDir, 'node_modules', '.cache', 'leeway-native', `${platform}-${arch}`);
 }
 
 /** The executable format a platform loads: a wrong-OS addon must fail the build, not the app's first start. */
@@ -65,7 +65,7 @@ async function buildForElectron({ projectDir, electronVersion, platform, arch })
   writeFileSync(
     path.join(work, 'package.json'),
     JSON.stringify({
-      name: 'headroom-native-build',
+      name: 'leeway-native-build',
       version: '0.0.0',
       private: true,
       dependencies: { [NATIVE_MODULE]: version },

@@ -36,7 +36,7 @@ describe('admin HTTP door: auth and rpc', () => {
     for (const headers of [
       json,
       { ...json, authorization: 'Bearer nope-nope-nope-nope' },
-      { ...json, cookie: 'headroom_token=wrong' },
+      { ...json, cookie: 'leeway_token=wrong' },
     ]) {
       const res = await rpc('app.info', '{}', headers);
       expect(res.status).toBe(401);
@@ -44,7 +44,7 @@ describe('admin HTTP door: auth and rpc', () => {
     }
   });
 
-  it('PROD-9 accepts the token as a Bearer header or as the headroom_token cookie', async () => {
+  it('PROD-9 accepts the token as a Bearer header or as the leeway_token cookie', async () => {
     const viaHeader = await rpc('app.info', undefined);
     expect(viaHeader.status).toBe(200);
     expect(await viaHeader.json()).toMatchObject({ ok: true, value: { mode: 'headless' } });
@@ -52,7 +52,7 @@ describe('admin HTTP door: auth and rpc', () => {
     const viaCookie = await rpc('app.info', '{}', {
       ...json,
       origin: h.base,
-      cookie: `other=1; headroom_token=${TEST_TOKEN}`,
+      cookie: `other=1; leeway_token=${TEST_TOKEN}`,
     });
     expect(viaCookie.status).toBe(200);
   });

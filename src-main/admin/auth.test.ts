@@ -19,9 +19,9 @@ describe('admin token check', () => {
   });
 
   it('PROD-9 reads every same-named cookie, since other localhost apps share the jar', () => {
-    expect(readCookies('a=1; headroom_token=x; b=2; headroom_token=y', 'headroom_token')).toEqual(['x', 'y']);
-    expect(readCookies(undefined, 'headroom_token')).toEqual([]);
-    expect(readCookies('headroom_tokenx=1', 'headroom_token')).toEqual([]);
+    expect(readCookies('a=1; leeway_token=x; b=2; leeway_token=y', 'leeway_token')).toEqual(['x', 'y']);
+    expect(readCookies(undefined, 'leeway_token')).toEqual([]);
+    expect(readCookies('leeway_tokenx=1', 'leeway_token')).toEqual([]);
   });
 
   it('PROD-9 reads a Bearer token case-insensitively and nothing else', () => {
@@ -31,6 +31,6 @@ describe('admin token check', () => {
   });
 
   it('PROD-18 builds an HttpOnly, SameSite=Strict cookie for the whole origin', () => {
-    expect(tokenCookie(TOKEN)).toBe(`headroom_token=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`);
+    expect(tokenCookie(TOKEN)).toBe(`leeway_token=${TOKEN}; HttpOnly; SameSite=Strict; Path=/`);
   });
 });

@@ -2,7 +2,7 @@ import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 
 /** Cookie the dashboard carries after opening the `?token=` link once. */
-export const TOKEN_COOKIE = 'headroom_token';
+export const TOKEN_COOKIE = 'leeway_token';
 
 /** Shortest admin token accepted; the core generates far longer random ones. */
 const MIN_TOKEN_LENGTH = 16;

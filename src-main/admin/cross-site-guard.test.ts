@@ -1,6 +1,6 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 /** A request with exactly these headers: fetch would add or drop Origin and Sec-Fetch-* on its own. */
 function send(
@@ -31,13 +31,13 @@ function send(
 }
 
 describe('admin door: CSRF guard (issue 8 defect 6)', () => {
-  let h: RunningHeadroom;
+  let h: RunningLeeway;
   let cookie: Record<string, string>;
   let sameOrigin: string;
   let otherPort: string;
   beforeAll(async () => {
-    h = await startHeadroom({ connections: [] });
-    cookie = { cookie: `headroom_token=${h.adminToken}` };
+    h = await startLeeway({ connections: [] });
+    cookie = { cookie: `leeway_token=${h.adminToken}` };
     sameOrigin = h.url;
     otherPort = `http://localhost:${Number(new URL(h.url).port) === 65_535 ? 65_534 : Number(new URL(h.url).port) + 1}`;
   });

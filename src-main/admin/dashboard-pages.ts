@@ -5,7 +5,7 @@ const page = (title: string, body: string): string => `<!doctype html>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${title} · Headroom</title>
+<title>${title} · Leeway</title>
 <style>
   :root { color-scheme: light dark; font-family: system-ui, sans-serif; }
   body { max-width: 36rem; margin: 4rem auto; padding: 0 1rem; line-height: 1.5; }
@@ -23,9 +23,9 @@ ${body}
 export function signInPage(): string {
   return page(
     'Open the dashboard link',
-    `<p>This dashboard needs the link Headroom printed when it started
+    `<p>This dashboard needs the link Leeway printed when it started
 (the <code>Dashboard:</code> line, ending in <code>/?token=…</code>). Open that link in this browser.</p>
-<p>The token is also in the file <code>admin-token</code> in Headroom's data folder.</p>`,
+<p>The token is also in the file <code>admin-token</code> in Leeway's data folder.</p>`,
   );
 }
 
@@ -33,7 +33,7 @@ export function signInPage(): string {
 export function notBuiltPage(): string {
   return page(
     'Dashboard not built',
-    `<p>Headroom is running, but the dashboard has not been built yet.</p>
-<p>Run <code>npm run build</code> and restart Headroom. The proxy works meanwhile.</p>`,
+    `<p>Leeway is running, but the dashboard has not been built yet.</p>
+<p>Run <code>npm run build</code> and restart Leeway. The proxy works meanwhile.</p>`,
   );
 }

@@ -23,7 +23,7 @@ describe('admin HTTP door: dashboard and static files', () => {
     const res = await fetch(`${h.base}/?token=${TEST_TOKEN}`, { redirect: 'manual' });
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/');
-    expect(res.headers.get('set-cookie')).toBe(`headroom_token=${TEST_TOKEN}; HttpOnly; SameSite=Strict; Path=/`);
+    expect(res.headers.get('set-cookie')).toBe(`leeway_token=${TEST_TOKEN}; HttpOnly; SameSite=Strict; Path=/`);
   });
 
   it('PROD-18 sets no cookie for a wrong ?token= and does not echo it', async () => {
@@ -36,7 +36,7 @@ describe('admin HTTP door: dashboard and static files', () => {
   });
 
   it('PROD-9 serves index.html at / with the cookie, and a sign-in page without it', async () => {
-    const withCookie = await fetch(`${h.base}/`, { headers: { cookie: `headroom_token=${TEST_TOKEN}` } });
+    const withCookie = await fetch(`${h.base}/`, { headers: { cookie: `leeway_token=${TEST_TOKEN}` } });
     expect(withCookie.status).toBe(200);
     expect(withCookie.headers.get('content-type')).toContain('text/html');
     expect(await withCookie.text()).toContain('<div id="root">');
@@ -44,7 +44,7 @@ describe('admin HTTP door: dashboard and static files', () => {
     const without = await fetch(`${h.base}/`);
     expect(without.status).toBe(401);
     const page = await without.text();
-    expect(page).toContain('link Headroom printed');
+    expect(page).toContain('link Leeway printed');
     expect(page).not.toContain(TEST_TOKEN);
   });
 
@@ -81,7 +81,7 @@ describe('admin HTTP door: no dashboard build', () => {
   it('PROD-9 says the dashboard is not built when rendererDir is null', async () => {
     const h = await startAdminHarness({ rendererDir: null });
     try {
-      const res = await fetch(`${h.base}/`, { headers: { cookie: `headroom_token=${TEST_TOKEN}` } });
+      const res = await fetch(`${h.base}/`, { headers: { cookie: `leeway_token=${TEST_TOKEN}` } });
       expect(res.status).toBe(503);
       expect(await res.text()).toContain('npm run build');
       expect((await fetch(`${h.base}/assets/app.js`)).status).toBe(404);
@@ -91,7 +91,7 @@ describe('admin HTTP door: no dashboard build', () => {
   });
 
   it('PROD-9 says the dashboard is not built when the folder has no index.html', async () => {
-    const h = await startAdminHarness({ rendererDir: '/nonexistent/headroom-renderer' });
+    const h = await startAdminHarness({ rendererDir: '/nonexistent/leeway-renderer' });
     try {
       const res = await fetch(`${h.base}/`);
       expect(res.status).toBe(503);

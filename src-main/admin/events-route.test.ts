@@ -35,7 +35,7 @@ describe('admin HTTP door: server-sent events', () => {
 
   const open = (signal?: AbortSignal) =>
     fetch(`${h.base}/api/events`, {
-      headers: { cookie: `headroom_token=${TEST_TOKEN}` },
+      headers: { cookie: `leeway_token=${TEST_TOKEN}` },
       ...(signal ? { signal } : {}),
     });
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 /*
  * TEST-3, the closest honest form here: the seed's k6 soak (`k6 run tests/load/k6-soak.js`) needs a
@@ -21,17 +21,17 @@ const USERS = 4;
 const P95_LIMIT_MS = 250;
 
 let upstream: FakeUpstream | null = null;
-let headroom: RunningHeadroom | null = null;
+let leeway: RunningLeeway | null = null;
 
 beforeAll(async () => {
   upstream = await startFakeUpstream({ format: 'anthropic', name: 'soak' });
   // Something to report: a few providers and connections in the snapshot, as on a real install.
-  headroom = await startHeadroom({
+  leeway = await startLeeway({
     connections: ['a', 'b', 'c'].map((name) => anthropicConnection(name, upstream?.url ?? '', { models: ['m'] })),
   });
 });
 afterAll(async () => {
-  await headroom?.stop();
+  await leeway?.stop();
   await upstream?.close();
 });
 
@@ -44,8 +44,8 @@ describe('health endpoint under sustained load (TEST-3)', () => {
     `TEST-3: ${USERS} users for ${DURATION_MS} ms on GET /api/monitoring/health: no errors and p95 under ${P95_LIMIT_MS} ms`,
     { timeout: DURATION_MS + 30_000 },
     async () => {
-      const h = headroom;
-      if (!h) throw new Error('Headroom did not start');
+      const h = leeway;
+      if (!h) throw new Error('Leeway did not start');
       const url = `${h.url}/api/monitoring/health`;
       const headers = { authorization: `Bearer ${h.adminToken}` };
       const latencies: number[] = [];

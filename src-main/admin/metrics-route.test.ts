@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { parsePrometheusText, sampleValue } from '../observability/prometheus-text';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 let upstreams: FakeUpstream[] = [];
-let headroom: RunningHeadroom | null = null;
+let leeway: RunningLeeway | null = null;
 afterEach(async () => {
-  await headroom?.stop();
-  headroom = null;
+  await leeway?.stop();
+  leeway = null;
   await Promise.all(upstreams.map((u) => u.close()));
   upstreams = [];
 });
@@ -16,7 +16,7 @@ async function setUp() {
   const first = await startFakeUpstream({ format: 'anthropic', name: 'first' });
   const second = await startFakeUpstream({ format: 'anthropic', name: 'second' });
   upstreams.push(first, second);
-  headroom = await startHeadroom({
+  leeway = await startLeeway({
     connections: [
       anthropicConnection('primary', first.url, { priority: 1 }),
       anthropicConnection('backup', second.url, { priority: 2 }),
@@ -39,10 +39,10 @@ async function setUp() {
       },
     ],
   });
-  return { first, second, h: headroom };
+  return { first, second, h: leeway };
 }
 
-const ask = (h: RunningHeadroom, model: string) =>
+const ask = (h: RunningLeeway, model: string) =>
   fetch(`${h.url}/v1/messages`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': h.key, 'anthropic-version': '2023-06-01' },
@@ -50,7 +50,7 @@ const ask = (h: RunningHeadroom, model: string) =>
   });
 
 const scrape = async (
-  h: RunningHeadroom,
+  h: RunningLeeway,
   headers: Record<string, string> = { authorization: `Bearer ${h.adminToken}` },
 ) => fetch(`${h.url}/metrics`, { headers });
 
@@ -60,13 +60,13 @@ describe('GET /metrics on the admin door', () => {
     const attempts: Record<string, string>[] = [
       {},
       { authorization: 'Bearer wrong-token-wrong-token' },
-      { cookie: 'headroom_token=nope' },
+      { cookie: 'leeway_token=nope' },
     ];
     for (const headers of attempts) {
       const refused = await scrape(h, headers);
       expect(refused.status).toBe(401);
       expect(refused.headers.get('www-authenticate')).toBe('Bearer');
-      expect(await refused.text()).not.toContain('headroom_requests_total');
+      expect(await refused.text()).not.toContain('leeway_requests_total');
     }
     const res = await scrape(h);
     expect(res.status).toBe(200);
@@ -90,21 +90,21 @@ describe('GET /metrics on the admin door', () => {
     await expect
       .poll(async () => {
         const s = parsePrometheusText(await (await scrape(h)).text());
-        return sampleValue(s, 'headroom_quota_key_consumed', { pool: 'team', key: 'test', unit: 'requests' });
+        return sampleValue(s, 'leeway_quota_key_consumed', { pool: 'team', key: 'test', unit: 'requests' });
       })
       .toBe(4);
     const s = parsePrometheusText(await (await scrape(h)).text());
-    expect(sampleValue(s, 'headroom_requests_total', { connection: 'backup', model: 'main', status: '200' })).toBe(3);
-    expect(sampleValue(s, 'headroom_requests_total', { connection: 'backup', model: 'other', status: '200' })).toBe(1);
-    expect(sampleValue(s, 'headroom_requests_total', { connection: 'primary' })).toBeUndefined();
-    expect(sampleValue(s, 'headroom_failovers_total', { connection: 'primary' })).toBe(1);
-    expect(sampleValue(s, 'headroom_request_duration_seconds_count', { connection: 'backup' })).toBe(4);
-    expect(sampleValue(s, 'headroom_request_ttfb_seconds_count', { connection: 'backup' })).toBe(4);
-    expect(sampleValue(s, 'headroom_cooldown_active', { connection: 'primary' })).toBe(1);
-    expect(sampleValue(s, 'headroom_cooldown_active', { connection: 'backup' })).toBe(0);
+    expect(sampleValue(s, 'leeway_requests_total', { connection: 'backup', model: 'main', status: '200' })).toBe(3);
+    expect(sampleValue(s, 'leeway_requests_total', { connection: 'backup', model: 'other', status: '200' })).toBe(1);
+    expect(sampleValue(s, 'leeway_requests_total', { connection: 'primary' })).toBeUndefined();
+    expect(sampleValue(s, 'leeway_failovers_total', { connection: 'primary' })).toBe(1);
+    expect(sampleValue(s, 'leeway_request_duration_seconds_count', { connection: 'backup' })).toBe(4);
+    expect(sampleValue(s, 'leeway_request_ttfb_seconds_count', { connection: 'backup' })).toBe(4);
+    expect(sampleValue(s, 'leeway_cooldown_active', { connection: 'primary' })).toBe(1);
+    expect(sampleValue(s, 'leeway_cooldown_active', { connection: 'backup' })).toBe(0);
     // One breaker per upstream origin, both closed: a single 429 opens none.
-    const closed = s.filter((x) => x.name === 'headroom_breaker_state' && x.labels.state === 'CLOSED');
+    const closed = s.filter((x) => x.name === 'leeway_breaker_state' && x.labels.state === 'CLOSED');
     expect(closed.map((x) => x.value)).toEqual([1, 1]);
-    expect(sampleValue(s, 'headroom_quota_limit', { pool: 'team', unit: 'requests', window: 'hourly' })).toBe(100);
+    expect(sampleValue(s, 'leeway_quota_limit', { pool: 'team', unit: 'requests', window: 'hourly' })).toBe(100);
   });
 });

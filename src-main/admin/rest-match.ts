@@ -9,7 +9,7 @@ export interface PathPattern {
   match(pathname: string): Result<PathParams> | null;
 }
 
-/** Longer is no name or id Headroom ever makes; refusing it keeps error messages and lookups small. */
+/** Longer is no name or id Leeway ever makes; refusing it keeps error messages and lookups small. */
 const MAX_PARAM_LENGTH = 256;
 
 type Segment = { kind: 'literal'; text: string } | { kind: 'param'; name: string };

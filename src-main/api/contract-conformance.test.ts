@@ -6,7 +6,7 @@ import type { Result } from '../../src-shared/contract/errors';
 import { METHOD_NAMES, type MethodName } from '../../src-shared/contract/methods';
 import { createIpcHandler, type IpcEventLike } from '../shell/ipc-door';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 /**
  * PROD-8 / PROD-9: the window's IPC door and the HTTP admin door are two transports of one contract.
@@ -17,7 +17,7 @@ import { anthropicConnection, startHeadroom, type RunningHeadroom } from '../tes
 
 type Door = (method: string, input: unknown) => Promise<Result<unknown>>;
 
-function httpDoor(h: RunningHeadroom): Door {
+function httpDoor(h: RunningLeeway): Door {
   return async (method, input) => {
     const res = await fetch(`${h.url}/api/rpc/${method}`, {
       method: 'POST',
@@ -34,7 +34,7 @@ const trustedEvent: IpcEventLike = {
   senderFrame: { url: 'file:///app/out/renderer/index.html', parent: null },
 };
 
-function ipcDoor(h: RunningHeadroom, log: string[]): Door {
+function ipcDoor(h: RunningLeeway, log: string[]): Door {
   const handle = createIpcHandler({
     router: h.core.router,
     windowWebContentsId: () => WINDOW_ID,
@@ -200,8 +200,8 @@ function steps(upstreamUrl: string): Step[] {
     { method: 'models.discovered', input: undefined },
     { method: 'models.discovered', input: { connection: 'main' } },
     // A key that is no local key: refused before any file is touched (CLAUDE_CONFIG_DIR is a temp dir anyway).
-    { method: 'setup.claudeCodePreview', input: { authToken: 'hr-not-a-key-000000' } },
-    { method: 'setup.configureClaudeCode', input: { authToken: 'hr-not-a-key-000000' } },
+    { method: 'setup.claudeCodePreview', input: { authToken: 'lw-not-a-key-000000' } },
+    { method: 'setup.configureClaudeCode', input: { authToken: 'lw-not-a-key-000000' } },
     { method: 'setup.undoClaudeCode', input: undefined },
     { method: 'connections.rename', input: { from: 'main', to: 'main-renamed' } },
     { method: 'connections.rename', input: { from: 'main-renamed', to: 'main' } },
@@ -297,16 +297,16 @@ const INVALID_INPUTS: Record<MethodName, unknown[]> = {
 
 describe('contract conformance: HTTP door and IPC door', () => {
   let upstream: FakeUpstream;
-  let viaHttp: RunningHeadroom;
-  let viaIpc: RunningHeadroom;
+  let viaHttp: RunningLeeway;
+  let viaIpc: RunningLeeway;
   const ipcLog: string[] = [];
 
   beforeAll(async () => {
     // The setup methods write Claude Code's settings: never the real ~/.claude.
-    process.env.CLAUDE_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'headroom-claude-config-'));
+    process.env.CLAUDE_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'leeway-claude-config-'));
     upstream = await startFakeUpstream({ format: 'anthropic', requireAuth: false, models: ['claude-x'] });
     const config = { connections: [anthropicConnection('main', upstream.url)] };
-    [viaHttp, viaIpc] = await Promise.all([startHeadroom(config), startHeadroom(config)]);
+    [viaHttp, viaIpc] = await Promise.all([startLeeway(config), startLeeway(config)]);
     // One proxied request each, so the activity methods have something to show.
     for (const h of [viaHttp, viaIpc]) {
       const res = await fetch(`${h.url}/v1/messages`, {

@@ -14,7 +14,7 @@ function setup() {
   const db = createMemoryDb();
   closers.push(() => db.close());
   const keys = createKeysRepo(db);
-  const created = keys.create({ name: 'laptop', key: 'hr-laptop-key-0123456789abcdef' }, 0);
+  const created = keys.create({ name: 'laptop', key: 'lw-laptop-key-0123456789abcdef' }, 0);
   if (!created.ok) throw new Error(created.error.message);
   // A real repository; only its verify() is counted, to see when the cache is bypassed.
   let reads = 0;
@@ -41,14 +41,14 @@ function setup() {
 describe('local key verification on the hot path', () => {
   it('PROD-12: the minute last-used write tells the UI without clearing the verified-key cache', () => {
     const t = setup();
-    expect(t.check('hr-laptop-key-0123456789abcdef')?.name).toBe('laptop');
+    expect(t.check('lw-laptop-key-0123456789abcdef')?.name).toBe('laptop');
     expect(t.reads()).toBe(1);
     const touches = t.seen.filter((e) => e.type === 'keys.changed');
     expect(touches).toHaveLength(1);
     expect(touches[0]?.payload).toMatchObject({ lastUsedOnly: true });
     expect(t.keys.list()[0]?.lastUsedAt).toBe(1_000_000);
     t.advance(61_000);
-    expect(t.check('hr-laptop-key-0123456789abcdef')?.name).toBe('laptop');
+    expect(t.check('lw-laptop-key-0123456789abcdef')?.name).toBe('laptop');
     expect(t.seen.filter((e) => e.type === 'keys.changed')).toHaveLength(2);
     // Still answered from memory: the touch did not clear the cache.
     expect(t.reads()).toBe(1);
@@ -56,11 +56,11 @@ describe('local key verification on the hot path', () => {
 
   it('PROD-12: a real key change (a revoke) clears the cache, so the revoked key is refused at once', () => {
     const t = setup();
-    expect(t.check('hr-laptop-key-0123456789abcdef')).not.toBeNull();
+    expect(t.check('lw-laptop-key-0123456789abcdef')).not.toBeNull();
     const id = t.keys.list()[0]?.id ?? '';
     expect(t.keys.revoke(id, 2_000_000)).toBe(true);
     t.events.emit('keys.changed', { keys: t.keys.list() });
-    expect(t.check('hr-laptop-key-0123456789abcdef')).toBeNull();
+    expect(t.check('lw-laptop-key-0123456789abcdef')).toBeNull();
     expect(t.reads()).toBe(2);
   });
 });

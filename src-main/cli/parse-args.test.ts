@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PORT, defaultDataDir, isLoopbackHost, parseArgs, usage, type CliOptions } from './parse-args';
 
-const defaults = { dataDir: '/home/ada/.config/Headroom' };
+const defaults = { dataDir: '/home/ada/.config/Leeway' };
 
 function parsed(argv: string[], env: Record<string, string | undefined> = {}): CliOptions {
   const result = parseArgs(argv, env, defaults);
@@ -32,12 +32,12 @@ describe('parseArgs', () => {
 
   it('PROD-2: port 0 is allowed so the OS picks a free port', () => {
     expect(parsed(['--port', '0']).port).toBe(0);
-    expect(parsed([], { HEADROOM_PORT: '0' }).port).toBe(0);
+    expect(parsed([], { LEEWAY_PORT: '0' }).port).toBe(0);
   });
 
-  it('PROD-2: HEADROOM_PORT sets the port and --port wins over it', () => {
-    expect(parsed([], { HEADROOM_PORT: '9000' }).port).toBe(9000);
-    expect(parsed(['--port', '8000'], { HEADROOM_PORT: '9000' }).port).toBe(8000);
+  it('PROD-2: LEEWAY_PORT sets the port and --port wins over it', () => {
+    expect(parsed([], { LEEWAY_PORT: '9000' }).port).toBe(9000);
+    expect(parsed(['--port', '8000'], { LEEWAY_PORT: '9000' }).port).toBe(8000);
   });
 
   it('PROD-2: ports outside 0-65535 or not integers are errors naming the flag or variable', () => {
@@ -46,7 +46,7 @@ describe('parseArgs', () => {
       expect(errors.length).toBe(1);
       expect(errors[0]).toMatch(/--port/);
     }
-    expect(errorsOf([], { HEADROOM_PORT: 'eighty' })[0]).toMatch(/HEADROOM_PORT/);
+    expect(errorsOf([], { LEEWAY_PORT: 'eighty' })[0]).toMatch(/LEEWAY_PORT/);
     expect(parsed(['--port', '65535']).port).toBe(65535);
   });
 
@@ -81,10 +81,10 @@ describe('parseArgs', () => {
     expect(isLoopbackHost('example.com')).toBe(false);
   });
 
-  it('PROD-2: --admin-port and HEADROOM_ADMIN_PORT set the admin port, the flag winning', () => {
+  it('PROD-2: --admin-port and LEEWAY_ADMIN_PORT set the admin port, the flag winning', () => {
     expect(parsed(['--admin-port', '7432']).adminPort).toBe(7432);
-    expect(parsed([], { HEADROOM_ADMIN_PORT: '7500' }).adminPort).toBe(7500);
-    expect(parsed(['--admin-port=7432'], { HEADROOM_ADMIN_PORT: '7500' }).adminPort).toBe(7432);
+    expect(parsed([], { LEEWAY_ADMIN_PORT: '7500' }).adminPort).toBe(7500);
+    expect(parsed(['--admin-port=7432'], { LEEWAY_ADMIN_PORT: '7500' }).adminPort).toBe(7432);
     expect(errorsOf(['--admin-port', '70000'])[0]).toMatch(/--admin-port/);
   });
 
@@ -92,35 +92,35 @@ describe('parseArgs', () => {
     expect(parsed(['--headless']).headless).toBe(true);
   });
 
-  it('PROD-3: --data-dir and HEADROOM_DATA_DIR choose the data directory, the flag winning', () => {
-    expect(parsed(['--data-dir', '/tmp/hr']).dataDir).toBe('/tmp/hr');
-    expect(parsed([], { HEADROOM_DATA_DIR: '/srv/hr' }).dataDir).toBe('/srv/hr');
-    expect(parsed(['--data-dir=/tmp/hr'], { HEADROOM_DATA_DIR: '/srv/hr' }).dataDir).toBe('/tmp/hr');
-    expect(parsed([], { HEADROOM_DATA_DIR: '' }).dataDir).toBe(defaults.dataDir);
+  it('PROD-3: --data-dir and LEEWAY_DATA_DIR choose the data directory, the flag winning', () => {
+    expect(parsed(['--data-dir', '/tmp/lw']).dataDir).toBe('/tmp/lw');
+    expect(parsed([], { LEEWAY_DATA_DIR: '/srv/lw' }).dataDir).toBe('/srv/lw');
+    expect(parsed(['--data-dir=/tmp/lw'], { LEEWAY_DATA_DIR: '/srv/lw' }).dataDir).toBe('/tmp/lw');
+    expect(parsed([], { LEEWAY_DATA_DIR: '' }).dataDir).toBe(defaults.dataDir);
   });
 
-  it('PROD-14: --config / HEADROOM_CONFIG and HEADROOM_ADMIN_TOKEN are read', () => {
-    expect(parsed(['--config', 'a.json'], { HEADROOM_CONFIG: 'b.json' }).configFile).toBe('a.json');
-    expect(parsed([], { HEADROOM_CONFIG: 'b.json' }).configFile).toBe('b.json');
-    expect(parsed([], { HEADROOM_ADMIN_TOKEN: 's3cret' }).adminToken).toBe('s3cret');
+  it('PROD-14: --config / LEEWAY_CONFIG and LEEWAY_ADMIN_TOKEN are read', () => {
+    expect(parsed(['--config', 'a.json'], { LEEWAY_CONFIG: 'b.json' }).configFile).toBe('a.json');
+    expect(parsed([], { LEEWAY_CONFIG: 'b.json' }).configFile).toBe('b.json');
+    expect(parsed([], { LEEWAY_ADMIN_TOKEN: 's3cret' }).adminToken).toBe('s3cret');
     expect(parsed([]).configFile).toBeUndefined();
     expect(parsed([]).adminToken).toBeUndefined();
   });
 
-  it('ISSUE-13: --log-level / HEADROOM_LOG_LEVEL choose the log level (default info), the flag winning', () => {
+  it('ISSUE-13: --log-level / LEEWAY_LOG_LEVEL choose the log level (default info), the flag winning', () => {
     expect(parsed([]).logLevel).toBe('info');
     expect(parsed(['--log-level', 'warn']).logLevel).toBe('warn');
     expect(parsed(['--log-level=DEBUG']).logLevel).toBe('debug');
-    expect(parsed([], { HEADROOM_LOG_LEVEL: 'error' }).logLevel).toBe('error');
-    expect(parsed(['--log-level', 'trace'], { HEADROOM_LOG_LEVEL: 'fatal' }).logLevel).toBe('trace');
-    expect(usage()).toMatch(/--log-level .*HEADROOM_LOG_LEVEL/);
+    expect(parsed([], { LEEWAY_LOG_LEVEL: 'error' }).logLevel).toBe('error');
+    expect(parsed(['--log-level', 'trace'], { LEEWAY_LOG_LEVEL: 'fatal' }).logLevel).toBe('trace');
+    expect(usage()).toMatch(/--log-level .*LEEWAY_LOG_LEVEL/);
   });
 
   it('ISSUE-13: an unknown log level is an error naming the flag or the variable and the levels', () => {
     expect(errorsOf(['--log-level', 'loud'])).toEqual([
       '--log-level must be one of trace, debug, info, warn, error, fatal, got "loud".',
     ]);
-    expect(errorsOf([], { HEADROOM_LOG_LEVEL: 'verbose' })[0]).toMatch(/^HEADROOM_LOG_LEVEL must be one of/);
+    expect(errorsOf([], { LEEWAY_LOG_LEVEL: 'verbose' })[0]).toMatch(/^LEEWAY_LOG_LEVEL must be one of/);
     expect(errorsOf(['--log-level'])).toEqual(['--log-level needs a value.']);
   });
 
@@ -135,25 +135,25 @@ describe('parseArgs', () => {
     expect(parsed(['--help', '--bogus']).help).toBe(true);
     expect(parsed(['-h']).help).toBe(true);
     expect(usage()).toMatch(/--port N/);
-    expect(usage()).toMatch(/HEADROOM_PORT/);
+    expect(usage()).toMatch(/LEEWAY_PORT/);
   });
 });
 
 describe('defaultDataDir', () => {
-  it('PROD-3: Linux uses $XDG_CONFIG_HOME/Headroom, else ~/.config/Headroom', () => {
-    expect(defaultDataDir('linux', { XDG_CONFIG_HOME: '/xdg' }, '/home/ada')).toBe('/xdg/Headroom');
-    expect(defaultDataDir('linux', {}, '/home/ada')).toBe('/home/ada/.config/Headroom');
-    expect(defaultDataDir('linux', { XDG_CONFIG_HOME: 'relative' }, '/home/ada')).toBe('/home/ada/.config/Headroom');
+  it('PROD-3: Linux uses $XDG_CONFIG_HOME/Leeway, else ~/.config/Leeway', () => {
+    expect(defaultDataDir('linux', { XDG_CONFIG_HOME: '/xdg' }, '/home/ada')).toBe('/xdg/Leeway');
+    expect(defaultDataDir('linux', {}, '/home/ada')).toBe('/home/ada/.config/Leeway');
+    expect(defaultDataDir('linux', { XDG_CONFIG_HOME: 'relative' }, '/home/ada')).toBe('/home/ada/.config/Leeway');
   });
 
-  it('PROD-3: macOS uses ~/Library/Application Support/Headroom', () => {
-    expect(defaultDataDir('darwin', {}, '/Users/ada')).toBe('/Users/ada/Library/Application Support/Headroom');
+  it('PROD-3: macOS uses ~/Library/Application Support/Leeway', () => {
+    expect(defaultDataDir('darwin', {}, '/Users/ada')).toBe('/Users/ada/Library/Application Support/Leeway');
   });
 
-  it('PROD-3: Windows uses %APPDATA%\\Headroom', () => {
+  it('PROD-3: Windows uses %APPDATA%\\Leeway', () => {
     expect(defaultDataDir('win32', { APPDATA: 'C:\\Users\\ada\\AppData\\Roaming' }, 'C:\\Users\\ada')).toBe(
-      'C:\\Users\\ada\\AppData\\Roaming\\Headroom',
+      'C:\\Users\\ada\\AppData\\Roaming\\Leeway',
     );
-    expect(defaultDataDir('win32', {}, 'C:\\Users\\ada')).toBe('C:\\Users\\ada\\AppData\\Roaming\\Headroom');
+    expect(defaultDataDir('win32', {}, 'C:\\Users\\ada')).toBe('C:\\Users\\ada\\AppData\\Roaming\\Leeway');
   });
 });

@@ -5,10 +5,10 @@ import { DEFAULT_LOG_LEVEL, isLogLevel, LOG_LEVELS, type LogLevel } from '../obs
 export const DEFAULT_PORT = 7431;
 /** Default bind address: loopback only unless the user opts in with `--allow-remote`. */
 export const DEFAULT_HOST = '127.0.0.1';
-/** Folder name under the platform's app-data directory; equals Electron's userData for productName "Headroom". */
-export const APP_DIR_NAME = 'Headroom';
+/** Folder name under the platform's app-data directory; equals Electron's userData for productName "Leeway". */
+export const APP_DIR_NAME = 'Leeway';
 
-/** Everything the command line and the environment can say about how to start Headroom. */
+/** Everything the command line and the environment can say about how to start Leeway. */
 export interface CliOptions {
   headless: boolean;
   help: boolean;
@@ -20,7 +20,7 @@ export interface CliOptions {
   dataDir: string;
   configFile?: string;
   adminToken?: string;
-  /** `--log-level` / `HEADROOM_LOG_LEVEL`: the terminal's and the log file's level (default info). */
+  /** `--log-level` / `LEEWAY_LOG_LEVEL`: the terminal's and the log file's level (default info). */
   logLevel: LogLevel;
   /** Things the user asked for that work but deserve a line on stderr (e.g. a non-loopback bind). */
   warnings: string[];
@@ -64,7 +64,7 @@ function nonEmpty(value: string | undefined): string | undefined {
 }
 
 /**
- * Parses Headroom's command line and `HEADROOM_*` environment into start options.
+ * Parses Leeway's command line and `LEEWAY_*` environment into start options.
  * Pure: the same parser serves the Electron shell and the headless entry; flags win over env.
  */
 export function parseArgs(argv: string[], env: Env, platformDefaults: { dataDir: string }): ParseArgsResult {
@@ -131,14 +131,14 @@ export function parseArgs(argv: string[], env: Env, platformDefaults: { dataDir:
     return port;
   };
 
-  const port = portFrom('--port', 'HEADROOM_PORT');
+  const port = portFrom('--port', 'LEEWAY_PORT');
   const levelFlag = flags.get('--log-level');
-  const levelText = (levelFlag ?? nonEmpty(env.HEADROOM_LOG_LEVEL))?.trim().toLowerCase();
+  const levelText = (levelFlag ?? nonEmpty(env.LEEWAY_LOG_LEVEL))?.trim().toLowerCase();
   if (levelText !== undefined && !isLogLevel(levelText)) {
-    const source = levelFlag !== undefined ? '--log-level' : 'HEADROOM_LOG_LEVEL';
+    const source = levelFlag !== undefined ? '--log-level' : 'LEEWAY_LOG_LEVEL';
     errors.push(`${source} must be one of ${LOG_LEVELS.join(', ')}, got "${levelText}".`);
   }
-  const adminPort = portFrom('--admin-port', 'HEADROOM_ADMIN_PORT');
+  const adminPort = portFrom('--admin-port', 'LEEWAY_ADMIN_PORT');
   const host = (flags.get('--host') ?? DEFAULT_HOST).trim();
   const warnings: string[] = [];
   if (host === '') {
@@ -146,7 +146,7 @@ export function parseArgs(argv: string[], env: Env, platformDefaults: { dataDir:
   } else if (!isLoopbackHost(host)) {
     if (allowRemote) {
       warnings.push(
-        `Listening on ${host}: other machines on the network can reach Headroom. Keep local API keys and the admin token secret.`,
+        `Listening on ${host}: other machines on the network can reach Leeway. Keep local API keys and the admin token secret.`,
       );
     } else {
       errors.push(
@@ -161,21 +161,21 @@ export function parseArgs(argv: string[], env: Env, platformDefaults: { dataDir:
     ...base,
     host,
     port: port ?? DEFAULT_PORT,
-    dataDir: flags.get('--data-dir') ?? nonEmpty(env.HEADROOM_DATA_DIR) ?? platformDefaults.dataDir,
+    dataDir: flags.get('--data-dir') ?? nonEmpty(env.LEEWAY_DATA_DIR) ?? platformDefaults.dataDir,
     logLevel: levelText !== undefined && isLogLevel(levelText) ? levelText : DEFAULT_LOG_LEVEL,
     warnings,
   };
   if (adminPort !== undefined) value.adminPort = adminPort;
-  const configFile = flags.get('--config') ?? nonEmpty(env.HEADROOM_CONFIG);
+  const configFile = flags.get('--config') ?? nonEmpty(env.LEEWAY_CONFIG);
   if (configFile !== undefined) value.configFile = configFile;
-  const adminToken = nonEmpty(env.HEADROOM_ADMIN_TOKEN);
+  const adminToken = nonEmpty(env.LEEWAY_ADMIN_TOKEN);
   if (adminToken !== undefined) value.adminToken = adminToken;
   return { ok: true, value };
 }
 
 /**
- * Where Headroom keeps its data when no `--data-dir` is given: the same folder Electron's
- * `app.getPath('userData')` resolves to for the app name "Headroom", so both modes share one database.
+ * Where Leeway keeps its data when no `--data-dir` is given: the same folder Electron's
+ * `app.getPath('userData')` resolves to for the app name "Leeway", so both modes share one database.
  */
 export function defaultDataDir(platform: string, env: Env, homedir: string): string {
   if (platform === 'win32') {
@@ -191,21 +191,21 @@ export function defaultDataDir(platform: string, env: Env, homedir: string): str
 /** The `--help` text. */
 export function usage(): string {
   return [
-    'Usage: headroom [options]',
+    'Usage: leeway [options]',
     '',
     'Options:',
     '  --headless            Run without Electron: proxy + web dashboard in plain Node',
-    `  --port N              Proxy port, 0 picks a free one (default ${DEFAULT_PORT}; env HEADROOM_PORT)`,
+    `  --port N              Proxy port, 0 picks a free one (default ${DEFAULT_PORT}; env LEEWAY_PORT)`,
     `  --host H              Bind address (default ${DEFAULT_HOST}); non-loopback needs --allow-remote`,
     '  --allow-remote        Allow binding a non-loopback address (prints a warning)',
-    '  --data-dir D          Data directory (env HEADROOM_DATA_DIR; default: the app data folder)',
-    '  --config FILE         Config file (env HEADROOM_CONFIG)',
-    '  --admin-port N        Admin API / dashboard port (env HEADROOM_ADMIN_PORT)',
-    `  --log-level L         ${LOG_LEVELS.join('|')} (default ${DEFAULT_LOG_LEVEL}; env HEADROOM_LOG_LEVEL)`,
+    '  --data-dir D          Data directory (env LEEWAY_DATA_DIR; default: the app data folder)',
+    '  --config FILE         Config file (env LEEWAY_CONFIG)',
+    '  --admin-port N        Admin API / dashboard port (env LEEWAY_ADMIN_PORT)',
+    `  --log-level L         ${LOG_LEVELS.join('|')} (default ${DEFAULT_LOG_LEVEL}; env LEEWAY_LOG_LEVEL)`,
     '  -h, --help            Show this help',
     '',
     'Environment:',
-    '  HEADROOM_ADMIN_TOKEN  Token the admin API requires',
+    '  LEEWAY_ADMIN_TOKEN  Token the admin API requires',
     '',
     'Flags win over environment variables. Both "--port 8000" and "--port=8000" work.',
   ].join('\n');

@@ -14,7 +14,7 @@ function count(n: number, singular: string): string {
 
 /**
  * The one line `--config` prints at start (issue 13 §8), e.g.
- * `config: 3 connections, 1 key, 2 combos upserted (4 unchanged) from ./headroom.json`.
+ * `config: 3 connections, 1 key, 2 combos upserted (4 unchanged) from ./leeway.json`.
  * Names and secrets never appear: only counts and the file's path.
  */
 export function describeAppliedConfig(applied: AppliedConfig, file: string): string {

@@ -20,7 +20,7 @@ export interface ConfigRepos {
 
 class ConfigApplyError extends Error {}
 
-/** What Headroom learns about a Claude connection at run time and a config file does not repeat. */
+/** What Leeway learns about a Claude connection at run time and a config file does not repeat. */
 const LEARNED_KEYS = ['organizationUUID', 'scopes', 'subscriptionType'] as const;
 
 function fingerprint(secret: ConnectionSecret): string {

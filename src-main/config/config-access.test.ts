@@ -26,8 +26,8 @@ const FILE = {
     },
   ],
   keys: [
-    { name: 'claude-code', key: 'hr-0123456789abcdef' },
-    { name: 'agent', key: 'hr-fedcba9876543210', scopes: ['lease:exclusive'], allowedConnections: ['max-1', 'max-2'] },
+    { name: 'claude-code', key: 'lw-0123456789abcdef' },
+    { name: 'agent', key: 'lw-fedcba9876543210', scopes: ['lease:exclusive'], allowedConnections: ['max-1', 'max-2'] },
   ],
   combos: [
     { name: 'main', targets: ['max-1', 'max-2'], strategy: 'round-robin' },
@@ -98,9 +98,9 @@ describe('config: keys access, combo strategy, routes', () => {
     const problems = problemsOf({
       connections: FILE.connections,
       keys: [
-        { name: 'a', key: 'hr-0123456789abcdef', allowedConnections: ['max-1', 'ghost'] },
-        { name: 'b', key: 'hr-0123456789abcdeg', scopes: ['admin'] },
-        { name: 'c', key: 'hr-0123456789abcdeh', scopes: ['lease:exclusive'] },
+        { name: 'a', key: 'lw-0123456789abcdef', allowedConnections: ['max-1', 'ghost'] },
+        { name: 'b', key: 'lw-0123456789abcdeg', scopes: ['admin'] },
+        { name: 'c', key: 'lw-0123456789abcdeh', scopes: ['lease:exclusive'] },
       ],
     });
     expect(problems).toEqual([
@@ -116,7 +116,7 @@ describe('config: keys access, combo strategy, routes', () => {
   it('LEASE-3: allowedConnections may name a connection that exists only in the database', () => {
     expect(
       problemsOf(
-        { keys: [{ name: 'a', key: 'hr-0123456789abcdef', allowedConnections: ['stored'] }] },
+        { keys: [{ name: 'a', key: 'lw-0123456789abcdef', allowedConnections: ['stored'] }] },
         new Set(['stored']),
       ),
     ).toEqual([]);

@@ -7,7 +7,7 @@ import { createConnectionsRepo } from '../db/connections-repo';
 import { createKeysRepo } from '../db/keys-repo';
 import { createQuotaPoolsRepo } from '../db/quota-pools-repo';
 import { createRoutesRepo } from '../db/routes-repo';
-import { startHeadroom } from '../testing/start-headroom';
+import { startLeeway } from '../testing/start-leeway';
 import { createMemoryDb } from '../testing/temp-db';
 import { describeAppliedConfig } from './applied-line';
 import { applyConfig, type AppliedConfig } from './apply-config';
@@ -45,14 +45,14 @@ const FILE = {
       models: ['glm-4.6'],
     },
   ],
-  keys: [{ name: 'claude-code', key: '${HEADROOM_LOCAL_KEY}' }],
+  keys: [{ name: 'claude-code', key: '${LEEWAY_LOCAL_KEY}' }],
   combos: [{ name: 'main', targets: ['team-key', 'glm'] }],
 };
 const ENV = {
   TEAM_KEY: 'sk-ant-api03-from-env',
   GLM_KEY: 'glm-from-env',
   GLM_HOST: 'open.bigmodel.cn',
-  HEADROOM_LOCAL_KEY: 'hr-from-the-environment',
+  LEEWAY_LOCAL_KEY: 'lw-from-the-environment',
 };
 
 describe('environment variables in the config file', () => {
@@ -63,7 +63,7 @@ describe('environment variables in the config file', () => {
     expect(team?.secret).toEqual({ type: 'api-key', apiKey: 'sk-ant-api03-from-env' });
     expect(glm?.baseUrl).toBe('https://open.bigmodel.cn/api/paas/v4');
     expect(glm?.secret).toEqual({ type: 'api-key', apiKey: 'glm-from-env' });
-    expect(result.value.keys[0]?.key).toBe('hr-from-the-environment');
+    expect(result.value.keys[0]?.key).toBe('lw-from-the-environment');
   });
 
   it('issue 13 §8: an unset variable stops the load, naming the path and the variable but never a value', () => {
@@ -73,7 +73,7 @@ describe('environment variables in the config file', () => {
     expect(result.problems).toEqual([
       { path: 'connections.1.baseUrl', message: 'environment variable GLM_HOST is not set' },
       { path: 'connections.1.apiKey', message: 'environment variable GLM_KEY is not set' },
-      { path: 'keys.0.key', message: 'environment variable HEADROOM_LOCAL_KEY is not set' },
+      { path: 'keys.0.key', message: 'environment variable LEEWAY_LOCAL_KEY is not set' },
     ]);
     expect(JSON.stringify(result.problems)).not.toContain('sk-ant-secret-value');
   });
@@ -94,9 +94,9 @@ describe('environment variables in the config file', () => {
   });
 
   it('issue 13 §8: loadConfig reads the process environment by default', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'headroom-cfg-env-'));
+    const dir = mkdtempSync(join(tmpdir(), 'leeway-cfg-env-'));
     closers.push(() => rmSync(dir, { recursive: true, force: true }));
-    const file = join(dir, 'headroom.json');
+    const file = join(dir, 'leeway.json');
     writeFileSync(file, JSON.stringify({ connections: [{ name: 'a', kind: 'anthropic', apiKey: '${O4_TEST_KEY}' }] }));
     expect(loadConfig(file, new Set())).toMatchObject({ ok: false, problems: [{ path: 'connections.0.apiKey' }] });
     process.env.O4_TEST_KEY = 'sk-ant-api03-process-env';
@@ -115,9 +115,9 @@ describe('environment variables in the config file', () => {
 describe('a start with a missing variable', () => {
   it('issue 13 §8: the core refuses to start, listing the path and the variable like any config problem', async () => {
     const config = { connections: [{ name: 'a', kind: 'anthropic', apiKey: '${O4_SURELY_UNSET_VARIABLE}' }] };
-    const dataDir = mkdtempSync(join(tmpdir(), 'headroom-cfg-env-'));
+    const dataDir = mkdtempSync(join(tmpdir(), 'leeway-cfg-env-'));
     closers.push(() => rmSync(dataDir, { recursive: true, force: true }));
-    await expect(startHeadroom(config, { dataDir })).rejects.toThrow(
+    await expect(startLeeway(config, { dataDir })).rejects.toThrow(
       /Invalid config file .*\n {2}connections\.0\.apiKey: environment variable O4_SURELY_UNSET_VARIABLE is not set/,
     );
   });
@@ -139,7 +139,7 @@ describe('what --config applied', () => {
     expect(applyConfig(r, load(ENV), 2)).toMatchObject({ ok: true, value: { unchanged: 4 } });
     const rotated = applyConfig(
       r,
-      load({ ...ENV, GLM_KEY: 'glm-rotated', HEADROOM_LOCAL_KEY: 'hr-rotated-local-key' }),
+      load({ ...ENV, GLM_KEY: 'glm-rotated', LEEWAY_LOCAL_KEY: 'lw-rotated-local-key' }),
       3,
     );
     expect(rotated).toMatchObject({ ok: true, value: { unchanged: 2 } });
@@ -157,9 +157,9 @@ describe('what --config applied', () => {
       unchanged: 0,
       ...patch,
     });
-    expect(
-      describeAppliedConfig(applied({ connections: 3, keys: 1, combos: 2, unchanged: 4 }), './headroom.json'),
-    ).toBe('config: 3 connections, 1 key, 2 combos upserted (4 unchanged) from ./headroom.json');
+    expect(describeAppliedConfig(applied({ connections: 3, keys: 1, combos: 2, unchanged: 4 }), './leeway.json')).toBe(
+      'config: 3 connections, 1 key, 2 combos upserted (4 unchanged) from ./leeway.json',
+    );
     expect(describeAppliedConfig(applied({ connections: 1, pools: 2, plans: 1 }), 'c.json')).toBe(
       'config: 1 connection, 2 pools, 1 plan upserted from c.json',
     );

@@ -36,8 +36,8 @@ const FILE = {
     { name: 'kimi-1', kind: 'openai-compatible', baseUrl: 'https://api.moonshot.ai/v1', apiKey: 'sk-kimi-bbbb' },
   ],
   keys: [
-    { name: 'alice', key: 'hr-0123456789abcdef' },
-    { name: 'bob', key: 'hr-fedcba9876543210' },
+    { name: 'alice', key: 'lw-0123456789abcdef' },
+    { name: 'bob', key: 'lw-fedcba9876543210' },
   ],
   pools: [
     {
@@ -223,7 +223,7 @@ describe('config: quota pools and plans', () => {
 
   it('QUI-12: a pool that fails at apply time (its key stays revoked) rolls the whole file back', () => {
     const r = repos();
-    const alice = r.keys.create({ name: 'alice', key: 'hr-0123456789abcdef' }, 1);
+    const alice = r.keys.create({ name: 'alice', key: 'lw-0123456789abcdef' }, 1);
     if (!alice.ok) throw new Error('key');
     r.keys.revoke(alice.value.key.id, 2);
     // The file declares alice again with the same key, which leaves her revoked (keys repo rule).

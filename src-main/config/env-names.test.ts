@@ -8,7 +8,7 @@ import { requestQueueFromEnv } from '../resilience/queue/queue-env';
 import { streamRecoveryFromEnv } from '../resilience/watchdog/watchdog-env';
 import { windowGateSettingsFromEnv } from '../resilience/window-gate/window-gate-env';
 
-/** QENV-6: the seeds' OMNIROUTE_ variables are HEADROOM_ ones here; every other name is kept as written. */
+/** QENV-6: the seeds' OMNIROUTE_ variables are LEEWAY_ ones here; every other name is kept as written. */
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -28,14 +28,14 @@ function sources(folders: string[]): string[] {
 }
 
 describe('environment variable names (QENV-6)', () => {
-  it('QENV-6: no Headroom source reads an OMNIROUTE_ variable', () => {
+  it('QENV-6: no Leeway source reads an OMNIROUTE_ variable', () => {
     const files = sources(['src-main', 'src-shared', 'src-renderer', 'bin', 'scripts']);
     expect(files.length).toBeGreaterThan(100);
     const offenders = files.filter((f) => readFileSync(f, 'utf8').includes('OMNIROUTE_')).map((f) => relative(root, f));
     expect(offenders).toEqual([]);
   });
 
-  it('QENV-6: the seed’s OMNIROUTE_ breaker variables have no effect; their HEADROOM_ names do', () => {
+  it('QENV-6: the seed’s OMNIROUTE_ breaker variables have no effect; their LEEWAY_ names do', () => {
     const seedNames = {
       OMNIROUTE_CIRCUIT_BREAKER_OAUTH_THRESHOLD: '3',
       OMNIROUTE_CIRCUIT_BREAKER_API_KEY_RESET_MS: '90000',
@@ -45,7 +45,7 @@ describe('environment variable names (QENV-6)', () => {
     expect(breakerSettingsFromEnv(seedNames)).toEqual({});
     expect(windowGateSettingsFromEnv(seedNames)).toEqual({});
     const renamed = Object.fromEntries(
-      Object.entries(seedNames).map(([name, value]) => [name.replace(/^OMNIROUTE_/, 'HEADROOM_'), value]),
+      Object.entries(seedNames).map(([name, value]) => [name.replace(/^OMNIROUTE_/, 'LEEWAY_'), value]),
     );
     expect(breakerSettingsFromEnv(renamed)).toEqual({
       oauth: { failureThreshold: 3 },
@@ -56,7 +56,7 @@ describe('environment variable names (QENV-6)', () => {
     });
   });
 
-  it('QENV-6: names the seeds give without the prefix are read exactly as written, not with HEADROOM_ in front', () => {
+  it('QENV-6: names the seeds give without the prefix are read exactly as written, not with LEEWAY_ in front', () => {
     const plain = {
       PROVIDER_COOLDOWN_ENABLED: 'true',
       RATE_LIMIT_MAX_WAIT_MS: '45000',
@@ -65,7 +65,7 @@ describe('environment variable names (QENV-6)', () => {
       STREAM_THROUGHPUT_WATCHDOG_ENABLED: 'true',
       QUOTA_STORE_DRIVER: 'redis',
     };
-    const prefixed = Object.fromEntries(Object.entries(plain).map(([name, value]) => [`HEADROOM_${name}`, value]));
+    const prefixed = Object.fromEntries(Object.entries(plain).map(([name, value]) => [`LEEWAY_${name}`, value]));
 
     expect(windowGateSettingsFromEnv(plain).enabled).toBe(true);
     expect(requestQueueFromEnv(plain)).toEqual({ maxWaitMs: 45_000, executionMaxWaitMs: 900_000, maxQueueDepth: 7 });

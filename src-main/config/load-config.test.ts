@@ -26,7 +26,7 @@ const ISSUE_EXAMPLE = {
       maxConcurrent: 1,
     },
   ],
-  keys: [{ name: 'claude-code', key: 'hr-0123456789abcdef' }],
+  keys: [{ name: 'claude-code', key: 'lw-0123456789abcdef' }],
   combos: [{ name: 'main', targets: ['max-1', { connection: 'team-key', model: 'claude-sonnet-4-5' }] }],
 };
 
@@ -125,7 +125,7 @@ describe('declarative config', () => {
   });
 
   it('ISSUE-8: a syntax error on a line holding a secret names line and column and quotes none of the file', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'headroom-config-'));
+    const dir = mkdtempSync(join(tmpdir(), 'leeway-config-'));
     try {
       const file = join(dir, 'config.json');
       // The key is missing its opening quote: JSON.parse's own message would quote it back.

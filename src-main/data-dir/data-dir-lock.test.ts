@@ -10,7 +10,7 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'headroom-lock-'));
+  const dir = mkdtempSync(join(tmpdir(), 'leeway-lock-'));
   dirs.push(dir);
   return dir;
 }

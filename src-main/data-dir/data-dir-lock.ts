@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fail, ok, type Result } from '../../src-shared/contract/errors';
 
 /** The lock file; a stale one (its pid is gone, e.g. after kill -9) is taken over. */
-export const LOCK_FILE = 'headroom.lock';
+export const LOCK_FILE = 'leeway.lock';
 
 /** What the lock file holds: who runs on this data dir, and where it listens once bound. */
 export interface LockHolder {
@@ -76,7 +76,7 @@ function tryCreate(file: string, holder: LockHolder): boolean {
 /** The one line a refused instance prints: the data dir and where the running one listens. */
 export function describeHolder(dir: string, holder: LockHolder): string {
   const where = holder.port === null ? 'still starting' : `port ${holder.port}`;
-  return `Another Headroom (pid ${holder.pid}, ${where}) is already using the data directory ${dir}; stop it first or choose another with --data-dir <dir>`;
+  return `Another Leeway (pid ${holder.pid}, ${where}) is already using the data directory ${dir}; stop it first or choose another with --data-dir <dir>`;
 }
 
 /** Refuses when a live instance holds the lock; reads only, so a refused start writes nothing. */
@@ -111,5 +111,5 @@ export function acquireDataDirLock(dir: string, now: number): Result<DataDirLock
       if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
     }
   }
-  return fail('conflict', `Cannot take the lock ${file}; another Headroom may be starting on ${dir}`);
+  return fail('conflict', `Cannot take the lock ${file}; another Leeway may be starting on ${dir}`);
 }

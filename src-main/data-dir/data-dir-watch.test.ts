@@ -9,12 +9,12 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 function dataDir(): { root: string; dir: string; db: string } {
-  const root = mkdtempSync(join(tmpdir(), 'headroom-watch-'));
+  const root = mkdtempSync(join(tmpdir(), 'leeway-watch-'));
   dirs.push(root);
   const dir = join(root, 'data');
   mkdirSync(dir);
-  writeFileSync(join(dir, 'headroom.sqlite'), '');
-  return { root, dir, db: join(dir, 'headroom.sqlite') };
+  writeFileSync(join(dir, 'leeway.sqlite'), '');
+  return { root, dir, db: join(dir, 'leeway.sqlite') };
 }
 
 describe('data dir watch', () => {

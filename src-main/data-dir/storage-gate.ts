@@ -37,7 +37,7 @@ export function createStorageGate(): StorageGate {
   let lost: string | null = null;
   return {
     listener(req, res) {
-      if (inner === null) return refuseWithoutStorage(req, res, 'Headroom is still starting; retry in a moment');
+      if (inner === null) return refuseWithoutStorage(req, res, 'Leeway is still starting; retry in a moment');
       if (lost !== null && needsStorage((req.url ?? '/').split('?')[0] ?? '/'))
         return refuseWithoutStorage(req, res, lost);
       inner(req, res);

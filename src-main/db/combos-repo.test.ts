@@ -127,7 +127,7 @@ describe('combos repo', () => {
   it('ROUTE-1: migration 0010 rebuilds the combos table and keeps every row of a version-9 database', () => {
     const shipped = findMigrationsDir(fileURLToPath(new URL('.', import.meta.url)));
     if (!shipped) throw new Error('migrations folder not found');
-    const upTo9 = mkdtempSync(join(tmpdir(), 'headroom-mig10-'));
+    const upTo9 = mkdtempSync(join(tmpdir(), 'leeway-mig10-'));
     closers.push(() => rmSync(upTo9, { recursive: true, force: true }));
     for (const f of readdirSync(shipped).filter((f) => /^000\d_/.test(f)))
       copyFileSync(join(shipped, f), join(upTo9, f));
@@ -138,7 +138,7 @@ describe('combos repo', () => {
       `INSERT INTO combos (id, name, targets_json, created_at, updated_at, strategy) VALUES ('k1', 'kept', '[{"connection":"a","model":"m"}]', 3, 4, 'round-robin')`,
     ).run();
     expect(() => db.prepare("UPDATE combos SET strategy = 'p2c'").run()).toThrow(/CHECK constraint failed/);
-    const ten = mkdtempSync(join(tmpdir(), 'headroom-mig10b-'));
+    const ten = mkdtempSync(join(tmpdir(), 'leeway-mig10b-'));
     closers.push(() => rmSync(ten, { recursive: true, force: true }));
     for (const f of readdirSync(shipped).filter((f) => /^(000\d|0010)_/.test(f)))
       copyFileSync(join(shipped, f), join(ten, f));

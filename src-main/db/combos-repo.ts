@@ -60,7 +60,7 @@ function toView(row: ComboRow): ComboView {
     id: row.id,
     name: row.name,
     targets: parseTargets(row.targets_json),
-    // The column's CHECK allows only known values; a newer Headroom's value reads as the default.
+    // The column's CHECK allows only known values; a newer Leeway's value reads as the default.
     strategy: comboStrategySchema.catch('priority').parse(row.strategy),
     createdAt: row.created_at,
     updatedAt: row.updated_at,

@@ -15,13 +15,13 @@ function memoryRepo() {
   return { db, repo: createKeysRepo(db) };
 }
 
-const CONFIG_KEY = 'hr-config-provided-key-0123456789';
+const CONFIG_KEY = 'lw-config-provided-key-0123456789';
 
 describe('local key material', () => {
-  it('PROD-12: generates hr- plus 32 base62 characters, different every time', () => {
+  it('PROD-12: generates lw- plus 32 base62 characters, different every time', () => {
     const keys = new Set(Array.from({ length: 200 }, generateLocalKey));
     expect(keys.size).toBe(200);
-    for (const key of keys) expect(key).toMatch(/^hr-[A-Za-z0-9]{32}$/);
+    for (const key of keys) expect(key).toMatch(/^lw-[A-Za-z0-9]{32}$/);
   });
 
   it('PROD-12: hashes with SHA-256 hex', () => {
@@ -36,7 +36,7 @@ describe('keys repo', () => {
     expect(created.ok).toBe(true);
     if (!created.ok) return;
     const { key, plainKey } = created.value;
-    expect(plainKey).toMatch(/^hr-[A-Za-z0-9]{32}$/);
+    expect(plainKey).toMatch(/^lw-[A-Za-z0-9]{32}$/);
     expect(key).toEqual({
       id: key.id,
       name: 'laptop',
@@ -99,19 +99,19 @@ describe('keys repo', () => {
     expect(repo.upsertByName('from-config', CONFIG_KEY, 2)).toEqual(first);
     repo.revoke(first.value.id, 3);
 
-    const rotated = repo.upsertByName('from-config', 'hr-rotated-key-abcdefghijkl', 4);
-    expect(rotated).toMatchObject({ ok: true, value: { id: first.value.id, revokedAt: null, prefix: 'hr-rota' } });
+    const rotated = repo.upsertByName('from-config', 'lw-rotated-key-abcdefghijkl', 4);
+    expect(rotated).toMatchObject({ ok: true, value: { id: first.value.id, revokedAt: null, prefix: 'lw-rota' } });
     expect(repo.verify(CONFIG_KEY)).toBeNull();
-    expect(repo.verify('hr-rotated-key-abcdefghijkl')?.name).toBe('from-config');
+    expect(repo.verify('lw-rotated-key-abcdefghijkl')?.name).toBe('from-config');
     expect(repo.list()).toHaveLength(1);
   });
 
   it('PROD-12: upsertByName refuses a key already registered under another name', () => {
     const { repo } = memoryRepo();
     repo.create({ name: 'ui', key: CONFIG_KEY }, 1);
-    repo.upsertByName('config', 'hr-another-key-000000000', 2);
+    repo.upsertByName('config', 'lw-another-key-000000000', 2);
     expect(repo.upsertByName('config', CONFIG_KEY, 3)).toMatchObject({ ok: false, error: { code: 'conflict' } });
-    expect(repo.verify('hr-another-key-000000000')?.name).toBe('config');
+    expect(repo.verify('lw-another-key-000000000')?.name).toBe('config');
   });
 
   it('PROD-12: touch records last use but writes at most once a minute per key', () => {

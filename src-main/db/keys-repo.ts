@@ -21,7 +21,7 @@ export interface KeysRepo {
   /**
    * Makes the named key equal `plainKey` (config files): idempotent, un-revokes on a new key.
    * `access`, when given, replaces the key's scopes and allowed connections. When no key has the
-   * name but one holds `plainKey`, that key was renamed in Headroom (issue 13 §8): it keeps its new
+   * name but one holds `plainKey`, that key was renamed in Leeway (issue 13 §8): it keeps its new
    * name and gets `access`, instead of the config failing or the rename being undone.
    */
   upsertByName(name: string, plainKey: string, now: number, access?: KeyAccess): Result<LocalKeyView>;

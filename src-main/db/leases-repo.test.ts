@@ -18,7 +18,7 @@ afterEach(() => {
 
 function seed(db: Database): void {
   for (const id of ['k1', 'k2']) {
-    db.prepare("INSERT INTO local_keys (id, name, key_hash, prefix, created_at) VALUES (?, ?, ?, 'hr-xxxx', 0)").run(
+    db.prepare("INSERT INTO local_keys (id, name, key_hash, prefix, created_at) VALUES (?, ?, ?, 'lw-xxxx', 0)").run(
       id,
       id,
       id.repeat(32),

@@ -14,7 +14,7 @@ afterEach(() => {
 
 /** A temp folder holding the given migration files. */
 function migrationsDir(files: Record<string, string>): string {
-  const dir = mkdtempSync(join(tmpdir(), 'headroom-mig-'));
+  const dir = mkdtempSync(join(tmpdir(), 'leeway-mig-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   for (const [name, sql] of Object.entries(files)) writeFileSync(join(dir, name), sql);
   return dir;
@@ -236,7 +236,7 @@ describe('migrate', () => {
   });
 
   it('PROD-3: reports a missing migrations folder as data', () => {
-    expect(migrate(memoryDb(), join(tmpdir(), 'headroom-does-not-exist-xyz'))).toMatchObject({
+    expect(migrate(memoryDb(), join(tmpdir(), 'leeway-does-not-exist-xyz'))).toMatchObject({
       ok: false,
       error: { code: 'migration_failed' },
     });
@@ -250,7 +250,7 @@ describe('findMigrationsDir', () => {
   });
 
   it('PROD-3: returns null when no ancestor holds migrations/0001_init.sql', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'headroom-nomig-'));
+    const dir = mkdtempSync(join(tmpdir(), 'leeway-nomig-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     expect(findMigrationsDir(dir)).toBeNull();
   });

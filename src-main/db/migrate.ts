@@ -15,7 +15,7 @@ export interface MigrateOutcome {
 /**
  * Brings `db` up to the newest migration in `dir`. All pending files run in ONE transaction that
  * also sets `PRAGMA user_version`, so a failure leaves the database exactly as it was. A database
- * whose version is newer than every file (written by a newer Headroom) is refused untouched.
+ * whose version is newer than every file (written by a newer Leeway) is refused untouched.
  */
 export function migrate(db: Database, dir: string): MigrateResult<MigrateOutcome> {
   const files = readMigrationFiles(dir);
@@ -28,7 +28,7 @@ export function migrate(db: Database, dir: string): MigrateResult<MigrateOutcome
       ok: false,
       error: {
         code: 'database_too_new',
-        message: `the database is at schema version ${from} but this Headroom only knows up to ${latest}; it was written by a newer version`,
+        message: `the database is at schema version ${from} but this Leeway only knows up to ${latest}; it was written by a newer version`,
       },
     };
   }

@@ -6,7 +6,7 @@ import { askOpenAI, call, send } from '../resilience/resilience-it-kit';
 import { claudeConnection, startFakeClaude } from '../testing/fake-claude/fake-claude';
 import { claudeStatus, nowSeconds, send as sendClaude, sentSlow } from '../testing/fake-claude/claude-scene';
 import { startFakeUpstream } from '../testing/fake-upstream';
-import { openaiConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { openaiConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 import { openDatabase } from './open';
 
 /*
@@ -21,14 +21,14 @@ afterEach(async () => {
 });
 
 function dataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'headroom-qdb11-'));
+  const dir = mkdtempSync(join(tmpdir(), 'leeway-qdb11-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
 /** A core whose stop may be called by the test (to read the file) and again by the cleanup. */
-async function start(config: Record<string, unknown>, dir: string): Promise<RunningHeadroom> {
-  const h = await startHeadroom(config, { dataDir: dir });
+async function start(config: Record<string, unknown>, dir: string): Promise<RunningLeeway> {
+  const h = await startLeeway(config, { dataDir: dir });
   let stopped: Promise<void> | null = null;
   const stop = () => (stopped ??= h.stop());
   cleanups.push(stop);
@@ -39,7 +39,7 @@ type Cell = string | number | bigint | Buffer | null;
 
 /** Every table of the stopped core's database, with every row as it is stored. */
 function dumpFile(dir: string): Map<string, Record<string, Cell>[]> {
-  const db = openDatabase(join(dir, 'headroom.sqlite'));
+  const db = openDatabase(join(dir, 'leeway.sqlite'));
   try {
     const names = db
       .prepare<[], { name: string }>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
@@ -96,7 +96,7 @@ describe('QDB-11: state that is never persisted', () => {
     const served = await send(askOpenAI(h, 'm1'));
     // gw1 was exhausted for this request and gw2 served it.
     expect(served.status).toBe(200);
-    expect(served.headers.get('x-headroom-connection')).toBe('gw2');
+    expect(served.headers.get('x-leeway-connection')).toBe('gw2');
     const [lock] = (await call(h, 'cooldowns.list', undefined)).models;
     expect(lock).toMatchObject({ connection: 'gw1', model: 'm1' });
     if (!lock) throw new Error('no lockout');
@@ -120,7 +120,7 @@ describe('QDB-11: state that is never persisted', () => {
     const again = await start(config, dir);
     expect((await call(again, 'cooldowns.list', undefined)).models).toEqual([]);
     const next = await send(askOpenAI(again, 'm1'));
-    expect(next.headers.get('x-headroom-connection')).toBe('gw1');
+    expect(next.headers.get('x-leeway-connection')).toBe('gw1');
     expect(first.requests).toHaveLength(2);
   });
 

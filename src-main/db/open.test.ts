@@ -10,14 +10,14 @@ afterEach(() => {
 });
 
 function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'headroom-open-'));
+  const dir = mkdtempSync(join(tmpdir(), 'leeway-open-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
 describe('openDatabase', () => {
   it('PROD-3: opens a file database in WAL mode with foreign keys, busy timeout and synchronous=NORMAL', () => {
-    const db = openDatabase(join(tempDir(), 'headroom.sqlite'));
+    const db = openDatabase(join(tempDir(), 'leeway.sqlite'));
     cleanups.unshift(() => db.close());
     expect(db.pragma('journal_mode', { simple: true })).toBe('wal');
     expect(db.pragma('foreign_keys', { simple: true })).toBe(1);
@@ -26,7 +26,7 @@ describe('openDatabase', () => {
   });
 
   it('PROD-3: creates missing parent directories', () => {
-    const file = join(tempDir(), 'a', 'b', 'headroom.sqlite');
+    const file = join(tempDir(), 'a', 'b', 'leeway.sqlite');
     const db = openDatabase(file);
     cleanups.unshift(() => db.close());
     db.exec('CREATE TABLE t (x INTEGER)');

@@ -14,7 +14,7 @@ function isInMemory(file: string): boolean {
 }
 
 /**
- * Opens Headroom's SQLite database with the pragmas every repository relies on: WAL (files only),
+ * Opens Leeway's SQLite database with the pragmas every repository relies on: WAL (files only),
  * foreign keys on, a busy timeout and synchronous=NORMAL. Creates the parent directory if missing.
  */
 export function openDatabase(file: string): Database {

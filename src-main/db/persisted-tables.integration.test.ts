@@ -6,7 +6,7 @@ import { EMPTY_LEASE_BOOK } from '../routing/leases/lease-book';
 import { acquireLease } from '../routing/leases/lease-lifecycle';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
 import { call } from '../resilience/resilience-it-kit';
-import { anthropicConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 import { createTempDb } from '../testing/temp-db';
 import { hashLeaseOwner, mintLeaseOwner } from './lease-owner-material';
 import { createLeasesRepo } from './leases-repo';
@@ -14,7 +14,7 @@ import { openDatabase, type Database } from './open';
 
 /*
  * What the QDB tables hold, read back from the SQLite file itself (real migrations), after the
- * core wrote it. Headroom's names differ from the seed's on purpose (migrations 0001/0006 say so):
+ * core wrote it. Leeway's names differ from the seed's on purpose (migrations 0001/0006 say so):
  * `connections` is `provider_connections` (its COOL-2 fields live beside it in `connection_health`,
  * one row per connection), `session_account_affinity` is `sessionAccountAffinity`, `settings` is
  * `key_value`, `session_leases` is the lease table.
@@ -33,13 +33,13 @@ async function fake(name: string): Promise<FakeUpstream> {
 }
 
 function dataDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'headroom-qdb-'));
+  const dir = mkdtempSync(join(tmpdir(), 'leeway-qdb-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }
 
-async function start(config: Record<string, unknown>, dir: string): Promise<RunningHeadroom> {
-  const h = await startHeadroom(config, { dataDir: dir });
+async function start(config: Record<string, unknown>, dir: string): Promise<RunningLeeway> {
+  const h = await startLeeway(config, { dataDir: dir });
   let stopped = false;
   const stop = async () => {
     if (stopped) return;
@@ -61,7 +61,7 @@ function readDb<T>(file: string, read: (db: Database) => T): T {
 }
 
 /** The database file of a stopped core's data directory. */
-const readFile = <T>(dir: string, read: (db: Database) => T): T => readDb(join(dir, 'headroom.sqlite'), read);
+const readFile = <T>(dir: string, read: (db: Database) => T): T => readDb(join(dir, 'leeway.sqlite'), read);
 
 const json = (text: unknown): unknown => JSON.parse(String(text));
 
@@ -157,7 +157,7 @@ describe('QDB tables in the SQLite file', () => {
     const temp = createTempDb();
     cleanups.push(temp.close);
     temp.db
-      .prepare("INSERT INTO local_keys (id, name, key_hash, prefix, created_at) VALUES ('k1', 'k1', ?, 'hr-xxxx', 0)")
+      .prepare("INSERT INTO local_keys (id, name, key_hash, prefix, created_at) VALUES ('k1', 'k1', ?, 'lw-xxxx', 0)")
       .run('a'.repeat(64));
     temp.db
       .prepare(

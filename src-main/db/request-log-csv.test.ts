@@ -120,6 +120,6 @@ describe('activity CSV (issue 13 §3)', () => {
   });
 
   it('ISSUE-13: the file name carries the export time in UTC', () => {
-    expect(csvFilename(Date.UTC(2025, 0, 2, 3, 4, 5))).toBe('headroom-activity-20250102-030405.csv');
+    expect(csvFilename(Date.UTC(2025, 0, 2, 3, 4, 5))).toBe('leeway-activity-20250102-030405.csv');
   });
 });

@@ -57,8 +57,8 @@ export function requestLogCsv(entries: readonly RequestLogEntry[]): string {
   return `${lines.join('\r\n')}\r\n`;
 }
 
-/** `headroom-activity-20250102-030405.csv`, in UTC, from the export's time. */
+/** `leeway-activity-20250102-030405.csv`, in UTC, from the export's time. */
 export function csvFilename(now: number): string {
   const stamp = new Date(now).toISOString().replace(/[-:]/g, '').replace('T', '-').slice(0, 15);
-  return `headroom-activity-${stamp}.csv`;
+  return `leeway-activity-${stamp}.csv`;
 }

@@ -131,7 +131,7 @@ describe('request-log series (issue 13 §4)', () => {
   it('p50/p95 per bucket and for the range come from SQLite percentile(), over requests that reached an upstream', () => {
     const db = seed([
       ...[10, 20, 30, 40, 50].map((latency) => ({ ts: NOW, latency })),
-      // Headroom's own refusal: no connection, never counted in latency.
+      // Leeway's own refusal: no connection, never counted in latency.
       { ts: NOW, connection: null, latency: 100_000, status: 401 },
       { ts: NOW - 5 * MIN, latency: 1_000 },
     ]);

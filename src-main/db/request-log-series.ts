@@ -61,7 +61,7 @@ export const GROUPS_SQL = `
   FROM request_log WHERE ts >= @from AND ts < @to
   GROUP BY b, connection, key_name`;
 
-// Latency counts only requests that reached an upstream: Headroom's own refusals take no time.
+// Latency counts only requests that reached an upstream: Leeway's own refusals take no time.
 const SQLITE_PERCENTILES = {
   buckets: `
     SELECT ${BUCKET} AS b, percentile(latency_ms, 50) AS p50, percentile(latency_ms, 95) AS p95

@@ -65,7 +65,7 @@ describe('migration 0007', () => {
   it('LEASE-3 ISSUE9-STRATEGY: upgrading a version-6 database keeps keys and combos, with no scopes, all connections and priority', () => {
     const shipped = findMigrationsDir(fileURLToPath(new URL('.', import.meta.url)));
     if (!shipped) throw new Error('migrations not found');
-    const upTo6 = mkdtempSync(join(tmpdir(), 'headroom-mig6-'));
+    const upTo6 = mkdtempSync(join(tmpdir(), 'leeway-mig6-'));
     closers.push(() => rmSync(upTo6, { recursive: true, force: true }));
     for (const name of readdirSync(shipped).filter((n) => /^000[1-6]_/.test(n)))
       copyFileSync(join(shipped, name), join(upTo6, name));
@@ -74,7 +74,7 @@ describe('migration 0007', () => {
     closers.push(() => db.close());
     expect(migrate(db, upTo6)).toMatchObject({ ok: true, value: { to: 6 } });
     db.prepare(
-      "INSERT INTO local_keys (id, name, key_hash, prefix, created_at) VALUES ('k', 'old', ?, 'hr-old', 1)",
+      "INSERT INTO local_keys (id, name, key_hash, prefix, created_at) VALUES ('k', 'old', ?, 'lw-old', 1)",
     ).run('a'.repeat(64));
     db.prepare(
       `INSERT INTO combos (id, name, targets_json, created_at, updated_at) VALUES ('b', 'main', '[{"connection":"x","model":null}]', 1, 1)`,

@@ -12,14 +12,14 @@ afterEach(() => {
 });
 
 function open(dir: string, now = T0): Storage {
-  const opened = openStorage(join(dir, 'headroom.sqlite'), dir, undefined, undefined, now);
+  const opened = openStorage(join(dir, 'leeway.sqlite'), dir, undefined, undefined, now);
   if (!opened.ok) throw new Error(opened.error.message);
   return opened.value;
 }
 
 describe('storage', () => {
   it('AFF-4: close flushes the written-behind pins, so they are there after a restart; expired ones are dropped at open', () => {
-    const dir = mkdtempSync(join(tmpdir(), 'headroom-storage-'));
+    const dir = mkdtempSync(join(tmpdir(), 'leeway-storage-'));
     cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
     const first = open(dir);
     const key = first.keys.create({ name: 'laptop' }, T0);

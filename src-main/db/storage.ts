@@ -53,7 +53,7 @@ export function openStorage(
   migrationsDir = locateMigrations(),
   now = Date.now(),
 ): Result<Storage> {
-  if (!migrationsDir) return fail('internal_error', 'The migrations folder was not found next to Headroom');
+  if (!migrationsDir) return fail('internal_error', 'The migrations folder was not found next to Leeway');
   let db: Database;
   try {
     db = openDatabase(file);
@@ -71,7 +71,7 @@ export function openStorage(
   // held longer than a couple of young GCs (a second at 2,000 requests/s) reach the old space and die
   // there, forcing mark-compacts; 128 rows cost the same per row and keep each write short.
   const requestLog = createRequestLog(db, { flushEvery: 128 });
-  // `now` drops the pins that expired while Headroom was not running.
+  // `now` drops the pins that expired while Leeway was not running.
   const affinity = createAffinityRepo(db, now);
   return ok({
     db,

@@ -48,7 +48,7 @@ const sha = (file: string) => createHash('sha256').update(readFileSync(file)).di
 
 /** A project with a Node build of better-sqlite3, and an app packed from it (addon unpacked). */
 function fixture(platformName = 'linux') {
-  const projectDir = mkdtempSync(join(tmpdir(), 'headroom-pack-'));
+  const projectDir = mkdtempSync(join(tmpdir(), 'leeway-pack-'));
   dirs.push(projectDir);
   const module = join(projectDir, 'node_modules', 'better-sqlite3');
   mkdirSync(join(module, 'build', 'Release'), { recursive: true });

@@ -112,7 +112,7 @@ describe('packaging config (electron-builder.yml)', () => {
   });
 
   it('PROD-1: the app id, output folder and build resources are fixed', () => {
-    expect(config.appId).toBe('dev.headroom.app');
+    expect(config.appId).toBe('dev.leeway.app');
     expect(config.directories).toEqual({ buildResources: 'build', output: 'dist' });
     for (const os of ['linux', 'mac', 'win']) expect(section(os).icon, os).toBe('build/icon.png');
     expect(section('mac').hardenedRuntime).toBe(true);

@@ -11,7 +11,7 @@ afterEach(() => {
 
 describe('asynchronous file writer', () => {
   it('ISSUE-13: write returns before the disk is touched; close resolves with every line written, in order', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'headroom-writer-'));
+    const dir = mkdtempSync(join(tmpdir(), 'leeway-writer-'));
     dirs.push(dir);
     const path = join(dir, 'out.log');
     const writer = createFileWriter(path, () => undefined);
@@ -26,7 +26,7 @@ describe('asynchronous file writer', () => {
 
   it('ISSUE-13: a file that cannot be opened reports once, drops lines and still closes', async () => {
     const errors: string[] = [];
-    const writer = createFileWriter(join(tmpdir(), 'no-such-dir-headroom', 'x', 'out.log'), (e) =>
+    const writer = createFileWriter(join(tmpdir(), 'no-such-dir-leeway', 'x', 'out.log'), (e) =>
       errors.push((e as NodeJS.ErrnoException).code ?? e.message),
     );
     writer.write('lost\n');

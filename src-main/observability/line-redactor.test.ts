@@ -23,7 +23,7 @@ describe('log line redactor', () => {
     r.add('my"local\\key-123');
     const json = JSON.stringify({ msg: 'key my"local\\key-123 here' });
     expect(r.redact(json)).toBe(JSON.stringify({ msg: 'key [redacted] here' }));
-    expect(r.redact(`got hr-${'A1b2'.repeat(8)} from client`)).toBe('got [redacted] from client');
+    expect(r.redact(`got lw-${'A1b2'.repeat(8)} from client`)).toBe('got [redacted] from client');
     expect(r.redact('Authorization: Bearer abcdefghijkl')).toBe('Authorization: Bearer [redacted]');
     // Short strings are not hunted: they would redact ordinary words.
     r.add('short');

@@ -1,8 +1,8 @@
 import { redactSecrets, secretStrings } from '../proxy/redact-secrets';
 import type { Catalog } from '../routing/catalog';
 
-/** A generated local key: `hr-` and 32 base62 characters; caught even when no list names it. */
-const LOCAL_KEY_SHAPE = /hr-[A-Za-z0-9]{32}/g;
+/** A generated local key: `lw-` and 32 base62 characters; caught even when no list names it. */
+const LOCAL_KEY_SHAPE = /lw-[A-Za-z0-9]{32}/g;
 /** Bearer values are credentials whatever they are (a client header quoted into an error, say). */
 const BEARER_VALUE = /(Bearer\s+)[^\s"\\,;]{8,}/gi;
 /** As in `secretStrings`: shorter strings would redact ordinary words. */

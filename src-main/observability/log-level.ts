@@ -1,4 +1,4 @@
-/** pino's levels, quietest last; `--log-level` / `HEADROOM_LOG_LEVEL` takes one of them. */
+/** pino's levels, quietest last; `--log-level` / `LEEWAY_LOG_LEVEL` takes one of them. */
 export const LOG_LEVELS = ['trace', 'debug', 'info', 'warn', 'error', 'fatal'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
 

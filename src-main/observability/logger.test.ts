@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { LogLevel } from './log-level';
-import { createHeadroomLogger } from './logger';
+import { createLeewayLogger } from './logger';
 import { LOG_FILE_NAME } from './rotating-file';
 
 const dirs: string[] = [];
@@ -13,9 +13,9 @@ afterEach(() => {
 
 function setUp(level?: LogLevel) {
   const terminal: string[] = [];
-  const dir = mkdtempSync(join(tmpdir(), 'headroom-logger-'));
+  const dir = mkdtempSync(join(tmpdir(), 'leeway-logger-'));
   dirs.push(dir);
-  const log = createHeadroomLogger({
+  const log = createLeewayLogger({
     terminal: (line) => terminal.push(line),
     redact: (line) => line.replaceAll('sk-live-secret', '[redacted]'),
     now: () => new Date(2026, 0, 1, 12, 0, 0, 5).getTime(),
@@ -32,7 +32,7 @@ function setUp(level?: LogLevel) {
   return { log, terminal, fileLines };
 }
 
-describe('the Headroom logger', () => {
+describe('the Leeway logger', () => {
   it('ISSUE-13: one line goes human-readable to the terminal and as JSON to the file', async () => {
     const { log, terminal, fileLines } = setUp();
     log.logger.info({ event: 'request', connection: 'backup' }, 'claude-code  main → backup  200');

@@ -7,7 +7,7 @@ import { functionSink, stdoutSink } from './terminal-sink';
 /** Where the human-readable lines go: the process's stdout (asynchronously), a function (tests, embedding), or nowhere. */
 export type TerminalTarget = 'stdout' | ((line: string) => void) | null;
 
-export interface HeadroomLoggerOptions {
+export interface LeewayLoggerOptions {
   level?: LogLevel;
   terminal: TerminalTarget;
   /** Runs over every serialised line before any sink sees it (the known-secrets redactor). */
@@ -40,7 +40,7 @@ const REDACT_PATHS = [
  * line once, then writes it human-readable to the terminal and as JSON to the log file when one is
  * attached. Neither write touches the disk synchronously.
  */
-export function createHeadroomLogger(options: HeadroomLoggerOptions) {
+export function createLeewayLogger(options: LeewayLoggerOptions) {
   const terminal =
     options.terminal === null ? null : options.terminal === 'stdout' ? stdoutSink() : functionSink(options.terminal);
   let file: LineSink | null = null;
@@ -88,7 +88,7 @@ export function createHeadroomLogger(options: HeadroomLoggerOptions) {
      * batch, redaction and outputs as every pino line: pino's generic path is skipped, nothing else.
      */
     writeLine: write,
-    /** JSON lines into `<dir>/headroom.log` from now on (rotated; see rotating-file). */
+    /** JSON lines into `<dir>/leeway.log` from now on (rotated; see rotating-file). */
     attachFile(dir: string, onError: (error: Error) => void = () => undefined): void {
       file ??= createRotatingFile({ dir, onError });
     },
@@ -100,4 +100,4 @@ export function createHeadroomLogger(options: HeadroomLoggerOptions) {
   };
 }
 
-export type HeadroomLogger = ReturnType<typeof createHeadroomLogger>;
+export type LeewayLogger = ReturnType<typeof createLeewayLogger>;

@@ -8,7 +8,7 @@ import { LOGS_DIR } from './observability';
 import { LOG_FILE_NAME } from './rotating-file';
 
 const root = resolve(__dirname, '../..');
-const LOCAL_KEY = 'hr-logs-test-local-key-0123456789';
+const LOCAL_KEY = 'lw-logs-test-local-key-0123456789';
 const ADMIN_TOKEN = 'logs-test-admin-token-abcdefghijkl';
 const SECRETS = {
   primary: 'sk-ant-secret-primary-7777',
@@ -31,11 +31,11 @@ function startHeadless(dataDir: string, config: string, env: Record<string, stri
       cwd: root,
       env: {
         ...process.env,
-        HEADROOM_PORT: undefined,
-        HEADROOM_ADMIN_TOKEN: ADMIN_TOKEN,
+        LEEWAY_PORT: undefined,
+        LEEWAY_ADMIN_TOKEN: ADMIN_TOKEN,
         // Startup model discovery asks each upstream GET /v1/models; arriving after a test scripted a
         // 429 it would take that 429 itself, and the request the test makes would never fail over.
-        HEADROOM_MODEL_DISCOVERY: '0',
+        LEEWAY_MODEL_DISCOVERY: '0',
         ...env,
       },
     },
@@ -68,7 +68,7 @@ async function setUp(env: Record<string, string> = {}) {
   const second = await startFakeUpstream({ format: 'anthropic', name: 'second' });
   const upstreams: FakeUpstream[] = [first, second];
   cleanups.push(() => Promise.all(upstreams.map((u) => u.close())));
-  const dataDir = mkdtempSync(join(tmpdir(), 'headroom-logs-it-'));
+  const dataDir = mkdtempSync(join(tmpdir(), 'leeway-logs-it-'));
   cleanups.push(() => rmSync(dataDir, { recursive: true, force: true }));
   const config = join(dataDir, 'config.json');
   writeFileSync(
@@ -118,7 +118,7 @@ describe('logs of the headless entry', { timeout: 30_000 }, () => {
     first.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '30' }, echoKey: true });
     const res = await ask();
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-headroom-failover')).toBe('primary=429');
+    expect(res.headers.get('x-leeway-failover')).toBe('primary=429');
     await headless.until(/main → backup/);
     await headless.until(/cooldown set: primary/);
     expect(await headless.stop()).toBe(0);
@@ -155,8 +155,8 @@ describe('logs of the headless entry', { timeout: 30_000 }, () => {
     expect(file).not.toContain(ADMIN_TOKEN);
   });
 
-  it('ISSUE-13: HEADROOM_LOG_LEVEL=warn hides the request lines in the terminal and the file, state changes stay', async () => {
-    const { first, headless, ask, fileText } = await setUp({ HEADROOM_LOG_LEVEL: 'warn' });
+  it('ISSUE-13: LEEWAY_LOG_LEVEL=warn hides the request lines in the terminal and the file, state changes stay', async () => {
+    const { first, headless, ask, fileText } = await setUp({ LEEWAY_LOG_LEVEL: 'warn' });
     first.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '30' } });
     expect((await ask()).status).toBe(200);
     expect((await ask()).status).toBe(200);

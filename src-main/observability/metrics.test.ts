@@ -35,23 +35,23 @@ describe('metrics', () => {
     metrics.observe(entry({ status: 503, connection: null, errorCode: 'all_targets_cooling_down', ttfbMs: null }));
     metrics.observe(entry({ model: 'claude-sonnet-4-5', connection: 'primary', latencyMs: 40_000 }));
     const s = await scrape();
-    expect(sampleValue(s, 'headroom_requests_total', { connection: 'backup', model: 'main', status: '200' })).toBe(3);
-    expect(sampleValue(s, 'headroom_requests_total', { connection: 'none', model: 'main', status: '503' })).toBe(1);
-    expect(sampleValue(s, 'headroom_requests_total', { connection: 'primary', model: 'claude-sonnet-4-5' })).toBe(1);
-    expect(sampleValue(s, 'headroom_request_duration_seconds_count', { connection: 'backup' })).toBe(3);
-    expect(sampleValue(s, 'headroom_request_duration_seconds_bucket', { connection: 'primary', le: '30' })).toBe(0);
-    expect(sampleValue(s, 'headroom_request_duration_seconds_bucket', { connection: 'primary', le: '60' })).toBe(1);
-    expect(sampleValue(s, 'headroom_request_ttfb_seconds_count', { connection: 'backup' })).toBe(3);
-    expect(sampleValue(s, 'headroom_request_ttfb_seconds_count', { connection: 'none' })).toBeUndefined();
-    expect(sampleValue(s, 'headroom_tokens_total', { connection: 'backup', kind: 'input' })).toBe(3600);
+    expect(sampleValue(s, 'leeway_requests_total', { connection: 'backup', model: 'main', status: '200' })).toBe(3);
+    expect(sampleValue(s, 'leeway_requests_total', { connection: 'none', model: 'main', status: '503' })).toBe(1);
+    expect(sampleValue(s, 'leeway_requests_total', { connection: 'primary', model: 'claude-sonnet-4-5' })).toBe(1);
+    expect(sampleValue(s, 'leeway_request_duration_seconds_count', { connection: 'backup' })).toBe(3);
+    expect(sampleValue(s, 'leeway_request_duration_seconds_bucket', { connection: 'primary', le: '30' })).toBe(0);
+    expect(sampleValue(s, 'leeway_request_duration_seconds_bucket', { connection: 'primary', le: '60' })).toBe(1);
+    expect(sampleValue(s, 'leeway_request_ttfb_seconds_count', { connection: 'backup' })).toBe(3);
+    expect(sampleValue(s, 'leeway_request_ttfb_seconds_count', { connection: 'none' })).toBeUndefined();
+    expect(sampleValue(s, 'leeway_tokens_total', { connection: 'backup', kind: 'input' })).toBe(3600);
   });
 
   it('ISSUE-13: label values stay bounded: unconfigured models and connections become "other"', async () => {
     const { metrics, scrape } = setUp();
     for (const model of ['gpt-x', 'whatever-1', 'whatever-2']) metrics.observe(entry({ model, connection: 'gone' }));
     const s = await scrape();
-    expect(sampleValue(s, 'headroom_requests_total', { connection: 'other', model: 'other', status: '200' })).toBe(3);
-    expect(s.filter((x) => x.name === 'headroom_requests_total')).toHaveLength(1);
+    expect(sampleValue(s, 'leeway_requests_total', { connection: 'other', model: 'other', status: '200' })).toBe(3);
+    expect(s.filter((x) => x.name === 'leeway_requests_total')).toHaveLength(1);
   });
 
   it('ISSUE-13: failovers (not the answering attempt), holds and translations are counted', async () => {
@@ -68,11 +68,11 @@ describe('metrics', () => {
     );
     metrics.observe(entry({ failover: [{ connection: 'primary', status: 429, reason: 'rate_limited' }] }));
     const s = await scrape();
-    expect(sampleValue(s, 'headroom_failovers_total', { connection: 'primary', reason: 'rate_limited' })).toBe(2);
-    expect(sampleValue(s, 'headroom_failovers_total', { connection: 'backup' })).toBeUndefined();
-    expect(sampleValue(s, 'headroom_holds_total', { connection: 'backup' })).toBe(1);
-    expect(sampleValue(s, 'headroom_held_seconds_total', { connection: 'backup' })).toBe(1.5);
-    expect(sampleValue(s, 'headroom_translated_requests_total', { direction: 'anthropic->openai' })).toBe(1);
+    expect(sampleValue(s, 'leeway_failovers_total', { connection: 'primary', reason: 'rate_limited' })).toBe(2);
+    expect(sampleValue(s, 'leeway_failovers_total', { connection: 'backup' })).toBeUndefined();
+    expect(sampleValue(s, 'leeway_holds_total', { connection: 'backup' })).toBe(1);
+    expect(sampleValue(s, 'leeway_held_seconds_total', { connection: 'backup' })).toBe(1.5);
+    expect(sampleValue(s, 'leeway_translated_requests_total', { direction: 'anthropic->openai' })).toBe(1);
   });
 
   it('ISSUE-13: cooldowns, breakers, lockouts, quota and queue gauges are read at scrape time, stale series dropped', async () => {
@@ -160,30 +160,30 @@ describe('metrics', () => {
     };
     const { scrape } = setUp(state);
     const s = await scrape();
-    expect(sampleValue(s, 'headroom_cooldown_active', { connection: 'primary' })).toBe(1);
-    expect(sampleValue(s, 'headroom_breaker_state', { provider: 'p', state: 'OPEN' })).toBe(1);
-    expect(sampleValue(s, 'headroom_breaker_state', { provider: 'p', state: 'CLOSED' })).toBe(0);
-    expect(sampleValue(s, 'headroom_lockouts_active', { connection: 'primary' })).toBe(1);
-    expect(sampleValue(s, 'headroom_queue_depth', { connection: 'primary' })).toBe(2);
-    expect(sampleValue(s, 'headroom_requests_in_flight', { connection: 'primary' })).toBe(1);
+    expect(sampleValue(s, 'leeway_cooldown_active', { connection: 'primary' })).toBe(1);
+    expect(sampleValue(s, 'leeway_breaker_state', { provider: 'p', state: 'OPEN' })).toBe(1);
+    expect(sampleValue(s, 'leeway_breaker_state', { provider: 'p', state: 'CLOSED' })).toBe(0);
+    expect(sampleValue(s, 'leeway_lockouts_active', { connection: 'primary' })).toBe(1);
+    expect(sampleValue(s, 'leeway_queue_depth', { connection: 'primary' })).toBe(2);
+    expect(sampleValue(s, 'leeway_requests_in_flight', { connection: 'primary' })).toBe(1);
     const dim = { pool: 'team', unit: 'requests', window: 'hourly' };
-    expect(sampleValue(s, 'headroom_quota_used_ratio', dim)).toBe(0.3);
-    expect(sampleValue(s, 'headroom_quota_limit', dim)).toBe(100);
-    expect(sampleValue(s, 'headroom_quota_key_consumed', { ...dim, key: 'alice' })).toBe(30);
-    expect(sampleValue(s, 'headroom_quota_key_fair_share', { ...dim, key: 'alice' })).toBe(100);
+    expect(sampleValue(s, 'leeway_quota_used_ratio', dim)).toBe(0.3);
+    expect(sampleValue(s, 'leeway_quota_limit', dim)).toBe(100);
+    expect(sampleValue(s, 'leeway_quota_key_consumed', { ...dim, key: 'alice' })).toBe(30);
+    expect(sampleValue(s, 'leeway_quota_key_fair_share', { ...dim, key: 'alice' })).toBe(100);
 
     state.snapshot = { connections: [], providers: [], models: [], now: 6_000 };
     state.queues = [];
     const later = await scrape();
-    expect(sampleValue(later, 'headroom_cooldown_active', { connection: 'primary' })).toBeUndefined();
-    expect(sampleValue(later, 'headroom_queue_depth', { connection: 'primary' })).toBeUndefined();
+    expect(sampleValue(later, 'leeway_cooldown_active', { connection: 'primary' })).toBeUndefined();
+    expect(sampleValue(later, 'leeway_queue_depth', { connection: 'primary' })).toBeUndefined();
   });
 
   it('ISSUE-13: two metrics instances never share series (own registry, not the global one)', async () => {
     const a = setUp();
     const b = setUp();
     a.metrics.observe(entry());
-    expect(sampleValue(await b.scrape(), 'headroom_requests_total', { connection: 'backup' })).toBeUndefined();
-    expect(sampleValue(await a.scrape(), 'headroom_requests_total', { connection: 'backup' })).toBe(1);
+    expect(sampleValue(await b.scrape(), 'leeway_requests_total', { connection: 'backup' })).toBeUndefined();
+    expect(sampleValue(await a.scrape(), 'leeway_requests_total', { connection: 'backup' })).toBe(1);
   });
 });

@@ -10,7 +10,7 @@ export interface MetricsText {
 }
 
 /**
- * Headroom's Prometheus metrics in a Registry of their own (never prom-client's global one, so two
+ * Leeway's Prometheus metrics in a Registry of their own (never prom-client's global one, so two
  * cores in one process never share series): per-request counters fed by `observe`, scrape-time
  * gauges read by `render`.
  */

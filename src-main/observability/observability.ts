@@ -7,7 +7,7 @@ import type { ConnectionsRepo } from '../db/connections-repo';
 import type { Catalog } from '../routing/catalog';
 import { createLineRedactor } from './line-redactor';
 import type { LogLevel } from './log-level';
-import { createHeadroomLogger, type TerminalTarget } from './logger';
+import { createLeewayLogger, type TerminalTarget } from './logger';
 import { createMetrics } from './metrics';
 import { requestJson } from './request-json';
 import { requestLine } from './request-line';
@@ -35,7 +35,7 @@ export const LOGS_DIR = 'logs';
  */
 export function createObservability(options: ObservabilityOptions) {
   const redactor = createLineRedactor(options.catalog);
-  const sinks = createHeadroomLogger({
+  const sinks = createLeewayLogger({
     terminal: options.terminal,
     redact: redactor.redact,
     now: options.now,

@@ -23,40 +23,40 @@ export function createRequestMetrics(registry: Registry, catalog: () => Catalog 
   const counter = <L extends string>(name: string, help: string, labelNames: readonly L[]) =>
     counterCells(registry, { name, help, labelNames });
   const requests = counter(
-    'headroom_requests_total',
+    'leeway_requests_total',
     'Requests answered, by the connection that served (none: refused or every attempt failed), model and HTTP status',
     ['connection', 'model', 'status'],
   );
   const latency = histogramCells(registry, {
-    name: 'headroom_request_duration_seconds',
-    help: 'Time from the request reaching Headroom to its last byte',
+    name: 'leeway_request_duration_seconds',
+    help: 'Time from the request reaching Leeway to its last byte',
     labelNames: ['connection'],
     buckets: LATENCY_BUCKETS,
   });
   const ttfb = histogramCells(registry, {
-    name: 'headroom_request_ttfb_seconds',
+    name: 'leeway_request_ttfb_seconds',
     help: "Time to the upstream answer's first byte, for served requests",
     labelNames: ['connection'],
     buckets: TTFB_BUCKETS,
   });
-  const failovers = counter('headroom_failovers_total', 'Attempts failed over from, by the connection left and why', [
+  const failovers = counter('leeway_failovers_total', 'Attempts failed over from, by the connection left and why', [
     'connection',
     'reason',
   ]);
   const holds = counter(
-    'headroom_holds_total',
+    'leeway_holds_total',
     'Requests held to wait out a short cooldown before they were served or refused',
     ['connection'],
   );
-  const heldSeconds = counter('headroom_held_seconds_total', 'Seconds requests spent held for short cooldowns', [
+  const heldSeconds = counter('leeway_held_seconds_total', 'Seconds requests spent held for short cooldowns', [
     'connection',
   ]);
   const translations = counter(
-    'headroom_translated_requests_total',
+    'leeway_translated_requests_total',
     'Requests translated between API formats, by connection and client->upstream direction',
     ['connection', 'direction'],
   );
-  const tokens = counter('headroom_tokens_total', 'Tokens the upstreams reported, by connection and kind', [
+  const tokens = counter('leeway_tokens_total', 'Tokens the upstreams reported, by connection and kind', [
     'connection',
     'kind',
   ]);

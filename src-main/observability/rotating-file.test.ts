@@ -9,7 +9,7 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 const tempDir = () => {
-  const d = mkdtempSync(join(tmpdir(), 'headroom-logs-'));
+  const d = mkdtempSync(join(tmpdir(), 'leeway-logs-'));
   dirs.push(d);
   return join(d, 'logs');
 };

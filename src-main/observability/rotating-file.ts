@@ -8,12 +8,12 @@ export interface RotatingFileOptions {
   name?: string;
   /** The live file is rotated before it would pass this size. */
   maxBytes?: number;
-  /** Files kept, the live one included: `headroom.log`, `headroom.log.1` … `.(maxFiles - 1)`. */
+  /** Files kept, the live one included: `leeway.log`, `leeway.log.1` … `.(maxFiles - 1)`. */
   maxFiles?: number;
   onError?: (error: Error) => void;
 }
 
-export const LOG_FILE_NAME = 'headroom.log';
+export const LOG_FILE_NAME = 'leeway.log';
 const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
 const DEFAULT_MAX_FILES = 5;
 /** Lines held while a rotation renames files; a stuck disk must not grow memory without end. */
@@ -24,7 +24,7 @@ const ignoreMissing = (error: unknown): void => {
 };
 
 /**
- * JSON lines in `<dir>/headroom.log`, size-capped: when the next line would pass `maxBytes`, the
+ * JSON lines in `<dir>/leeway.log`, size-capped: when the next line would pass `maxBytes`, the
  * writer is closed, the files shift by one (the oldest is dropped) and a fresh file opens; lines
  * arriving meanwhile wait in memory. Every disk operation is asynchronous, so a request never waits.
  */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectionCooldownRow, CooldownSnapshot, ProviderBreakerRow } from '../../src-shared/domain/cooldown';
-import { createHeadroomLogger } from './logger';
+import { createLeewayLogger } from './logger';
 import { entry } from './observability-fixtures';
 import { createStateLines } from './state-lines';
 
@@ -50,7 +50,7 @@ const cooling = row('primary', {
 
 function setUp() {
   const lines: string[] = [];
-  const { logger } = createHeadroomLogger({
+  const { logger } = createLeewayLogger({
     terminal: (l) => lines.push(l.slice(13)),
     redact: (l) => l,
     now: () => NOW,

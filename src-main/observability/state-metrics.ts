@@ -52,7 +52,7 @@ export function createStateMetrics(registry: Registry, sources: ScrapeSources) {
   };
 
   gauge(
-    'headroom_cooldown_active',
+    'leeway_cooldown_active',
     'Whether the connection is cooling down now (1) or selectable (0)',
     ['connection'],
     (set, s) => {
@@ -60,7 +60,7 @@ export function createStateMetrics(registry: Registry, sources: ScrapeSources) {
     },
   );
   gauge(
-    'headroom_connection_terminal',
+    'leeway_connection_terminal',
     'Whether the connection needs a person (banned, expired, needs sign-in …)',
     ['connection'],
     (set, s) => {
@@ -68,7 +68,7 @@ export function createStateMetrics(registry: Registry, sources: ScrapeSources) {
     },
   );
   gauge(
-    'headroom_breaker_state',
+    'leeway_breaker_state',
     "Each provider's circuit breaker: 1 for its current state",
     ['provider', 'state'],
     (set, s) => {
@@ -76,14 +76,14 @@ export function createStateMetrics(registry: Registry, sources: ScrapeSources) {
         for (const state of BREAKER_STATES) set({ provider: p.provider, state }, p.state === state ? 1 : 0);
     },
   );
-  gauge('headroom_lockouts_active', 'Model lockouts in force, by connection', ['connection'], (set, s) => {
+  gauge('leeway_lockouts_active', 'Model lockouts in force, by connection', ['connection'], (set, s) => {
     const counts = new Map<string, number>();
     for (const m of s.snapshot?.models ?? []) counts.set(m.connection, (counts.get(m.connection) ?? 0) + 1);
     for (const [connection, n] of counts) set({ connection }, n);
   });
   const poolDims = ['pool', 'unit', 'window'] as const;
   gauge(
-    'headroom_quota_used_ratio',
+    'leeway_quota_used_ratio',
     "A pool's usage of its window, 0..1 (the provider's report where it gives one)",
     poolDims,
     (set, s) => {
@@ -91,29 +91,29 @@ export function createStateMetrics(registry: Registry, sources: ScrapeSources) {
         for (const d of p.dimensions) set({ pool: p.name, unit: d.unit, window: d.window }, d.globalUsedPercent);
     },
   );
-  gauge('headroom_quota_consumed', 'Units a pool consumed in its window', poolDims, (set, s) => {
+  gauge('leeway_quota_consumed', 'Units a pool consumed in its window', poolDims, (set, s) => {
     for (const p of s.quota)
       for (const d of p.dimensions) set({ pool: p.name, unit: d.unit, window: d.window }, d.consumedTotal);
   });
-  gauge('headroom_quota_limit', "A pool's limit per window", poolDims, (set, s) => {
+  gauge('leeway_quota_limit', "A pool's limit per window", poolDims, (set, s) => {
     for (const p of s.quota)
       for (const d of p.dimensions) set({ pool: p.name, unit: d.unit, window: d.window }, d.limit);
   });
   const keyDims = ['pool', 'key', 'unit', 'window'] as const;
-  gauge('headroom_quota_key_consumed', 'Units a key consumed of its pool in the window', keyDims, (set, s) => {
+  gauge('leeway_quota_key_consumed', 'Units a key consumed of its pool in the window', keyDims, (set, s) => {
     for (const p of s.quota)
       for (const d of p.dimensions)
         for (const k of d.keys) set({ pool: p.name, key: k.key, unit: d.unit, window: d.window }, k.consumed);
   });
-  gauge('headroom_quota_key_fair_share', "A key's fair share of its pool in the window", keyDims, (set, s) => {
+  gauge('leeway_quota_key_fair_share', "A key's fair share of its pool in the window", keyDims, (set, s) => {
     for (const p of s.quota)
       for (const d of p.dimensions)
         for (const k of d.keys) set({ pool: p.name, key: k.key, unit: d.unit, window: d.window }, k.fairShare);
   });
-  gauge('headroom_queue_depth', 'Requests waiting for a connection slot (maxConcurrent)', ['connection'], (set, s) => {
+  gauge('leeway_queue_depth', 'Requests waiting for a connection slot (maxConcurrent)', ['connection'], (set, s) => {
     for (const q of s.queues) set({ connection: q.connection }, q.queued);
   });
-  gauge('headroom_requests_in_flight', 'Requests holding a connection slot', ['connection'], (set, s) => {
+  gauge('leeway_requests_in_flight', 'Requests holding a connection slot', ['connection'], (set, s) => {
     for (const q of s.queues) set({ connection: q.connection }, q.inFlight);
   });
 

@@ -7,19 +7,19 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { DiscoveredModelsView } from '../../src-shared/contract/methods';
 import { findClaudeBinary, runClaude } from '../testing/clients/claude-code-binary';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, openaiConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, openaiConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 /*
  * Issue 13 §5 through the real proxy: connections with no `models` list are asked for their
  * upstream's own list (start, Test, hourly), and `/v1/models` then names those ids in both shapes.
- * `startHeadroom` keeps discovery off unless asked, so other suites' fakes see only their requests.
+ * `startLeeway` keeps discovery off unless asked, so other suites' fakes see only their requests.
  */
 const DISCOVERY_ON = { modelDiscovery: true, rendererDir: null };
 const CLAUDE_IDS = ['claude-sonnet-4-6', 'claude-opus-4-7'];
 const GLM_IDS = ['glm-4.6', 'glm-4.5-air'];
 
 const fakes: FakeUpstream[] = [];
-let running: RunningHeadroom[] = [];
+let running: RunningLeeway[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
   await Promise.all(running.splice(0).map((h) => h.stop()));
@@ -39,13 +39,13 @@ function config(claude: FakeUpstream, glm: FakeUpstream) {
   return { connections: [anthropicConnection('a1', claude.url), openaiConnection('g1', glm.url, { priority: 2 })] };
 }
 
-async function start(cfg: Record<string, unknown>, extra: Parameters<typeof startHeadroom>[1] = {}) {
-  const h = await startHeadroom(cfg, extra);
+async function start(cfg: Record<string, unknown>, extra: Parameters<typeof startLeeway>[1] = {}) {
+  const h = await startLeeway(cfg, extra);
   running.push(h);
   return h;
 }
 
-async function modelIds(h: RunningHeadroom, shape: 'anthropic' | 'openai'): Promise<string[]> {
+async function modelIds(h: RunningLeeway, shape: 'anthropic' | 'openai'): Promise<string[]> {
   const headers: Record<string, string> = { 'x-api-key': h.key };
   if (shape === 'anthropic') headers['anthropic-version'] = '2023-06-01';
   const res = await fetch(`${h.url}/v1/models`, { headers });
@@ -53,7 +53,7 @@ async function modelIds(h: RunningHeadroom, shape: 'anthropic' | 'openai'): Prom
   return body.data.map((m) => m.id).sort();
 }
 
-async function waitForIds(h: RunningHeadroom, expected: string[]): Promise<void> {
+async function waitForIds(h: RunningLeeway, expected: string[]): Promise<void> {
   const deadline = Date.now() + 5_000;
   let have: string[] = [];
   while (Date.now() < deadline) {
@@ -64,7 +64,7 @@ async function waitForIds(h: RunningHeadroom, expected: string[]): Promise<void>
   throw new Error(`models never listed: ${expected.join(', ')} (have ${have.join(', ')})`);
 }
 
-async function discovered(h: RunningHeadroom, connection: string): Promise<DiscoveredModelsView | undefined> {
+async function discovered(h: RunningLeeway, connection: string): Promise<DiscoveredModelsView | undefined> {
   const result = await h.core.router.call('models.discovered', { connection });
   if (!result.ok) throw new Error(result.error.message);
   return (result.value as DiscoveredModelsView[])[0];
@@ -123,7 +123,7 @@ describe('model discovery through the proxy (issue 13 §5)', () => {
 
   it('a restart lists the persisted ids before any refresh (here none: the upstream is gone and discovery is off)', async () => {
     const { claude, glm } = await upstreams();
-    const dataDir = mkdtempSync(join(tmpdir(), 'headroom-disc-'));
+    const dataDir = mkdtempSync(join(tmpdir(), 'leeway-disc-'));
     dirs.push(dataDir);
     const first = await start(config(claude, glm), { dataDir });
     await first.core.router.call('connections.test', { name: 'a1' });
@@ -146,8 +146,8 @@ describe('model discovery through the proxy (issue 13 §5)', () => {
       body: JSON.stringify({ model: 'glm-4.6', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-headroom-connection')).toBe('g1');
-    expect(res.headers.get('x-headroom-translated')).toBe('anthropic->openai');
+    expect(res.headers.get('x-leeway-connection')).toBe('g1');
+    expect(res.headers.get('x-leeway-translated')).toBe('anthropic->openai');
     expect(claude.requests).toHaveLength(0);
   });
 
@@ -159,7 +159,7 @@ describe('model discovery through the proxy (issue 13 §5)', () => {
       const h = await start(config(claude, glm));
       await h.core.router.call('connections.test', { name: 'a1' });
       await h.core.router.call('connections.test', { name: 'g1' });
-      const home = mkdtempSync(join(tmpdir(), 'headroom-claude-home-'));
+      const home = mkdtempSync(join(tmpdir(), 'leeway-claude-home-'));
       dirs.push(home);
       const run = await runClaude(binary ?? '', ['-p', 'say hi'], {
         baseUrl: h.url,

@@ -41,7 +41,7 @@ export function createDiscoveryStore(log: (line: string) => void = () => undefin
         repo?.save(after);
       } catch (error) {
         // A connection removed meanwhile (foreign key) or a closing database: memory still serves.
-        log(`Headroom: could not save the models of ${view.name} (${(error as Error).message})`);
+        log(`Leeway: could not save the models of ${view.name} (${(error as Error).message})`);
       }
       return modelsChanged(before?.baseUrl === after.baseUrl ? before : undefined, after);
     },

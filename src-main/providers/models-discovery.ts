@@ -15,7 +15,7 @@ export interface DiscoveredModel {
   createdAt: number | null;
 }
 
-/** What Headroom knows of one connection's upstream list; persisted so a restart lists it at once. */
+/** What Leeway knows of one connection's upstream list; persisted so a restart lists it at once. */
 export interface DiscoveryEntry {
   connectionId: string;
   /** The base URL the list came from: another URL means another upstream, so the entry is stale. */
@@ -34,7 +34,7 @@ export type ListOutcome = { kind: 'listed'; models: DiscoveredModel[] } | { kind
 /** A success is refreshed hourly; a failure is retried sooner, never in a tight loop. */
 export const REFRESH_INTERVAL_MS = 60 * 60_000;
 export const RETRY_AFTER_FAILURE_MS = 10 * 60_000;
-/** Bounds on what one upstream can make Headroom hold (OpenRouter lists a few hundred). */
+/** Bounds on what one upstream can make Leeway hold (OpenRouter lists a few hundred). */
 export const MAX_DISCOVERED_MODELS = 2_000;
 export const MAX_PAGES = 20;
 const MAX_ID_LENGTH = 256;

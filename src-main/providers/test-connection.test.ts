@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConnectionTestResult } from '../../src-shared/domain/connection-test';
 import { reservePort, startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, openaiConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, openaiConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 let fakes: FakeUpstream[] = [];
-let h: RunningHeadroom | null = null;
+let h: RunningLeeway | null = null;
 afterEach(async () => {
   await h?.stop();
   h = null;
@@ -23,7 +23,7 @@ describe('connections.test', () => {
     const a = await startFakeUpstream({ format: 'anthropic', apiKey: 'sk-ant-secret-a-0000', models: ['claude-x'] });
     const o = await startFakeUpstream({ format: 'openai', apiKey: 'sk-openai-secret-o-0000', models: ['gpt-x'] });
     fakes.push(a, o);
-    h = await startHeadroom({ connections: [anthropicConnection('a', a.url), openaiConnection('o', o.url)] });
+    h = await startLeeway({ connections: [anthropicConnection('a', a.url), openaiConnection('o', o.url)] });
     expect(await test('a')).toMatchObject({ ok: true, status: 200, models: ['claude-x'] });
     expect(await test('o')).toMatchObject({ ok: true, status: 200, models: ['gpt-x'] });
     // Anthropic's list is paged (issue 13 §5): the first page asks for the largest one.
@@ -35,7 +35,7 @@ describe('connections.test', () => {
     const a = await startFakeUpstream({ format: 'anthropic', apiKey: 'the-right-key-000000000' });
     fakes.push(a);
     const dead = `http://127.0.0.1:${await reservePort()}`;
-    h = await startHeadroom({ connections: [anthropicConnection('a', a.url), anthropicConnection('dead', dead)] });
+    h = await startLeeway({ connections: [anthropicConnection('a', a.url), anthropicConnection('dead', dead)] });
     const wrong = await test('a');
     expect(wrong).toMatchObject({ ok: false, status: 401 });
     expect(wrong.message).not.toContain('sk-ant-secret');

@@ -2,7 +2,7 @@ import { createServer as createHttpServer, type Server as HttpServer } from 'nod
 import { connect, createServer, type AddressInfo, type Server, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, startHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, startLeeway } from '../testing/start-leeway';
 import { createUpstreamPools, envProxySettings, isLoopbackOrigin, type UpstreamPools } from './upstream-pools';
 
 /**
@@ -171,7 +171,7 @@ describe('proxy variables from the environment', () => {
   });
 });
 
-describe('proxy variables through Headroom', () => {
+describe('proxy variables through Leeway', () => {
   it('issue 13 §8: a model request to a remote connection leaves through HTTP_PROXY, in the Anthropic wire format', async () => {
     const up = await startFakeUpstream({ format: 'anthropic', name: 'remote' });
     open.push(up);
@@ -179,20 +179,20 @@ describe('proxy variables through Headroom', () => {
     const proxy = await startTinyProxy(port);
     // The core reads the environment once, when it is created.
     process.env.HTTP_PROXY = proxy.url;
-    const headroom = await startHeadroom({
+    const leeway = await startLeeway({
       connections: [
         anthropicConnection('remote', `http://api.remote.test:${port}`),
         anthropicConnection('local', up.url, { priority: 9 }),
       ],
     }).finally(() => delete process.env.HTTP_PROXY);
-    open.push({ close: () => headroom.stop() });
-    const res = await fetch(`${headroom.url}/v1/messages`, {
+    open.push({ close: () => leeway.stop() });
+    const res = await fetch(`${leeway.url}/v1/messages`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-api-key': headroom.key, 'anthropic-version': '2023-06-01' },
+      headers: { 'content-type': 'application/json', 'x-api-key': leeway.key, 'anthropic-version': '2023-06-01' },
       body: JSON.stringify({ model: 'claude-sonnet-4-5', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
     });
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-headroom-connection')).toBe('remote');
+    expect(res.headers.get('x-leeway-connection')).toBe('remote');
     expect(((await res.json()) as { type: string }).type).toBe('message');
     expect(new Set(proxy.tunnels)).toEqual(new Set([`CONNECT api.remote.test:${port}`]));
   });

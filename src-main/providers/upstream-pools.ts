@@ -65,7 +65,7 @@ export function createUpstreamPools(options: { connectTimeoutMs?: number; env?: 
     keepAliveMaxTimeout: 120_000,
     connect: { timeout: connectTimeout },
   };
-  // Read once: the environment of the process that started Headroom decides, as for any CLI tool.
+  // Read once: the environment of the process that started Leeway decides, as for any CLI tool.
   const envProxy = envProxySettings(options.env ?? process.env);
   let envAgent: EnvHttpProxyAgent | null = null;
   const pools = new Map<string, Pool>();

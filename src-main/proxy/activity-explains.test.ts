@@ -1,24 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ActivityCsv, RequestLogEntry } from '../../src-shared/domain/request-log';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 /**
  * Issue 13 §3 through the real proxy: refused requests get a row with their reason and never the
  * key they carried; a failover (and a cooldown hold) lists every attempt with status and timing.
  */
 const MODEL = 'claude-sonnet-4-5';
-const WRONG_KEY = 'hr-wrong-key-must-never-be-stored-0123456789';
+const WRONG_KEY = 'lw-wrong-key-must-never-be-stored-0123456789';
 const BODY_MARKER = 'body-content-must-never-be-stored';
 
 let primary: FakeUpstream;
 let backup: FakeUpstream;
-let h: RunningHeadroom;
+let h: RunningLeeway;
 
 beforeAll(async () => {
   primary = await startFakeUpstream({ format: 'anthropic', name: 'primary' });
   backup = await startFakeUpstream({ format: 'anthropic', name: 'backup' });
-  h = await startHeadroom({
+  h = await startLeeway({
     connections: [
       anthropicConnection('primary', primary.url, { models: [MODEL], priority: 1 }),
       anthropicConnection('backup', backup.url, { models: [MODEL], priority: 2 }),
@@ -140,7 +140,7 @@ describe('Activity that explains, through the proxy (issue 13 §3)', () => {
     backup.enqueue({ kind: 'ok', text: 'from the backup' });
     const res = await post('/v1/messages', message('main'));
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-headroom-failover')).toBe('primary=429');
+    expect(res.headers.get('x-leeway-failover')).toBe('primary=429');
     const row = await newestRow((r) => r.model === 'main');
     expect(row).toMatchObject({ connection: 'backup', status: 200, upstreamModel: MODEL });
     expect(row.failover).toEqual([{ connection: 'primary', status: 429, reason: expect.any(String) as string }]);
@@ -188,7 +188,7 @@ describe('Activity that explains, through the proxy (issue 13 §3)', () => {
     primary.enqueue({ kind: 'ok', text: 'after the wait' });
     const res = await post('/v1/messages', message(`primary/${MODEL}`));
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-headroom-held')).toBe('cooldown');
+    expect(res.headers.get('x-leeway-held')).toBe('cooldown');
     const row = await newestRow((r) => r.model === `primary/${MODEL}`);
     expect(row.failover).toEqual([]);
     expect((row.attempts ?? []).map((a) => [a.connection, a.status, a.reason])).toEqual([

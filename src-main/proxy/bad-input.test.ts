@@ -1,16 +1,16 @@
 import { request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, openaiConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, openaiConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 let upstream: FakeUpstream;
 let openai: FakeUpstream;
-let h: RunningHeadroom;
+let h: RunningLeeway;
 
 beforeAll(async () => {
   upstream = await startFakeUpstream({ format: 'anthropic' });
   openai = await startFakeUpstream({ format: 'openai' });
-  h = await startHeadroom({
+  h = await startLeeway({
     connections: [
       anthropicConnection('a1', upstream.url, { models: ['claude-sonnet-4-5'] }),
       openaiConnection('o1', openai.url, { models: ['gpt-4o'] }),
@@ -78,7 +78,7 @@ describe("bad input gets a clear error in the client's own format, logged with i
     expect(res.json).toMatchObject({
       type: 'error',
       error: { type: 'invalid_request_error' },
-      headroom: { code: 'invalid_json' },
+      leeway: { code: 'invalid_json' },
     });
     // Issue 13 §3: a refused request is in the activity log with its reason, not its content.
     expect(await logRows()).toBe(before + 1);
@@ -129,18 +129,18 @@ describe("bad input gets a clear error in the client's own format, logged with i
     expect(none.status).toBe(401);
     expect(errorType(none.json)).toBe('authentication_error');
     const wrong = await raw('/v1/chat/completions', {
-      headers: { 'content-type': 'application/json', authorization: 'Bearer hr-wrong-key-000000000' },
+      headers: { 'content-type': 'application/json', authorization: 'Bearer lw-wrong-key-000000000' },
       body: '{}',
     });
     expect(wrong.status).toBe(401);
     expect(wrong.json).toMatchObject({ error: { type: 'authentication_error', code: 'unauthorized' } });
-    expect(JSON.stringify(wrong.json)).not.toContain('hr-wrong-key');
+    expect(JSON.stringify(wrong.json)).not.toContain('lw-wrong-key');
   });
 
   it('PROD-18: a Host that is not loopback is refused (DNS rebinding)', async () => {
     const res = await raw('/v1/messages', { headers: anthropic({ host: 'evil.example:7431' }), body: message });
     expect(res.status).toBe(403);
-    expect(res.json).toMatchObject({ headroom: { code: 'forbidden_host' } });
+    expect(res.json).toMatchObject({ leeway: { code: 'forbidden_host' } });
     const ok = await raw('/v1/messages', { headers: anthropic({ host: 'localhost:7431' }), body: message });
     expect(ok.status).toBe(200);
   });
@@ -148,7 +148,7 @@ describe("bad input gets a clear error in the client's own format, logged with i
   it('PROD-18: a browser Origin that is not loopback is refused', async () => {
     const res = await raw('/v1/messages', { headers: anthropic({ origin: 'https://evil.example' }), body: message });
     expect(res.status).toBe(403);
-    expect(res.json).toMatchObject({ headroom: { code: 'forbidden_origin' } });
+    expect(res.json).toMatchObject({ leeway: { code: 'forbidden_origin' } });
   });
 
   it('PROD-18: an unsupported method or path → 405 / 404 in the client format', async () => {
@@ -182,10 +182,10 @@ describe("bad input gets a clear error in the client's own format, logged with i
     });
   });
 
-  it("PROD-18: Headroom's own permanent refusals say x-should-retry: false, so SDKs (and Claude Code) stop at once", async () => {
+  it("PROD-18: Leeway's own permanent refusals say x-should-retry: false, so SDKs (and Claude Code) stop at once", async () => {
     const cases = [
       await raw('/v1/messages', { headers: anthropic(), body: '{"model":' }),
-      await raw('/v1/messages', { headers: anthropic({ 'x-api-key': 'hr-wrong-key-000000000' }), body: message }),
+      await raw('/v1/messages', { headers: anthropic({ 'x-api-key': 'lw-wrong-key-000000000' }), body: message }),
       await raw('/v1/messages', { headers: anthropic({ host: 'evil.example' }), body: message }),
       await raw('/v1/messages', { headers: anthropic(), body: JSON.stringify({ model: 'nope', messages: [] }) }),
       await raw('/v1/messages', { method: 'GET', headers: anthropic() }),

@@ -76,7 +76,7 @@ export function installProtocolErrorAnswers(server: Server, limits: () => Client
   server.on('connect', (req: IncomingMessage, socket: Socket) => {
     const error: AppError = {
       code: 'method_not_allowed',
-      message: 'CONNECT is not supported: Headroom is no forward proxy',
+      message: 'CONNECT is not supported: Leeway is no forward proxy',
     };
     // Node handed the socket over and dropped its own error listener: without one a reset would crash.
     socket.on('error', () => socket.destroy());

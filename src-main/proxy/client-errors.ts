@@ -27,14 +27,14 @@ function openaiType(status: number): string {
   return 'invalid_request_error';
 }
 
-/** Body in the client's own error shape; Headroom's details ride under a `headroom` field. */
+/** Body in the client's own error shape; Leeway's details ride under a `leeway` field. */
 export function errorBody(format: ClientFormat, error: AppError): Record<string, unknown> {
   const status = statusOf(error);
-  const headroom = { code: error.code, ...(error.details === undefined ? {} : { details: error.details }) };
+  const leeway = { code: error.code, ...(error.details === undefined ? {} : { details: error.details }) };
   if (format === 'anthropic') {
-    return { type: 'error', error: { type: anthropicType(status), message: error.message }, headroom };
+    return { type: 'error', error: { type: anthropicType(status), message: error.message }, leeway };
   }
-  return { error: { message: error.message, type: openaiType(status), code: error.code, param: null }, headroom };
+  return { error: { message: error.message, type: openaiType(status), code: error.code, param: null }, leeway };
 }
 
 function errorHeaders(status: number, error: AppError, body: string): Record<string, string | number> {
@@ -48,7 +48,7 @@ function errorHeaders(status: number, error: AppError, body: string): Record<str
   return headers;
 }
 
-/** Answers with Headroom's own error, with the retry hints SDKs honour (retry-hints.ts). */
+/** Answers with Leeway's own error, with the retry hints SDKs honour (retry-hints.ts). */
 export function sendClientError(res: ServerResponse, format: ClientFormat, error: AppError): void {
   // A late second error (the body failing after we already answered) must not cut the first answer.
   if (res.writableEnded) return;

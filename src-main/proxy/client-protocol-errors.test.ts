@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
 import { exchangeRaw, head, openRaw, portOf, type RawExchange } from '../testing/fuzz/raw-http';
-import { anthropicConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 let upstream: FakeUpstream;
-let h: RunningHeadroom;
+let h: RunningLeeway;
 let port: number;
 
 beforeAll(async () => {
   upstream = await startFakeUpstream({ format: 'anthropic' });
-  h = await startHeadroom({
+  h = await startLeeway({
     connections: [anthropicConnection('a1', upstream.url, { models: ['claude-sonnet-4-5'] })],
   });
   port = portOf(h.url);
@@ -54,7 +54,7 @@ describe('malformed HTTP gets a short JSON error instead of a bare status line',
     expect(answer.json).toMatchObject({
       type: 'error',
       error: { type: 'invalid_request_error' },
-      headroom: { code: 'invalid_input' },
+      leeway: { code: 'invalid_input' },
     });
     expect(answer.headers['x-should-retry']).toBe('false');
   });
@@ -80,7 +80,7 @@ describe('malformed HTTP gets a short JSON error instead of a bare status line',
       ]) + 'zz\r\n{"model":\r\n0\r\n\r\n';
     const answer = onlyJsonAnswer(await exchangeRaw(port, request, WAIT_MS));
     expect(answer.status).toBe(400);
-    expect(answer.json).toMatchObject({ type: 'error', headroom: { code: 'invalid_input' } });
+    expect(answer.json).toMatchObject({ type: 'error', leeway: { code: 'invalid_input' } });
     expect(upstream.requests).toHaveLength(0);
   });
 
@@ -140,13 +140,13 @@ describe('the Host guard reads the Host header strictly', () => {
   it('userinfo smuggled into Host (localhost:7431@evil.example.com) is refused', async () => {
     const answer = onlyJsonAnswer(await exchangeRaw(port, withHost(['localhost:7431@evil.example.com']), WAIT_MS));
     expect(answer.status).toBe(400);
-    expect(answer.json).toMatchObject({ headroom: { code: 'forbidden_host' } });
+    expect(answer.json).toMatchObject({ leeway: { code: 'forbidden_host' } });
   });
 
   it('two Host headers, the first loopback, are refused', async () => {
     const answer = onlyJsonAnswer(await exchangeRaw(port, withHost(['localhost:7431', 'evil.example.com']), WAIT_MS));
     expect(answer.status).toBe(400);
-    expect(answer.json).toMatchObject({ headroom: { code: 'forbidden_host' } });
+    expect(answer.json).toMatchObject({ leeway: { code: 'forbidden_host' } });
   });
 
   it('a missing Host, a non-numeric port and a path in Host are refused; loopback names with ports pass', async () => {

@@ -10,14 +10,14 @@ export type ClientLimits = Pick<Settings, 'clientIdleTimeoutMs' | 'clientRequest
 
 /** Node's own header deadline stays this or the request deadline, whichever is shorter. */
 const HEADERS_TIMEOUT_MAX_MS = 60_000;
-/** After Headroom answered and asked to close, how long the client has to read that answer. */
+/** After Leeway answered and asked to close, how long the client has to read that answer. */
 export const CLOSE_GRACE_MS = 2_000;
 /** A refused request's unread body is drained (keeping the connection for what follows) at most this long. */
 const REFUSED_DRAIN_MS = 10_000;
 /** At most one "socket cap reached" line per this, however hard the cap is hit. */
 const CAP_LOG_EVERY_MS = 60_000;
 
-/** What Headroom knows about one client socket; one object per connection, reused by its requests. */
+/** What Leeway knows about one client socket; one object per connection, reused by its requests. */
 export interface SocketState {
   socket: Socket;
   /** The request whose head arrived and whose body may still be arriving; null between requests. */
@@ -25,7 +25,7 @@ export interface SocketState {
   readingRes: ServerResponse | null;
   /** Responses begun and not finished (more than one when requests are pipelined). */
   inFlight: number;
-  /** Headroom gave its last answer on this socket and is only waiting for it to drain. */
+  /** Leeway gave its last answer on this socket and is only waiting for it to drain. */
   closing: boolean;
   /** A protocol-error answer waiting for the earlier pipelined responses to finish. */
   pendingRaw: string | null;
@@ -201,7 +201,7 @@ export function installClientLimits(server: Server, limits: () => ClientLimits, 
       if (now - loggedCapAt > CAP_LOG_EVERY_MS) {
         loggedCapAt = now;
         log(
-          `Headroom: ${open - 1} client sockets are open (maxClientSockets ${current.maxClientSockets}); closing new ones`,
+          `Leeway: ${open - 1} client sockets are open (maxClientSockets ${current.maxClientSockets}); closing new ones`,
         );
       }
       socket.destroy();

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
 import { exchangeRaw, head, openRaw, portOf, type RawSocket } from '../testing/fuzz/raw-http';
-import { anthropicConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 let upstream: FakeUpstream;
-let h: RunningHeadroom;
+let h: RunningLeeway;
 let port: number;
 
 const IDLE_MS = 1_000;
@@ -12,7 +12,7 @@ const REQUEST_MS = 5_000;
 
 beforeAll(async () => {
   upstream = await startFakeUpstream({ format: 'anthropic' });
-  h = await startHeadroom({
+  h = await startLeeway({
     connections: [anthropicConnection('a1', upstream.url, { models: ['claude-sonnet-4-5'] })],
   });
   const updated = await h.core.router.call('settings.update', {
@@ -52,14 +52,14 @@ describe('client sockets are bounded in time while their request is read', () =>
     expect(JSON.parse(response?.body ?? '')).toMatchObject({
       type: 'error',
       error: { type: 'timeout_error' },
-      headroom: { code: 'request_timeout' },
+      leeway: { code: 'request_timeout' },
     });
     expect(upstream.requests).toHaveLength(0);
   });
 
   it('an unauthenticated request whose body never finishes is answered 401 and does not keep its socket', async () => {
     const raw = await openRaw(port);
-    raw.write(messagesHead('hr-wrong-key-000000000000', 10_000) + '{"model":');
+    raw.write(messagesHead('lw-wrong-key-000000000000', 10_000) + '{"model":');
     const result = await raw.finish(IDLE_MS + 3_000);
     expect(result.responses[0]?.status).toBe(401);
     expect(result.closedByServer).toBe(true);
@@ -94,7 +94,7 @@ describe('client sockets are bounded in time while their request is read', () =>
       const result = await raw.finish(REQUEST_MS + 3_000);
       expect(result.closedByServer).toBe(true);
       expect(result.responses[0]?.status).toBe(408);
-      expect(JSON.parse(result.responses[0]?.body ?? '')).toMatchObject({ headroom: { code: 'request_timeout' } });
+      expect(JSON.parse(result.responses[0]?.body ?? '')).toMatchObject({ leeway: { code: 'request_timeout' } });
     } finally {
       clearInterval(drip);
     }

@@ -5,8 +5,8 @@ import type { ProxyContext } from './proxy-context';
 import type { RequestFrame } from './stages/frame';
 
 /** Response headers of a held request: why it was held and for how long in all (CONC-7). */
-export const HELD_HEADER = 'x-headroom-held';
-export const HELD_MS_HEADER = 'x-headroom-held-ms';
+export const HELD_HEADER = 'x-leeway-held';
+export const HELD_MS_HEADER = 'x-leeway-held-ms';
 
 export type HoldResult = 'retry' | 'give-up' | 'aborted';
 
@@ -49,7 +49,7 @@ export async function holdForCooldown(
     frame.keepAlive.start({ [HELD_HEADER]: 'cooldown' }, `${decision.connection}'s cooldown to end`);
     held.streamOpened = true;
   } else if (frame.keepAlive.committed) {
-    frame.keepAlive.note(`headroom keep-alive (waiting for ${decision.connection}'s cooldown to end)`);
+    frame.keepAlive.note(`leeway keep-alive (waiting for ${decision.connection}'s cooldown to end)`);
   }
   await sleep(decision.ms, frame.signal);
   held.waits += 1;
@@ -62,7 +62,7 @@ export async function holdForCooldown(
     res.setHeader(HELD_MS_HEADER, ms);
   } else {
     // An opened stream cannot take headers any more: the total goes in a comment, and in the activity row.
-    frame.keepAlive.note(`headroom held ${ms} ms (cooldown)`);
+    frame.keepAlive.note(`leeway held ${ms} ms (cooldown)`);
   }
   return 'retry';
 }

@@ -2,13 +2,13 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src-shared/domain/request-log';
 import { call, createScene, send } from '../resilience/resilience-it-kit';
 import type { FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, type RunningLeeway } from '../testing/start-leeway';
 
 const MODEL = 'claude-sonnet-4-5';
 const scene = createScene();
 afterEach(() => scene.cleanup());
 
-function ask(h: RunningHeadroom, stream: boolean, signal?: AbortSignal): Promise<Response> {
+function ask(h: RunningLeeway, stream: boolean, signal?: AbortSignal): Promise<Response> {
   return fetch(`${h.url}/v1/messages`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': h.key, 'anthropic-version': '2023-06-01' },
@@ -17,7 +17,7 @@ function ask(h: RunningHeadroom, stream: boolean, signal?: AbortSignal): Promise
   });
 }
 
-async function onlyTarget(): Promise<{ h: RunningHeadroom; only: FakeUpstream }> {
+async function onlyTarget(): Promise<{ h: RunningLeeway; only: FakeUpstream }> {
   const only = await scene.fake('only');
   const h = await scene.start({ connections: [anthropicConnection('only', only.url, { models: [MODEL] })] });
   return { h, only };
@@ -29,12 +29,12 @@ const limited = (seconds: number) => ({
   headers: { 'retry-after': String(seconds) },
 });
 
-async function rows(h: RunningHeadroom): Promise<RequestLogEntry[]> {
+async function rows(h: RunningLeeway): Promise<RequestLogEntry[]> {
   return call(h, 'activity.list', { limit: 50 });
 }
 
 /** Polls the activity log until a row matches (rows are written when a request ends). */
-async function rowWhere(h: RunningHeadroom, match: (r: RequestLogEntry) => boolean, timeoutMs = 5_000) {
+async function rowWhere(h: RunningLeeway, match: (r: RequestLogEntry) => boolean, timeoutMs = 5_000) {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const row = (await rows(h)).find(match);
@@ -51,8 +51,8 @@ describe('combo cooldown wait (CONC-7..9)', () => {
     const res = await send(ask(h, false));
     expect(res.status).toBe(200);
     expect(res.json.type).toBe('message');
-    expect(res.headers.get('x-headroom-held')).toBe('cooldown');
-    expect(Number(res.headers.get('x-headroom-held-ms'))).toBeGreaterThanOrEqual(1_500);
+    expect(res.headers.get('x-leeway-held')).toBe('cooldown');
+    expect(Number(res.headers.get('x-leeway-held-ms'))).toBeGreaterThanOrEqual(1_500);
     expect(only.requests).toHaveLength(2);
     const row = await rowWhere(h, (r) => r.status === 200);
     expect(row.heldMs).toBeGreaterThanOrEqual(1_500);
@@ -64,10 +64,10 @@ describe('combo cooldown wait (CONC-7..9)', () => {
     const res = await ask(h, true);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/event-stream');
-    expect(res.headers.get('x-headroom-held')).toBe('cooldown');
+    expect(res.headers.get('x-leeway-held')).toBe('cooldown');
     const text = await res.text();
-    expect(text).toMatch(/^: headroom keep-alive \(waiting for only's cooldown to end\)/);
-    expect(text).toMatch(/: headroom held \d+ ms \(cooldown\)/);
+    expect(text).toMatch(/^: leeway keep-alive \(waiting for only's cooldown to end\)/);
+    expect(text).toMatch(/: leeway held \d+ ms \(cooldown\)/);
     expect(text).toContain('event: message_stop');
     expect(only.requests).toHaveLength(2);
     const row = await rowWhere(h, (r) => r.stream && r.status === 200);
@@ -80,7 +80,7 @@ describe('combo cooldown wait (CONC-7..9)', () => {
     const res = await ask(h, true);
     expect(res.status).toBe(200);
     const text = await res.text();
-    expect(text.match(/: headroom held \d+ ms \(cooldown\)/g)).toHaveLength(2);
+    expect(text.match(/: leeway held \d+ ms \(cooldown\)/g)).toHaveLength(2);
     expect(text).toContain('event: message_stop');
     expect(only.requests).toHaveLength(3);
   }, 20_000);
@@ -91,7 +91,7 @@ describe('combo cooldown wait (CONC-7..9)', () => {
     const res = await ask(h, true);
     expect(res.status).toBe(200);
     const text = await res.text();
-    expect(text).toContain(': headroom keep-alive');
+    expect(text).toContain(': leeway keep-alive');
     expect(text).toMatch(
       /event: error\ndata: \{"type":"error","error":\{"type":"api_error","message":"only answered 401/,
     );
@@ -129,8 +129,8 @@ describe('combo cooldown wait (CONC-7..9)', () => {
       }),
     );
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-headroom-connection')).toBe('b');
-    expect(res.headers.get('x-headroom-held')).toBe('cooldown');
+    expect(res.headers.get('x-leeway-connection')).toBe('b');
+    expect(res.headers.get('x-leeway-held')).toBe('cooldown');
     expect(a.requests).toHaveLength(1);
     expect(b.requests).toHaveLength(2);
   }, 20_000);
@@ -143,7 +143,7 @@ describe('combo cooldown wait (CONC-7..9)', () => {
     await call(h, 'resilience.updateSettings', { comboCooldownWait: { enabled: true } });
     const res = await send(ask(h, false));
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-headroom-held')).toBe('cooldown');
+    expect(res.headers.get('x-leeway-held')).toBe('cooldown');
     expect(only.requests).toHaveLength(2);
   }, 20_000);
 
@@ -152,12 +152,12 @@ describe('combo cooldown wait (CONC-7..9)', () => {
     only.enqueue(limited(120));
     const res = await send(ask(h, false));
     expect(res.status).toBe(429);
-    expect(res.headers.get('x-headroom-held')).toBeNull();
+    expect(res.headers.get('x-leeway-held')).toBeNull();
     expect(only.requests).toHaveLength(1);
     // The next request meets the long cooldown in the plan: a 503 at once, still not held.
     const next = await send(ask(h, true));
     expect(next.status).toBe(503);
-    expect(next.json.headroom?.code).toBe('all_targets_cooling_down');
+    expect(next.json.leeway?.code).toBe('all_targets_cooling_down');
     const row = await rowWhere(h, (r) => r.status === 429);
     expect(row.heldMs ?? null).toBeNull();
   }, 20_000);
@@ -168,8 +168,8 @@ describe('combo cooldown wait (CONC-7..9)', () => {
     const res = await send(ask(h, false));
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('120');
-    expect(res.headers.get('x-headroom-held')).toBe('cooldown');
-    expect(Number(res.headers.get('x-headroom-held-ms'))).toBeGreaterThanOrEqual(500);
+    expect(res.headers.get('x-leeway-held')).toBe('cooldown');
+    expect(Number(res.headers.get('x-leeway-held-ms'))).toBeGreaterThanOrEqual(500);
     expect(only.requests).toHaveLength(2);
   }, 20_000);
 
@@ -178,7 +178,7 @@ describe('combo cooldown wait (CONC-7..9)', () => {
     only.enqueue({ kind: 'status', status: 401, headers: { 'retry-after': '1' } });
     const res = await send(ask(h, false));
     expect(res.status).toBe(401);
-    expect(res.headers.get('x-headroom-held')).toBeNull();
+    expect(res.headers.get('x-leeway-held')).toBeNull();
     expect(only.requests).toHaveLength(1);
   }, 20_000);
 
@@ -191,7 +191,7 @@ describe('combo cooldown wait (CONC-7..9)', () => {
     const reader = res.body?.getReader();
     if (!reader) throw new Error('no body');
     const first = await reader.read();
-    expect(new TextDecoder().decode(first.value)).toContain('headroom keep-alive');
+    expect(new TextDecoder().decode(first.value)).toContain('leeway keep-alive');
     controller.abort();
     // Logged as the client leaving, with a held time far below the 20 s the wait would have taken.
     const row = await rowWhere(h, (r) => r.errorCode === 'client_closed');
@@ -205,7 +205,7 @@ describe('combo cooldown wait (CONC-7..9)', () => {
     only.enqueue(limited(2));
     const res = await send(ask(h, true));
     expect(res.status).toBe(429);
-    expect(res.headers.get('x-headroom-held')).toBeNull();
+    expect(res.headers.get('x-leeway-held')).toBeNull();
     expect(only.requests).toHaveLength(1);
   }, 20_000);
 });

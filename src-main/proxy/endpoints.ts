@@ -79,8 +79,8 @@ export function isProxyNamespace(pathname: string): boolean {
 
 /**
  * Issue 13 §6: `ANTHROPIC_BASE_URL=http://127.0.0.1:7431/v1` makes Claude Code (and the Anthropic
- * SDKs) call `/v1/v1/messages`. Headroom serves such a path as `/v1/…` rather than answer 404, and
- * says so: the `x-headroom-warning` header on the answer and a log line (at most one per window).
+ * SDKs) call `/v1/v1/messages`. Leeway serves such a path as `/v1/…` rather than answer 404, and
+ * says so: the `x-leeway-warning` header on the answer and a log line (at most one per window).
  */
 export const DOUBLED_V1_WARNING =
   'base URL ends in /v1, so requests arrive as /v1/v1/...: drop the /v1 (ANTHROPIC_BASE_URL=http://127.0.0.1:<port>), the client adds it';
@@ -98,5 +98,5 @@ export function logDoubledV1(owner: object, log: (line: string) => void, pathnam
   const last = lastDoubledLog.get(owner);
   if (last !== undefined && now - last < DOUBLED_V1_LOG_WINDOW_MS) return;
   lastDoubledLog.set(owner, now);
-  log(`Headroom: served ${quoteUserText(pathname)} as /v1/…: a client's ${DOUBLED_V1_WARNING}`);
+  log(`Leeway: served ${quoteUserText(pathname)} as /v1/…: a client's ${DOUBLED_V1_WARNING}`);
 }

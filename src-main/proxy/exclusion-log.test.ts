@@ -6,7 +6,7 @@ const scene = createIntegrityScene();
 afterEach(() => scene.cleanup());
 
 describe('the every-target-excluded log line', () => {
-  it("ROUTE-7: a plain model refused again and again is logged once per window, in Headroom's own words", async () => {
+  it("ROUTE-7: a plain model refused again and again is logged once per window, in Leeway's own words", async () => {
     const { ups, h } = await scene.start('anthropic', 1);
     ups[0]?.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '120' } });
     expect((await ask(h, 'anthropic', false)).status).toBe(429);

@@ -10,7 +10,7 @@ export interface ExclusionLog {
 
 /**
  * The operator's line when every target is excluded before dispatch. A combo keeps the wording
- * ROUTE-7 asks for; a plain model says what happened in Headroom's own words.
+ * ROUTE-7 asks for; a plain model says what happened in Leeway's own words.
  */
 export function createExclusionLog(log: (line: string) => void, windowMs = WINDOW_MS): ExclusionLog {
   const seen = new Map<string, { at: number; suppressed: number }>();

@@ -14,7 +14,7 @@ export function isUnsupported(status: number, operation: UpstreamOperation): boo
   return operation === 'count_tokens' && (status === 404 || status === 405);
 }
 
-/** `name=429, other=timeout` — the value of `x-headroom-failover`. */
+/** `name=429, other=timeout` — the value of `x-leeway-failover`. */
 export function formatFailoverHeader(
   hops: readonly { connection: string; status: number | null; reason: string }[],
 ): string {

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { reservePort, startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 let upstreams: FakeUpstream[] = [];
-let headroom: RunningHeadroom | null = null;
+let leeway: RunningLeeway | null = null;
 
 afterEach(async () => {
-  await headroom?.stop();
-  headroom = null;
+  await leeway?.stop();
+  leeway = null;
   await Promise.all(upstreams.map((u) => u.close()));
   upstreams = [];
 });
@@ -16,18 +16,18 @@ async function twoUpstreams(firstUrl?: string) {
   const first = await startFakeUpstream({ format: 'anthropic', name: 'first' });
   const second = await startFakeUpstream({ format: 'anthropic', name: 'second' });
   upstreams.push(first, second);
-  headroom = await startHeadroom({
+  leeway = await startLeeway({
     connections: [
       anthropicConnection('primary', firstUrl ?? first.url, { priority: 1 }),
       anthropicConnection('backup', second.url, { priority: 2 }),
     ],
     combos: [{ name: 'main', targets: ['primary', { connection: 'backup', model: 'claude-haiku-4-5' }] }],
   });
-  await headroom.core.router.call('settings.update', { streamHeadersTimeoutMs: 1_000, responseTimeoutMs: 1_000 });
-  return { first, second, h: headroom };
+  await leeway.core.router.call('settings.update', { streamHeadersTimeoutMs: 1_000, responseTimeoutMs: 1_000 });
+  return { first, second, h: leeway };
 }
 
-function ask(h: RunningHeadroom, body: Record<string, unknown>) {
+function ask(h: RunningLeeway, body: Record<string, unknown>) {
   return fetch(`${h.url}/v1/messages`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': h.key, 'anthropic-version': '2023-06-01' },
@@ -43,8 +43,8 @@ describe('failover before the first byte', () => {
       const res = await ask(h, { model: 'main' });
       const text = await res.text();
       expect(res.status).toBe(200);
-      expect(res.headers.get('x-headroom-connection')).toBe('backup');
-      expect(res.headers.get('x-headroom-failover')).toBe(`primary=${status}`);
+      expect(res.headers.get('x-leeway-connection')).toBe('backup');
+      expect(res.headers.get('x-leeway-failover')).toBe(`primary=${status}`);
       expect(text).toBe(second.requests[0]?.response?.body);
       // The combo pins the backup to its own model; the primary got the combo's pinned fallback.
       expect((second.requests[0]?.json as { model: string }).model).toBe('claude-haiku-4-5');
@@ -58,8 +58,8 @@ describe('failover before the first byte', () => {
     const started = Date.now();
     const res = await ask(h, { model: 'main', stream: true });
     await res.text();
-    expect(res.headers.get('x-headroom-connection')).toBe('backup');
-    expect(res.headers.get('x-headroom-failover')).toBe('primary=timeout');
+    expect(res.headers.get('x-leeway-connection')).toBe('backup');
+    expect(res.headers.get('x-leeway-failover')).toBe('primary=timeout');
     expect(Date.now() - started).toBeLessThan(5_000);
   });
 
@@ -69,7 +69,7 @@ describe('failover before the first byte', () => {
     const res = await ask(h, { model: 'main' });
     await res.text();
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-headroom-failover')).toBe('primary=unreachable');
+    expect(res.headers.get('x-leeway-failover')).toBe('primary=unreachable');
   });
 
   it('PROD-16: after the last target fails the client gets its status and body unchanged', async () => {
@@ -81,7 +81,7 @@ describe('failover before the first byte', () => {
     expect(res.status).toBe(429);
     expect(res.headers.get('retry-after')).toBe('17');
     expect(text).toBe(second.requests[0]?.response?.body);
-    expect(res.headers.get('x-headroom-failover')).toBe('primary=500');
+    expect(res.headers.get('x-leeway-failover')).toBe('primary=500');
   });
 
   it("PROD-16: a 400 is the request's fault and is relayed without trying the next target", async () => {
@@ -98,7 +98,7 @@ describe('failover before the first byte', () => {
     first.enqueue({ kind: 'stream-then-drop', events: 3 });
     const res = await ask(h, { model: 'main', stream: true });
     const text = await res.text();
-    expect(res.headers.get('x-headroom-connection')).toBe('primary');
+    expect(res.headers.get('x-leeway-connection')).toBe('primary');
     expect(text.startsWith(first.requests[0]?.response?.body ?? '<none>')).toBe(true);
     expect(text).toContain('event: error');
     expect(second.requests).toHaveLength(0);
@@ -115,7 +115,7 @@ describe('failover before the first byte', () => {
     const body = (await res.json()) as { input_tokens: number };
     expect(res.status).toBe(200);
     expect(body.input_tokens).toBeGreaterThan(0);
-    expect(res.headers.get('x-headroom-failover')).toBe('primary=404');
+    expect(res.headers.get('x-leeway-failover')).toBe('primary=404');
   });
 
   it('PROD-10: a client that leaves mid-stream closes the upstream request at once', async () => {

@@ -116,7 +116,7 @@ export async function handleModelRequest(ctx: ProxyContext, asked: ModelRequest)
     if (settings.paused) {
       ended = answerError(frame, {
         code: 'proxy_paused',
-        message: 'Headroom is paused; resume it from the tray or dashboard',
+        message: 'Leeway is paused; resume it from the tray or dashboard',
         retryAfterMs: 30_000,
       });
       return;

@@ -1,10 +1,10 @@
 import type { RequestLogEntry } from '../../src-shared/domain/request-log';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
 import type { WireFormat } from '../testing/fake-upstream-types';
-import { anthropicConnection, openaiConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, openaiConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 /**
- * Shared by the upstream-integrity tests: fake upstreams behind one real Headroom, a client call in
+ * Shared by the upstream-integrity tests: fake upstreams behind one real Leeway, a client call in
  * either wire format, and the activity row a request left behind.
  */
 export interface IntegrityScene {
@@ -13,34 +13,34 @@ export interface IntegrityScene {
     format: WireFormat,
     targets: 1 | 2,
     settings?: Record<string, number>,
-  ): Promise<{ ups: FakeUpstream[]; h: RunningHeadroom }>;
+  ): Promise<{ ups: FakeUpstream[]; h: RunningLeeway }>;
   cleanup(): Promise<void>;
 }
 
 export function createIntegrityScene(): IntegrityScene {
   let upstreams: FakeUpstream[] = [];
-  let headroom: RunningHeadroom | null = null;
+  let leeway: RunningLeeway | null = null;
   return {
     async start(format, targets, settings = {}) {
       const names = targets === 1 ? [format === 'anthropic' ? 'a1' : 'o1'] : ['primary', 'backup'];
       upstreams = await Promise.all(names.map((name) => startFakeUpstream({ format, name })));
       const connection = format === 'anthropic' ? anthropicConnection : openaiConnection;
       const model = format === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4o';
-      headroom = await startHeadroom({
+      leeway = await startLeeway({
         connections: upstreams.map((u, i) =>
           connection(names[i] ?? u.name, u.url, { priority: i + 1, models: [model] }),
         ),
       });
-      await headroom.core.router.call('settings.update', {
+      await leeway.core.router.call('settings.update', {
         streamHeadersTimeoutMs: 2_000,
         responseTimeoutMs: 2_000,
         ...settings,
       });
-      return { ups: upstreams, h: headroom };
+      return { ups: upstreams, h: leeway };
     },
     async cleanup() {
-      await headroom?.stop();
-      headroom = null;
+      await leeway?.stop();
+      leeway = null;
       await Promise.all(upstreams.map((u) => u.close()));
       upstreams = [];
     },
@@ -54,7 +54,7 @@ export interface Answer {
 }
 
 /** One model request in the client's own format; the whole answer is read (an empty reply throws). */
-export async function ask(h: RunningHeadroom, format: WireFormat, stream: boolean): Promise<Answer> {
+export async function ask(h: RunningLeeway, format: WireFormat, stream: boolean): Promise<Answer> {
   const anthropic = format === 'anthropic';
   const res = await fetch(`${h.url}${anthropic ? '/v1/messages' : '/v1/chat/completions'}`, {
     method: 'POST',
@@ -72,7 +72,7 @@ export async function ask(h: RunningHeadroom, format: WireFormat, stream: boolea
 }
 
 /** The newest activity row once `count` requests have written theirs (a row follows the reply). */
-export async function lastRow(h: RunningHeadroom, count = 1): Promise<RequestLogEntry> {
+export async function lastRow(h: RunningLeeway, count = 1): Promise<RequestLogEntry> {
   const deadline = Date.now() + 2_000;
   for (;;) {
     const list = await h.core.router.call('activity.list', { limit: count });

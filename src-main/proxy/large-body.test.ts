@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 import { FULL_PARSE_MAX_BYTES } from './parse-model-body';
 
 let upstream: FakeUpstream;
-let h: RunningHeadroom;
+let h: RunningLeeway;
 
 beforeAll(async () => {
   upstream = await startFakeUpstream({ format: 'anthropic' });
-  h = await startHeadroom({
+  h = await startLeeway({
     connections: [anthropicConnection('a1', upstream.url, { models: ['claude-sonnet-4-5'] })],
     combos: [{ name: 'main', targets: [{ connection: 'a1', model: 'claude-sonnet-4-5' }] }],
   });
@@ -54,7 +54,7 @@ describe('Claude Code-sized bodies are read without building them', () => {
     expect(await res.json()).toMatchObject({
       type: 'error',
       error: { type: 'invalid_request_error' },
-      headroom: { code: 'invalid_json' },
+      leeway: { code: 'invalid_json' },
     });
     expect(upstream.requests.length).toBe(before);
   });

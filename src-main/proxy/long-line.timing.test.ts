@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { anthropicEvent } from '../testing/sse-frames';
-import { anthropicConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 const LINE_BYTES = 32 * 1024 * 1024;
 
@@ -37,7 +37,7 @@ const SMALL = JSON.stringify({
 
 /**
  * The upstream and the big stream's reader run in child processes (plain node:http), so this
- * process's event loop carries only Headroom's own work and the small requests: what is measured.
+ * process's event loop carries only Leeway's own work and the small requests: what is measured.
  * The upstream writes the body (read from stdin) in 16 KiB pieces, honouring backpressure, at
  * most 32 KiB a millisecond: a fast link, not a flood that only measures how busy the machine is.
  */
@@ -96,7 +96,7 @@ function runNode(
 
 let body: Buffer;
 let upstream: ChildProcess;
-let h: RunningHeadroom;
+let h: RunningLeeway;
 
 beforeAll(async () => {
   body = hugeStream();
@@ -104,7 +104,7 @@ beforeAll(async () => {
   upstream = started.child;
   started.child.stdin?.end(body);
   const port = await started.firstLine;
-  h = await startHeadroom({
+  h = await startLeeway({
     connections: [anthropicConnection('a1', `http://127.0.0.1:${port}`, { models: ['claude-big', 'claude-small'] })],
   });
 });

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { openaiConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { openaiConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 let fakes: FakeUpstream[] = [];
-let h: RunningHeadroom | null = null;
+let h: RunningLeeway | null = null;
 afterEach(async () => {
   await h?.stop();
   h = null;
@@ -11,7 +11,7 @@ afterEach(async () => {
   fakes = [];
 });
 
-function chat(running: RunningHeadroom, model: string) {
+function chat(running: RunningLeeway, model: string) {
   return fetch(`${running.url}/v1/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${running.key}` },
@@ -25,7 +25,7 @@ describe('maxConcurrent', () => {
     const backup = await startFakeUpstream({ format: 'openai', name: 'backup' });
     fakes.push(glm, backup);
     glm.setDefault({ kind: 'slow-stream', intervalMs: 20, deltas: 20 });
-    h = await startHeadroom({
+    h = await startLeeway({
       connections: [
         { ...openaiConnection('glm', glm.url), models: ['glm-4.6'], maxConcurrent: 1 },
         { ...openaiConnection('backup', backup.url), models: ['glm-4.6'] },
@@ -42,21 +42,21 @@ describe('maxConcurrent', () => {
     });
     const first = await chat(h, 'main');
     const second = await chat(h, 'main');
-    expect(first.headers.get('x-headroom-connection')).toBe('glm');
-    expect(second.headers.get('x-headroom-connection')).toBe('backup');
+    expect(first.headers.get('x-leeway-connection')).toBe('glm');
+    expect(second.headers.get('x-leeway-connection')).toBe('backup');
     await Promise.all([first.text(), second.text()]);
     expect(glm.requests).toHaveLength(1);
     // Once the first stream ended, its slot is free again.
     const third = await chat(h, 'main');
     await third.text();
-    expect(third.headers.get('x-headroom-connection')).toBe('glm');
+    expect(third.headers.get('x-leeway-connection')).toBe('glm');
   });
 
   it('CONC-3: on the only connection, requests over the limit wait their turn instead of running in parallel', async () => {
     const glm = await startFakeUpstream({ format: 'openai', name: 'glm' });
     fakes.push(glm);
     glm.setDefault({ kind: 'slow-stream', intervalMs: 10, deltas: 15 });
-    h = await startHeadroom({
+    h = await startLeeway({
       connections: [{ ...openaiConnection('glm', glm.url), models: ['glm-4.6'], maxConcurrent: 1 }],
     });
     const running = h;

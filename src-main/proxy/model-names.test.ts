@@ -1,15 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, openaiConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, openaiConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 let anthropic: FakeUpstream;
 let openai: FakeUpstream;
-let h: RunningHeadroom;
+let h: RunningLeeway;
 
 beforeAll(async () => {
   anthropic = await startFakeUpstream({ format: 'anthropic' });
   openai = await startFakeUpstream({ format: 'openai' });
-  h = await startHeadroom({
+  h = await startLeeway({
     connections: [
       anthropicConnection('a1', anthropic.url, {
         models: ['claude-sonnet-4-5'],
@@ -64,7 +64,7 @@ describe('model names that are not plain ids', () => {
       for (const model of PROTOTYPE_NAMES) {
         const answer = await ask(format, model);
         expect(answer.status, `${format} ${model}`).toBe(404);
-        expect(answer.json.headroom).toMatchObject({ code: 'model_not_found' });
+        expect(answer.json.leeway).toMatchObject({ code: 'model_not_found' });
         if (format === 'anthropic') expect(answer.json.error).toMatchObject({ type: 'not_found_error' });
         else expect(answer.json.error).toMatchObject({ type: 'not_found_error', code: 'model_not_found' });
       }
@@ -102,7 +102,7 @@ describe('model names that are too long or carry control characters', () => {
     expect(answer.json).toMatchObject({
       type: 'error',
       error: { type: 'invalid_request_error' },
-      headroom: { code: 'invalid_input' },
+      leeway: { code: 'invalid_input' },
     });
     expect(answer.text.length).toBeLessThan(1_000);
     const rows = await logRows();

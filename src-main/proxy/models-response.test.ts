@@ -56,6 +56,6 @@ describe('GET /v1/models bodies (issue 13 §5)', () => {
     };
     expect(body.object).toBe('list');
     expect(body.data).toHaveLength(5);
-    expect(body.data[0]).toEqual({ id: 'a-model', object: 'model', created: 1_715_367_049, owned_by: 'headroom' });
+    expect(body.data[0]).toEqual({ id: 'a-model', object: 'model', created: 1_715_367_049, owned_by: 'leeway' });
   });
 });

@@ -21,7 +21,7 @@ function rfc3339(ms: number): string {
 function pageOf(ids: readonly string[], query: URLSearchParams): { page: readonly string[]; hasMore: boolean } {
   const rawLimit = query.get('limit');
   const parsed = rawLimit === null ? NaN : Number.parseInt(rawLimit, 10);
-  // Anthropic pages by 20 when no limit is given; Headroom answers everything then, so a client that
+  // Anthropic pages by 20 when no limit is given; Leeway answers everything then, so a client that
   // does not page still sees every model, and one that does gets proper pages.
   const limit = Number.isFinite(parsed) ? Math.min(Math.max(parsed, 1), MAX_PAGE) : ids.length;
   const before = query.get('before_id');
@@ -66,7 +66,7 @@ export function modelsBody(
     object: 'list',
     data: ids.map((id) => {
       const created = details.get(id)?.createdAt ?? null;
-      return { id, object: 'model', created: created === null ? 0 : Math.floor(created / 1000), owned_by: 'headroom' };
+      return { id, object: 'model', created: created === null ? 0 : Math.floor(created / 1000), owned_by: 'leeway' };
     }),
   });
 }

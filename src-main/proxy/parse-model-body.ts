@@ -30,7 +30,7 @@ export const MAX_MODEL_CHARS = 256;
 /**
  * Bodies up to this size are validated by JSON.parse in full. Larger ones (Claude Code sends
  * ~70 KB every turn) are scanned for the top-level model and stream without building the object:
- * the parse and its garbage were the largest cost Headroom added per request. Their structure is
+ * the parse and its garbage were the largest cost Leeway added per request. Their structure is
  * checked; a token-level error that slips through is refused by the upstream in the client's format.
  */
 export const FULL_PARSE_MAX_BYTES = 32 * 1024;

@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src-shared/domain/request-log';
 import { requestLine } from '../observability/request-line';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { openaiConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { openaiConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 let fake: FakeUpstream | null = null;
-let h: RunningHeadroom | null = null;
+let h: RunningLeeway | null = null;
 afterEach(async () => {
   await h?.stop();
   await fake?.close();
@@ -13,7 +13,7 @@ afterEach(async () => {
   fake = null;
 });
 
-function chat(running: RunningHeadroom) {
+function chat(running: RunningLeeway) {
   return fetch(`${running.url}/v1/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${running.key}` },
@@ -25,7 +25,7 @@ describe('the queued mark (issue 13 §1)', () => {
   it('QUEUE-1: a request that waited for a maxConcurrent slot says for how long, in its row and its log line', async () => {
     fake = await startFakeUpstream({ format: 'openai', name: 'glm' });
     fake.setDefault({ kind: 'slow-stream', intervalMs: 20, deltas: 15 });
-    h = await startHeadroom({
+    h = await startLeeway({
       connections: [{ ...openaiConnection('glm', fake.url), models: ['glm-4.6'], maxConcurrent: 1 }],
     });
     const running = h;

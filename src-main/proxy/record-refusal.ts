@@ -2,7 +2,7 @@ import { statusOf, type AppError } from '../../src-shared/contract/errors';
 import type { ClientFormat } from './client-errors';
 import type { ProxyContext } from './proxy-context';
 
-/** What Headroom knows of a request it refused itself, before or without routing. */
+/** What Leeway knows of a request it refused itself, before or without routing. */
 export interface Refusal {
   startedAt: number;
   format: ClientFormat;
@@ -24,7 +24,7 @@ export function loggedPath(pathname: string): string {
 }
 
 /**
- * Issue 13 §3: a refused request gets an activity row like any other — its status, Headroom's
+ * Issue 13 §3: a refused request gets an activity row like any other — its status, Leeway's
  * error code and message (the reason), no key, no body. Through the same buffered `ctx.record`
  * as proxied requests; nothing here touches the disk.
  */

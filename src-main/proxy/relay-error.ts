@@ -8,7 +8,7 @@ import { buildClientHeaders } from './upstream-headers';
 
 export interface ErrorRelay {
   format: ClientFormat;
-  /** The connection's name, said in a message Headroom writes itself. */
+  /** The connection's name, said in a message Leeway writes itself. */
   connection: string;
   status: number;
   retryAfterMs: number | null;
@@ -42,7 +42,7 @@ export function relayErrorResponse(
       JSON.stringify(errorBody(relay.format, { code: 'upstream_error', status: relay.status, message })),
       'utf8',
     );
-    // The body is Headroom's now: the upstream's encoding and validators no longer describe it.
+    // The body is Leeway's now: the upstream's encoding and validators no longer describe it.
     for (const name of ['content-encoding', 'etag', 'last-modified']) delete headers[name];
   }
   setJsonHeaders(headers, out.length);

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, openaiConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, openaiConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 let upstreams: FakeUpstream[] = [];
-let headroom: RunningHeadroom | null = null;
+let leeway: RunningLeeway | null = null;
 
 afterEach(async () => {
-  await headroom?.stop();
-  headroom = null;
+  await leeway?.stop();
+  leeway = null;
   await Promise.all(upstreams.map((u) => u.close()));
   upstreams = [];
 });
@@ -17,8 +17,8 @@ async function setup(format: 'anthropic' | 'openai') {
   upstreams.push(upstream);
   const connection =
     format === 'anthropic' ? anthropicConnection('a1', upstream.url) : openaiConnection('o1', upstream.url);
-  headroom = await startHeadroom({ connections: [connection] });
-  return { upstream, headroom };
+  leeway = await startLeeway({ connections: [connection] });
+  return { upstream, leeway };
 }
 
 const anthropicHeaders = (key: string) => ({
@@ -30,7 +30,7 @@ const anthropicHeaders = (key: string) => ({
 
 describe('relay through the real proxy', () => {
   it('PROD-10: relays an Anthropic JSON answer byte for byte with the serving connection named', async () => {
-    const { upstream, headroom: h } = await setup('anthropic');
+    const { upstream, leeway: h } = await setup('anthropic');
     const res = await fetch(`${h.url}/v1/messages`, {
       method: 'POST',
       headers: anthropicHeaders(h.key),
@@ -38,8 +38,8 @@ describe('relay through the real proxy', () => {
     });
     const text = await res.text();
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-headroom-connection')).toBe('a1');
-    expect(res.headers.get('x-headroom-failover')).toBeNull();
+    expect(res.headers.get('x-leeway-connection')).toBe('a1');
+    expect(res.headers.get('x-leeway-failover')).toBeNull();
     expect(text).toBe(upstream.requests[0]?.response?.body);
     const sent = upstream.requests[0];
     expect(sent?.path).toBe('/v1/messages');
@@ -49,7 +49,7 @@ describe('relay through the real proxy', () => {
   });
 
   it('PROD-10: relays an Anthropic SSE stream (ping included) byte for byte and keeps the query string', async () => {
-    const { upstream, headroom: h } = await setup('anthropic');
+    const { upstream, leeway: h } = await setup('anthropic');
     const res = await fetch(`${h.url}/v1/messages?beta=true`, {
       method: 'POST',
       headers: anthropicHeaders(h.key),
@@ -68,7 +68,7 @@ describe('relay through the real proxy', () => {
   });
 
   it('PROD-11: relays OpenAI chat completions, JSON and SSE, identical to the upstream', async () => {
-    const { upstream, headroom: h } = await setup('openai');
+    const { upstream, leeway: h } = await setup('openai');
     const headers = { 'content-type': 'application/json', authorization: `Bearer ${h.key}` };
     const json = await fetch(`${h.url}/v1/chat/completions`, {
       method: 'POST',
@@ -94,16 +94,16 @@ describe('relay through the real proxy', () => {
   });
 
   it('PROD-18/PROD-15: never forwards the client key, cookies, session or lease headers (and their aliases) upstream', async () => {
-    const { upstream, headroom: h } = await setup('anthropic');
+    const { upstream, leeway: h } = await setup('anthropic');
     await fetch(`${h.url}/v1/messages`, {
       method: 'POST',
       headers: {
         ...anthropicHeaders(h.key),
         cookie: 'session=abc',
-        'x-headroom-session': 's1',
+        'x-leeway-session': 's1',
         'x-claude-code-session-id': 's2',
-        'x-headroom-lease-owner': 'me',
-        'x-headroom-lease-generation': '3',
+        'x-leeway-lease-owner': 'me',
+        'x-leeway-lease-generation': '3',
         'x-omniroute-session': 's3',
         'x-omniroute-lease-owner': 'me',
         'x-omniroute-lease-generation': '3',
@@ -114,10 +114,10 @@ describe('relay through the real proxy', () => {
     expect(JSON.stringify(sent)).not.toContain(h.key);
     for (const name of [
       'cookie',
-      'x-headroom-session',
+      'x-leeway-session',
       'x-claude-code-session-id',
-      'x-headroom-lease-owner',
-      'x-headroom-lease-generation',
+      'x-leeway-lease-owner',
+      'x-leeway-lease-generation',
       'x-omniroute-session',
       'x-omniroute-lease-owner',
       'x-omniroute-lease-generation',
@@ -128,7 +128,7 @@ describe('relay through the real proxy', () => {
   });
 
   it('PROD-16: records usage, latency and the connection in the request log', async () => {
-    const { headroom: h } = await setup('anthropic');
+    const { leeway: h } = await setup('anthropic');
     await fetch(`${h.url}/v1/messages`, {
       method: 'POST',
       headers: anthropicHeaders(h.key),

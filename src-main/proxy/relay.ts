@@ -46,15 +46,15 @@ function streamErrorFrame(format: WireFormat, message: string, code: string): st
   }
 }
 
-const LOST = 'Headroom: the upstream connection was lost mid-stream';
+const LOST = 'Leeway: the upstream connection was lost mid-stream';
 const UNTERMINATED: Record<WireFormat, string> = {
-  anthropic: 'Headroom: the upstream stream ended without message_stop; the answer is incomplete',
-  openai: 'Headroom: the upstream stream ended without [DONE]; the answer is incomplete',
-  responses: 'Headroom: the upstream stream ended without response.completed; the answer is incomplete',
+  anthropic: 'Leeway: the upstream stream ended without message_stop; the answer is incomplete',
+  openai: 'Leeway: the upstream stream ended without [DONE]; the answer is incomplete',
+  responses: 'Leeway: the upstream stream ended without response.completed; the answer is incomplete',
 };
 
 function tooSlow(decision: Extract<WatchdogDecision, { kind: 'abort' }>): string {
-  return `Headroom: the upstream produced ${decision.bytesPerSecond.toFixed(1)} useful bytes/s over the last ${decision.windowMs / 1000} s; the stream was cut and the answer is incomplete`;
+  return `Leeway: the upstream produced ${decision.bytesPerSecond.toFixed(1)} useful bytes/s over the last ${decision.windowMs / 1000} s; the stream was cut and the answer is incomplete`;
 }
 
 function ignore(): void {}

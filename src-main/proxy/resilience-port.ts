@@ -12,7 +12,7 @@ export type AttemptOutcome =
       /** An announced end of the failure (a Claude usage wall's reset): cool until then, not a computed guess. */
       cooldownUntil?: number;
     }
-  /** `empty_response`: a 2xx that failed Headroom's check (empty, not JSON, no first event) — LOCK-4's synthesised 502. */
+  /** `empty_response`: a 2xx that failed Leeway's check (empty, not JSON, no first event) — LOCK-4's synthesised 502. */
   | { kind: 'transport'; failure: 'timeout' | 'unreachable' | 'reset' | 'empty_response' };
 
 /** The learn step's answer for the proxy: whether to move on, and what to tell the client. */

@@ -1,11 +1,11 @@
 /** ROUTE-3: what the answer says when a `background: true` Responses request is served synchronously. */
 export const BACKGROUND_WARNING =
-  'background responses are not kept by Headroom; this one was served synchronously (ROUTE-3)';
+  'background responses are not kept by Leeway; this one was served synchronously (ROUTE-3)';
 
 const MARK = Buffer.from('"background"');
 
 /**
- * A Responses body asking for `background: true`, rewritten to run in the foreground: Headroom
+ * A Responses body asking for `background: true`, rewritten to run in the foreground: Leeway
  * keeps no response store to poll (GET /v1/responses/{id}), so the client gets the answer on this
  * connection instead of a queued id it could never fetch. Null when the body does not ask for it
  * (the common case costs one byte search).

@@ -1,5 +1,5 @@
 /**
- * Whether a client should retry an error Headroom itself produced. The Anthropic and OpenAI SDKs
+ * Whether a client should retry an error Leeway itself produced. The Anthropic and OpenAI SDKs
  * (and so Claude Code) honour `x-should-retry` over their own status rules, so a wrong local key or
  * a bad body fails at once instead of being retried with backoff for minutes.
  */

@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 let upstreams: FakeUpstream[] = [];
-let h: RunningHeadroom | null = null;
+let h: RunningLeeway | null = null;
 
 afterEach(async () => {
   await h?.stop();
@@ -17,7 +17,7 @@ describe('a route to a round-robin combo', () => {
     const a = await startFakeUpstream({ format: 'anthropic', name: 'a' });
     const b = await startFakeUpstream({ format: 'anthropic', name: 'b' });
     upstreams.push(a, b);
-    h = await startHeadroom({
+    h = await startLeeway({
       connections: [anthropicConnection('acct-a', a.url), anthropicConnection('acct-b', b.url)],
       combos: [
         {
@@ -38,12 +38,12 @@ describe('a route to a round-robin combo', () => {
           'content-type': 'application/json',
           'x-api-key': h?.key ?? '',
           'anthropic-version': '2023-06-01',
-          'x-headroom-session': session,
+          'x-leeway-session': session,
         },
         body: JSON.stringify({ model, max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }),
       });
       await res.text();
-      return res.headers.get('x-headroom-connection');
+      return res.headers.get('x-leeway-connection');
     };
     const first = new Map<string, string | null>();
     for (const s of ['s1', 's2', 's3', 's4']) first.set(s, await ask(s, 'claude-opus-4-8[1m]'));

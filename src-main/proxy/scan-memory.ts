@@ -32,7 +32,7 @@ export const REMEMBER_MIN_BYTES = 4 * 1024;
 
 /**
  * Claude Code sends its system prompt and two dozen tool schemas again on every turn, and the
- * messages array only grows: scanning those 70 KB each time was the largest cost Headroom added to
+ * messages array only grows: scanning those 70 KB each time was the largest cost Leeway added to
  * such a request. The memory keeps the last few large top-level containers (a reference to their
  * body, no copy) and the scan skips a container whose bytes are the same (one memcmp, which fails
  * at the first differing byte), or only scans what was appended to an array. Nothing is trusted

@@ -155,7 +155,7 @@ export function createProxyHandler(ctx: ProxyContext, secondary: SecondaryHandle
       })
       .catch(() => {
         // Only a bug lands here; the client still gets an answer in its own format.
-        sendClientError(res, endpoint.format, { code: 'internal_error', message: 'Internal error in Headroom' });
+        sendClientError(res, endpoint.format, { code: 'internal_error', message: 'Internal error in Leeway' });
       });
   };
 }
@@ -178,7 +178,7 @@ export function createProxyServer(
   handler: (req: IncomingMessage, res: ServerResponse) => void,
   options: ProxyServerOptions = { limits: () => DEFAULT_SETTINGS, log: () => undefined },
 ): Server {
-  // requestTimeout 0: Headroom's own deadline answers 408 in the client's format. requireHostHeader
+  // requestTimeout 0: Leeway's own deadline answers 408 in the client's format. requireHostHeader
   // off: the Host guard refuses a missing Host itself, in JSON. The check interval drives headersTimeout.
   const server = createServer({
     keepAliveTimeout: 65_000,

@@ -1,17 +1,17 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { LEASE_OWNER_PATTERN } from '../../src-shared/domain/lease';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, startHeadroom, TEST_LOCAL_KEY, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, startLeeway, TEST_LOCAL_KEY, type RunningLeeway } from '../testing/start-leeway';
 
-const AGENT_KEY = 'hr-agent-key-0123456789abcdef';
-const AGENT2_KEY = 'hr-agent2-key-0123456789abcdef';
+const AGENT_KEY = 'lw-agent-key-0123456789abcdef';
+const AGENT2_KEY = 'lw-agent2-key-0123456789abcdef';
 
 let upstreams: FakeUpstream[] = [];
-let headroom: RunningHeadroom | null = null;
+let leeway: RunningLeeway | null = null;
 
 afterEach(async () => {
-  await headroom?.stop();
-  headroom = null;
+  await leeway?.stop();
+  leeway = null;
   await Promise.all(upstreams.map((u) => u.close()));
   upstreams = [];
 });
@@ -21,7 +21,7 @@ async function scene() {
   const b = await startFakeUpstream({ format: 'anthropic', name: 'b' });
   upstreams.push(a, b);
   const lease = { scopes: ['lease:exclusive'], allowedConnections: ['acct-a', 'acct-b'] };
-  headroom = await startHeadroom({
+  leeway = await startLeeway({
     connections: [
       anthropicConnection('acct-a', a.url, { priority: 1 }),
       anthropicConnection('acct-b', b.url, { priority: 2 }),
@@ -41,7 +41,7 @@ async function scene() {
       },
     ],
   });
-  return { a, b, h: headroom };
+  return { a, b, h: leeway };
 }
 
 interface Grant {
@@ -52,20 +52,20 @@ interface Grant {
   state: string;
 }
 
-async function lease(h: RunningHeadroom, key: string, body: Record<string, unknown>, owner?: string) {
+async function lease(h: RunningLeeway, key: string, body: Record<string, unknown>, owner?: string) {
   const res = await fetch(`${h.url}/api/v1/session-leases`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
       'x-api-key': key,
-      ...(owner ? { 'x-headroom-lease-owner': owner } : {}),
+      ...(owner ? { 'x-leeway-lease-owner': owner } : {}),
     },
     body: JSON.stringify(body),
   });
   return { res, json: (await res.json()) as Record<string, unknown> & Partial<Grant> };
 }
 
-async function acquire(h: RunningHeadroom, key = AGENT_KEY, owner?: string): Promise<Grant> {
+async function acquire(h: RunningLeeway, key = AGENT_KEY, owner?: string): Promise<Grant> {
   const { res, json } = await lease(h, key, { action: 'acquire' }, owner);
   expect(res.status).toBe(200);
   const { owner: id, generation, connection, expiresAt, state } = json;
@@ -80,7 +80,7 @@ async function acquire(h: RunningHeadroom, key = AGENT_KEY, owner?: string): Pro
   return { owner: id, generation, connection, expiresAt, state };
 }
 
-async function ask(h: RunningHeadroom, key: string, headers: Record<string, string> = {}) {
+async function ask(h: RunningLeeway, key: string, headers: Record<string, string> = {}) {
   const res = await fetch(`${h.url}/v1/messages`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': key, 'anthropic-version': '2023-06-01', ...headers },
@@ -88,13 +88,13 @@ async function ask(h: RunningHeadroom, key: string, headers: Record<string, stri
   });
   return {
     res,
-    json: (await res.json()) as { error?: { type: string; message: string }; headroom?: { code: string } },
+    json: (await res.json()) as { error?: { type: string; message: string }; leeway?: { code: string } },
   };
 }
 
 const held = (g: Grant, generation = g.generation) => ({
-  'x-headroom-lease-owner': g.owner,
-  'x-headroom-lease-generation': String(generation),
+  'x-leeway-lease-owner': g.owner,
+  'x-leeway-lease-generation': String(generation),
 });
 
 describe('exclusive leases on the proxy port (POST /api/v1/session-leases)', () => {
@@ -109,9 +109,9 @@ describe('exclusive leases on the proxy port (POST /api/v1/session-leases)', () 
 
     const used = await ask(h, AGENT_KEY, held(first));
     expect(used.res.status).toBe(200);
-    expect(used.res.headers.get('x-headroom-connection')).toBe('acct-a');
+    expect(used.res.headers.get('x-leeway-connection')).toBe('acct-a');
     const usedB = await ask(h, AGENT2_KEY, held(second));
-    expect(usedB.res.headers.get('x-headroom-connection')).toBe('acct-b');
+    expect(usedB.res.headers.get('x-leeway-connection')).toBe('acct-b');
 
     const renewed = await lease(h, AGENT_KEY, { action: 'renew', generation: 1, ttlMs: 600_000 }, first.owner);
     expect(renewed.res.status).toBe(200);
@@ -127,7 +127,7 @@ describe('exclusive leases on the proxy port (POST /api/v1/session-leases)', () 
     const before = a.requests.length + b.requests.length;
     const after = await ask(h, AGENT_KEY, held(first));
     expect(after.res.status).toBe(409);
-    expect(after.json.headroom?.code).toBe('lease_not_held');
+    expect(after.json.leeway?.code).toBe('lease_not_held');
     expect(a.requests.length + b.requests.length).toBe(before);
   });
 
@@ -138,13 +138,13 @@ describe('exclusive leases on the proxy port (POST /api/v1/session-leases)', () 
     for (let i = 0; i < 2; i++) {
       // Each request takes and frees its per-connection permit; the lease (and its generation) stays.
       const used = await ask(h, AGENT_KEY, held(grant));
-      expect(used.res.headers.get('x-headroom-connection')).toBe('acct-a');
+      expect(used.res.headers.get('x-leeway-connection')).toBe('acct-a');
     }
     // acct-a has nothing in flight, yet an ordinary key is sent past it: the lease is the fence, not occupancy.
-    expect((await ask(h, TEST_LOCAL_KEY)).res.headers.get('x-headroom-connection')).toBe('acct-b');
+    expect((await ask(h, TEST_LOCAL_KEY)).res.headers.get('x-leeway-connection')).toBe('acct-b');
     const released = await lease(h, AGENT_KEY, { action: 'release', generation: grant.generation }, grant.owner);
     expect(released.res.status).toBe(200);
-    expect((await ask(h, TEST_LOCAL_KEY)).res.headers.get('x-headroom-connection')).toBe('acct-a');
+    expect((await ask(h, TEST_LOCAL_KEY)).res.headers.get('x-leeway-connection')).toBe('acct-a');
   });
 
   it('LEASE-6: a stale generation is refused before anything goes upstream', async () => {
@@ -155,7 +155,7 @@ describe('exclusive leases on the proxy port (POST /api/v1/session-leases)', () 
     expect(next).toMatchObject({ owner: first.owner, generation: 2 });
     const stale = await ask(h, AGENT_KEY, held(first, 1));
     expect(stale.res.status).toBe(409);
-    expect(stale.json.headroom?.code).toBe('lease_generation_stale');
+    expect(stale.json.leeway?.code).toBe('lease_generation_stale');
     expect(stale.json.error?.type).toBe('invalid_request_error');
     expect(a.requests.length + b.requests.length).toBe(0);
   });
@@ -165,7 +165,7 @@ describe('exclusive leases on the proxy port (POST /api/v1/session-leases)', () 
     const grant = await acquire(h);
     const other = await ask(h, AGENT2_KEY, held(grant));
     expect(other.res.status).toBe(403);
-    expect(other.json.headroom?.code).toBe('lease_key_mismatch');
+    expect(other.json.leeway?.code).toBe('lease_key_mismatch');
     expect(a.requests.length + b.requests.length).toBe(0);
   });
 
@@ -175,7 +175,7 @@ describe('exclusive leases on the proxy port (POST /api/v1/session-leases)', () 
     await acquire(h, AGENT2_KEY);
     const third = await lease(h, AGENT_KEY, { action: 'acquire' });
     expect(third.res.status).toBe(429);
-    expect((third.json.headroom as { code: string }).code).toBe('lease_capacity_unavailable');
+    expect((third.json.leeway as { code: string }).code).toBe('lease_capacity_unavailable');
     const retry = Number(third.res.headers.get('retry-after'));
     expect(retry).toBeGreaterThanOrEqual(1);
     expect(retry).toBeLessThanOrEqual(120);
@@ -183,7 +183,7 @@ describe('exclusive leases on the proxy port (POST /api/v1/session-leases)', () 
     // A request without a lease skips leased connections; with all of them leased it waits for capacity.
     const plain = await ask(h, TEST_LOCAL_KEY);
     expect(plain.res.status).toBe(429);
-    expect(plain.json.headroom?.code).toBe('lease_capacity_unavailable');
+    expect(plain.json.leeway?.code).toBe('lease_capacity_unavailable');
     expect(Number(plain.res.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
     expect(a.requests.length + b.requests.length).toBe(0);
   });
@@ -194,7 +194,7 @@ describe('exclusive leases on the proxy port (POST /api/v1/session-leases)', () 
     expect(grant.connection).toBe('acct-a');
     const plain = await ask(h, TEST_LOCAL_KEY);
     expect(plain.res.status).toBe(200);
-    expect(plain.res.headers.get('x-headroom-connection')).toBe('acct-b');
+    expect(plain.res.headers.get('x-leeway-connection')).toBe('acct-b');
     expect(a.requests.length).toBe(0);
   });
 
@@ -202,12 +202,12 @@ describe('exclusive leases on the proxy port (POST /api/v1/session-leases)', () 
     const { h } = await scene();
     const { res, json } = await lease(h, TEST_LOCAL_KEY, { action: 'acquire' });
     expect(res.status).toBe(403);
-    expect((json.headroom as { code: string }).code).toBe('lease_scope_required');
+    expect((json.leeway as { code: string }).code).toBe('lease_scope_required');
   });
 
   it('LEASE-5: the door needs the local key, JSON actions and POST', async () => {
     const { h } = await scene();
-    expect((await lease(h, 'hr-wrong-key-000000000000', { action: 'acquire' })).res.status).toBe(401);
+    expect((await lease(h, 'lw-wrong-key-000000000000', { action: 'acquire' })).res.status).toBe(401);
     expect((await lease(h, AGENT_KEY, { action: 'steal' })).res.status).toBe(400);
     const get = await fetch(`${h.url}/api/v1/session-leases`, { headers: { 'x-api-key': AGENT_KEY } });
     expect(get.status).toBe(405);

@@ -121,7 +121,7 @@ function decide(ctx: ProxyContext, key: LocalKeyView, headers: IncomingMessage['
   if (owner.kind !== 'present')
     return {
       ok: false,
-      error: { code: 'lease_headers_invalid', message: 'Send the lease owner in x-headroom-lease-owner' },
+      error: { code: 'lease_headers_invalid', message: 'Send the lease owner in x-leeway-lease-owner' },
     };
   const claim = { ownerHash: hashLeaseOwner(owner.owner), generation: input.generation, keyId: key.id };
   if (input.action === 'renew') {
@@ -153,7 +153,7 @@ function decide(ctx: ProxyContext, key: LocalKeyView, headers: IncomingMessage['
 
 type OwnerHeader = { kind: 'none' } | { kind: 'present'; owner: string } | { kind: 'invalid'; message: string };
 
-/** The lifecycle calls send the owner alone (the generation is in the body); the Headroom name wins (PROD-15). */
+/** The lifecycle calls send the owner alone (the generation is in the body); the Leeway name wins (PROD-15). */
 function readLeaseOwner(headers: IncomingMessage['headers']): OwnerHeader {
   for (const name of LEASE_OWNER_HEADERS) {
     const raw = headers[name];
@@ -161,7 +161,7 @@ function readLeaseOwner(headers: IncomingMessage['headers']): OwnerHeader {
     const value = (Array.isArray(raw) ? raw[0] : raw)?.trim() ?? '';
     return LEASE_OWNER_PATTERN.test(value)
       ? { kind: 'present', owner: value }
-      : { kind: 'invalid', message: 'The lease owner is not a Headroom lease owner id' };
+      : { kind: 'invalid', message: 'The lease owner is not a Leeway lease owner id' };
   }
   return { kind: 'none' };
 }

@@ -39,11 +39,11 @@ class SseKeepAlive implements KeepAlive {
       });
       res.once('close', () => this.stop());
     }
-    this.note(`headroom keep-alive (waiting for ${waitingFor})`);
+    this.note(`leeway keep-alive (waiting for ${waitingFor})`);
     if (!this.timer) {
       this.timer = setInterval(() => {
         if (res.destroyed || res.writableEnded) return this.stop();
-        res.write(': headroom keep-alive\n\n');
+        res.write(': leeway keep-alive\n\n');
       }, KEEPALIVE_EVERY_MS);
       this.timer.unref();
     }

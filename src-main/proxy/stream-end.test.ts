@@ -1,17 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 // How a relayed stream's end is judged when its last event is big or split oddly across reads.
 // The upstream is raw node:http so each write (and the pause between them) is under the test's control.
 
-let headroom: RunningHeadroom | null = null;
+let leeway: RunningLeeway | null = null;
 let server: Server | null = null;
 
 afterEach(async () => {
-  await headroom?.stop();
-  headroom = null;
+  await leeway?.stop();
+  leeway = null;
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   server = null;
 });
@@ -37,7 +37,7 @@ async function upstreamWriting(pieces: readonly string[]): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-async function throughHeadroom(
+async function throughLeeway(
   pieces: readonly string[],
   path: '/v1/responses' | '/v1/messages',
 ): Promise<{ text: string; errorCode: string | null }> {
@@ -46,26 +46,26 @@ async function throughHeadroom(
     path === '/v1/responses'
       ? { name: 'oa', kind: 'openai', baseUrl: `${url}/v1`, apiKey: 'sk-openai-secret-oa-0000' }
       : { name: 'an', kind: 'anthropic', baseUrl: url, apiKey: 'sk-ant-secret-an-0000' };
-  headroom = await startHeadroom({ connections: [connection] });
+  leeway = await startLeeway({ connections: [connection] });
   const body =
     path === '/v1/responses'
       ? { model: 'gpt-4o', input: 'hi', stream: true }
       : { model: 'claude-sonnet-4-5', max_tokens: 16, stream: true, messages: [{ role: 'user', content: 'hi' }] };
-  const res = await fetch(`${headroom.url}${path}`, {
+  const res = await fetch(`${leeway.url}${path}`, {
     method: 'POST',
     headers: {
       'content-type': 'application/json',
-      authorization: `Bearer ${headroom.key}`,
+      authorization: `Bearer ${leeway.key}`,
       'anthropic-version': '2023-06-01',
     },
     body: JSON.stringify(body),
   });
   const text = await res.text();
-  return { text, errorCode: await loggedErrorCode(headroom) };
+  return { text, errorCode: await loggedErrorCode(leeway) };
 }
 
 /** The activity row is written once the relay settles, a moment after the client's last byte. */
-async function loggedErrorCode(h: RunningHeadroom): Promise<string | null> {
+async function loggedErrorCode(h: RunningLeeway): Promise<string | null> {
   for (let i = 0; i < 100; i++) {
     const list = await h.core.router.call('activity.list', { limit: 10 });
     const rows = list.ok ? (list.value as { errorCode: string | null }[]) : [];
@@ -95,7 +95,7 @@ describe('a relayed stream’s end', () => {
       completed.slice(40, 120_000),
       completed.slice(120_000),
     ];
-    const { text: got, errorCode } = await throughHeadroom(pieces, '/v1/responses');
+    const { text: got, errorCode } = await throughLeeway(pieces, '/v1/responses');
     expect(got).toBe(pieces.join(''));
     expect(got).not.toContain('response.failed');
     expect(errorCode).toBeNull();
@@ -107,7 +107,7 @@ describe('a relayed stream’s end', () => {
       'event: message_stop\ndata: {"type":"message_stop"}\n',
       '\n',
     ];
-    const { text: got, errorCode } = await throughHeadroom(pieces, '/v1/messages');
+    const { text: got, errorCode } = await throughLeeway(pieces, '/v1/messages');
     expect(got).toBe(pieces.join(''));
     expect(errorCode).toBeNull();
   });
@@ -117,7 +117,7 @@ describe('a relayed stream’s end', () => {
       event('message_start', { type: 'message_start', message: { id: 'm', usage: { input_tokens: 3 } } }),
       event('message_stop', { type: 'message_stop' }) + ': keep-alive\n\n: bye\n\n',
     ];
-    const { text: got, errorCode } = await throughHeadroom(pieces, '/v1/messages');
+    const { text: got, errorCode } = await throughLeeway(pieces, '/v1/messages');
     expect(got).toBe(pieces.join(''));
     expect(errorCode).toBeNull();
   });
@@ -130,7 +130,7 @@ describe('a relayed stream’s end', () => {
         delta: { type: 'text_delta', text: 'x'.repeat(150_000) },
       }),
     ];
-    const { text: got, errorCode } = await throughHeadroom(pieces, '/v1/messages');
+    const { text: got, errorCode } = await throughLeeway(pieces, '/v1/messages');
     expect(got.startsWith(pieces.join(''))).toBe(true);
     expect(got.slice(pieces.join('').length)).toContain('ended without message_stop');
     expect(errorCode).toBe('upstream_invalid_response');

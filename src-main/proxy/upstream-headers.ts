@@ -46,7 +46,7 @@ const DROP_FROM_RESPONSE = new Set([
   'set-cookie',
 ]);
 
-/** Upstream response headers minus hop-by-hop ones and cookies, plus Headroom's own. */
+/** Upstream response headers minus hop-by-hop ones and cookies, plus Leeway's own. */
 export function buildClientHeaders(
   upstream: Record<string, string | string[] | undefined>,
   extra: Record<string, string>,
@@ -63,7 +63,7 @@ export function buildClientHeaders(
 /**
  * The same headers as `buildClientHeaders`, as the flat `[name, value, …]` list `writeHead` takes:
  * the relay of every served answer writes them once and never reads them back, so no object with
- * two dozen dynamic keys (and its dictionary backing store) is built per request. Headroom's own
+ * two dozen dynamic keys (and its dictionary backing store) is built per request. Leeway's own
  * headers win over an upstream's of the same name, as in the object form.
  */
 export function clientHeaderList(

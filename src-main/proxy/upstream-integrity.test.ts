@@ -21,8 +21,8 @@ describe('commit on the first byte', () => {
       ups[0]?.enqueue({ kind: 'reset-after-headers' });
       const answer = await ask(h, 'anthropic', stream);
       expect(answer.status).toBe(200);
-      expect(answer.headers.get('x-headroom-connection')).toBe('backup');
-      expect(answer.headers.get('x-headroom-failover')).toBe('primary=reset');
+      expect(answer.headers.get('x-leeway-connection')).toBe('backup');
+      expect(answer.headers.get('x-leeway-failover')).toBe('primary=reset');
       expect(answer.text).toBe(ups[1]?.requests[0]?.response?.body);
       const row = await lastRow(h);
       expect(row).toMatchObject({ connection: 'backup', status: 200, errorCode: null });
@@ -50,8 +50,8 @@ describe('commit on the first byte', () => {
     const started = Date.now();
     const answer = await ask(h, 'openai', true);
     expect(Date.now() - started).toBeLessThan(4_000);
-    expect(answer.headers.get('x-headroom-connection')).toBe('backup');
-    expect(answer.headers.get('x-headroom-failover')).toBe('primary=timeout');
+    expect(answer.headers.get('x-leeway-connection')).toBe('backup');
+    expect(answer.headers.get('x-leeway-failover')).toBe('primary=timeout');
     expect(answer.text).toContain('data: [DONE]');
   });
 
@@ -66,7 +66,7 @@ describe('commit on the first byte', () => {
     const answer = await ask(h, 'anthropic', false);
     expect(Date.now() - started).toBeLessThan(4_000);
     expect(answer.status).toBe(200);
-    expect(answer.headers.get('x-headroom-connection')).toBe('backup');
+    expect(answer.headers.get('x-leeway-connection')).toBe('backup');
   });
 });
 
@@ -116,7 +116,7 @@ describe('malformed upstream answers', () => {
       ups[0]?.enqueue({ kind: 'malformed-ok', shape });
       const answer = await ask(h, 'anthropic', false);
       expect(answer.status).toBe(200);
-      expect(answer.headers.get('x-headroom-failover')).toBe('primary=invalid_response');
+      expect(answer.headers.get('x-leeway-failover')).toBe('primary=invalid_response');
       expect(answer.text).toBe(ups[1]?.requests[0]?.response?.body);
     });
 
@@ -146,8 +146,8 @@ describe('malformed upstream answers', () => {
     const { ups, h } = await scene.start('anthropic', 2);
     ups[0]?.enqueue({ kind: 'malformed-ok', shape: 'unterminated', events: 0 });
     const answer = await ask(h, 'anthropic', true);
-    expect(answer.headers.get('x-headroom-connection')).toBe('backup');
-    expect(answer.headers.get('x-headroom-failover')).toBe('primary=invalid_response');
+    expect(answer.headers.get('x-leeway-connection')).toBe('backup');
+    expect(answer.headers.get('x-leeway-failover')).toBe('primary=invalid_response');
     expect(answer.text).toBe(ups[1]?.requests[0]?.response?.body);
   });
 
@@ -156,7 +156,7 @@ describe('malformed upstream answers', () => {
     ups[0]?.enqueue({ kind: 'malformed-ok', shape: 'unterminated', events: 4 });
     const answer = await ask(h, 'anthropic', true);
     const relayed = ups[0]?.requests[0]?.response?.body ?? '<none>';
-    expect(answer.headers.get('x-headroom-connection')).toBe('primary');
+    expect(answer.headers.get('x-leeway-connection')).toBe('primary');
     expect(answer.text.startsWith(relayed)).toBe(true);
     const tail = answer.text.slice(relayed.length);
     expect(tail).toMatch(/^event: error\ndata: /);
@@ -180,8 +180,8 @@ describe('malformed upstream answers', () => {
     const { ups, h } = await scene.start('anthropic', 2);
     ups[0]?.enqueue({ kind: 'stream-error', after: 0 });
     const answer = await ask(h, 'anthropic', true);
-    expect(answer.headers.get('x-headroom-connection')).toBe('backup');
-    expect(answer.headers.get('x-headroom-failover')).toBe('primary=529');
+    expect(answer.headers.get('x-leeway-connection')).toBe('backup');
+    expect(answer.headers.get('x-leeway-failover')).toBe('primary=529');
     expect(answer.text).toBe(ups[1]?.requests[0]?.response?.body);
   });
 

@@ -1,4 +1,4 @@
-/** Longest piece of an upstream's own words kept inside a Headroom error message. */
+/** Longest piece of an upstream's own words kept inside a Leeway error message. */
 const SUMMARY_CHARS = 500;
 /** Only the start of a body is read for its summary: the words that matter come early. */
 const SCAN_CHARS = 64 * 1024;

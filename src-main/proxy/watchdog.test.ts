@@ -1,20 +1,20 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src-shared/domain/request-log';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, openaiConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, openaiConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 let upstreams: FakeUpstream[] = [];
-let headroom: RunningHeadroom | null = null;
+let leeway: RunningLeeway | null = null;
 
 afterEach(async () => {
-  await headroom?.stop();
-  headroom = null;
+  await leeway?.stop();
+  leeway = null;
   await Promise.all(upstreams.map((u) => u.close()));
   upstreams = [];
 });
 
 /** Warm-up 0 and the shortest window (1 s): a stream with no useful output is cut one second in. */
-async function enableWatchdog(h: RunningHeadroom) {
+async function enableWatchdog(h: RunningLeeway) {
   const r = await h.core.router.call('resilience.updateSettings', {
     streamRecovery: { throughputWatchdog: { enabled: true, warmupMs: 0, windowMs: 1_000, minUsefulBytesPerSecond: 4 } },
   });
@@ -30,7 +30,7 @@ async function start(format: 'anthropic' | 'openai', count: 1 | 2) {
   const model = format === 'anthropic' ? 'claude-sonnet-4-5' : 'gpt-4o-mini';
   const [first, second] = made;
   if (!first) throw new Error('no upstream');
-  headroom = await startHeadroom({
+  leeway = await startLeeway({
     connections: [
       connection('primary', first.url, { priority: 1 }),
       ...(second ? [connection('backup', second.url, { priority: 2 })] : []),
@@ -39,10 +39,10 @@ async function start(format: 'anthropic' | 'openai', count: 1 | 2) {
       { name: 'main', targets: (second ? ['primary', 'backup'] : ['primary']).map((c) => ({ connection: c, model })) },
     ],
   });
-  return { first, second, h: headroom };
+  return { first, second, h: leeway };
 }
 
-function askAnthropic(h: RunningHeadroom) {
+function askAnthropic(h: RunningLeeway) {
   return fetch(`${h.url}/v1/messages`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': h.key, 'anthropic-version': '2023-06-01' },
@@ -50,7 +50,7 @@ function askAnthropic(h: RunningHeadroom) {
   });
 }
 
-function askOpenai(h: RunningHeadroom) {
+function askOpenai(h: RunningLeeway) {
   return fetch(`${h.url}/v1/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${h.key}` },
@@ -58,11 +58,11 @@ function askOpenai(h: RunningHeadroom) {
   });
 }
 
-function rows(h: RunningHeadroom): Promise<RequestLogEntry[]> {
+function rows(h: RunningLeeway): Promise<RequestLogEntry[]> {
   return rowsAtLeast(h, 1);
 }
 
-async function rowsAtLeast(h: RunningHeadroom, count: number): Promise<RequestLogEntry[]> {
+async function rowsAtLeast(h: RunningLeeway, count: number): Promise<RequestLogEntry[]> {
   // The row is written as the request settles, just after the client's last byte.
   for (let i = 0; i < 50; i++) {
     const list = await h.core.router.call('activity.list', {});
@@ -81,8 +81,8 @@ describe('slow-stream watchdog through the proxy', () => {
     const res = await askAnthropic(h);
     const text = await res.text();
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-headroom-connection')).toBe('backup');
-    expect(res.headers.get('x-headroom-failover')).toBe('primary=slow');
+    expect(res.headers.get('x-leeway-connection')).toBe('backup');
+    expect(res.headers.get('x-leeway-failover')).toBe('primary=slow');
     expect(text).toBe(second?.requests[0]?.response?.body);
     // Only the slow attempt ended, and its upstream request was cancelled, not left to trickle on.
     await first.waitFor((u) => u.requests[0]?.aborted === true);

@@ -1,18 +1,18 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, type RunningHeadroom } from '../testing/start-headroom';
-import { ask, call, KEYS, startQuotaHeadroom } from './quota-test-kit';
+import { anthropicConnection, type RunningLeeway } from '../testing/start-leeway';
+import { ask, call, KEYS, startQuotaLeeway } from './quota-test-kit';
 
 /**
  * TEST-13: routing decisions through the real combo pipeline with a quota pool present — the
  * `qtSd/<pool>` system combo's DRR weights and saturation gating, and the public strategies unchanged.
  */
 let upstreams: FakeUpstream[] = [];
-let headroom: RunningHeadroom | null = null;
+let leeway: RunningLeeway | null = null;
 
 afterEach(async () => {
-  await headroom?.stop();
-  headroom = null;
+  await leeway?.stop();
+  leeway = null;
   await Promise.all(upstreams.map((u) => u.close()));
   upstreams = [];
 });
@@ -24,7 +24,7 @@ async function family(extraConfig: Record<string, unknown> = {}) {
   const a1 = await startFakeUpstream({ format: 'anthropic', name: 'a1' });
   const a2 = await startFakeUpstream({ format: 'anthropic', name: 'a2' });
   upstreams.push(a1, a2);
-  const h = (headroom = await startQuotaHeadroom(
+  const h = (leeway = await startQuotaLeeway(
     {
       connections: [
         // Accounts of one family serve the same models: `qtSd/fam` sends the first one to either.
@@ -48,18 +48,13 @@ async function family(extraConfig: Record<string, unknown> = {}) {
   return { a1, a2, h };
 }
 
-async function servedBy(
-  h: RunningHeadroom,
-  model: string,
-  n: number,
-  key: 'alice' | 'bob' = 'alice',
-): Promise<string[]> {
+async function servedBy(h: RunningLeeway, model: string, n: number, key: 'alice' | 'bob' = 'alice'): Promise<string[]> {
   const out: string[] = [];
   for (let i = 0; i < n; i++) {
     const res = await ask(h, key, model);
     await res.text();
     expect(res.status).toBe(200);
-    out.push(res.headers.get('x-headroom-connection') ?? '?');
+    out.push(res.headers.get('x-leeway-connection') ?? '?');
   }
   return out;
 }

@@ -1,15 +1,15 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SwitchingQuotaStore } from './store/store-factory';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, type RunningHeadroom } from '../testing/start-headroom';
-import { ask, startQuotaHeadroom } from './quota-test-kit';
+import { anthropicConnection, type RunningLeeway } from '../testing/start-leeway';
+import { ask, startQuotaLeeway } from './quota-test-kit';
 
 let upstreams: FakeUpstream[] = [];
-let headroom: RunningHeadroom | null = null;
+let leeway: RunningLeeway | null = null;
 
 afterEach(async () => {
-  await headroom?.stop();
-  headroom = null;
+  await leeway?.stop();
+  leeway = null;
   await Promise.all(upstreams.map((u) => u.close()));
   upstreams = [];
 });
@@ -46,10 +46,10 @@ function withStore(patch: Partial<Pick<SwitchingQuotaStore, 'readMany' | 'consum
 async function start(patch: Parameters<typeof withStore>[0]) {
   const acct = await startFakeUpstream({ format: 'anthropic', name: 'acct' });
   upstreams.push(acct);
-  headroom = await startQuotaHeadroom({ connections: [anthropicConnection('acct', acct.url)] }, [POOL], {
+  leeway = await startQuotaLeeway({ connections: [anthropicConnection('acct', acct.url)] }, [POOL], {
     wrapQuotaStore: withStore(patch),
   });
-  return { acct, h: headroom };
+  return { acct, h: leeway };
 }
 
 describe('quota fails open', () => {

@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, type RunningHeadroom } from '../testing/start-headroom';
-import { ask, startQuotaHeadroom, usageOf, waitForConsumed, type QuotaErrorBody } from './quota-test-kit';
+import { anthropicConnection, type RunningLeeway } from '../testing/start-leeway';
+import { ask, startQuotaLeeway, usageOf, waitForConsumed, type QuotaErrorBody } from './quota-test-kit';
 
 let upstreams: FakeUpstream[] = [];
-let headroom: RunningHeadroom | null = null;
+let leeway: RunningLeeway | null = null;
 
 afterEach(async () => {
-  await headroom?.stop();
-  headroom = null;
+  await leeway?.stop();
+  leeway = null;
   await Promise.all(upstreams.map((u) => u.close()));
   upstreams = [];
 });
@@ -22,7 +22,7 @@ const util = (fiveHour: number) => ({
 async function start() {
   const acct = await startFakeUpstream({ format: 'anthropic', name: 'max' });
   upstreams.push(acct);
-  headroom = await startQuotaHeadroom({ connections: [anthropicConnection('max', acct.url)] }, [
+  leeway = await startQuotaLeeway({ connections: [anthropicConnection('max', acct.url)] }, [
     {
       name: 'max-team',
       connection: 'max',
@@ -33,10 +33,10 @@ async function start() {
       ],
     },
   ]);
-  return { acct, h: headroom };
+  return { acct, h: leeway };
 }
 
-async function send(h: RunningHeadroom, key: 'alice' | 'bob') {
+async function send(h: RunningLeeway, key: 'alice' | 'bob') {
   const res = await ask(h, key, 'claude-sonnet-4-5');
   await res.text();
   return res;
@@ -69,7 +69,7 @@ describe('percent dimensions from the provider’s utilisation headers', () => {
     const held = await ask(h, 'alice', 'claude-sonnet-4-5');
     const body = (await held.json()) as QuotaErrorBody;
     expect(held.status).toBe(429);
-    expect(body.headroom.details).toMatchObject({
+    expect(body.leeway.details).toMatchObject({
       pool: 'max-team',
       key: 'alice',
       dimension: { unit: 'percent', window: '5h', limit: 100 },

@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, type RunningHeadroom } from '../testing/start-headroom';
-import { ask, burst, startQuotaHeadroom, usageOf, waitForConsumed, type QuotaErrorBody } from './quota-test-kit';
+import { anthropicConnection, type RunningLeeway } from '../testing/start-leeway';
+import { ask, burst, startQuotaLeeway, usageOf, waitForConsumed, type QuotaErrorBody } from './quota-test-kit';
 
 let upstreams: FakeUpstream[] = [];
-let headroom: RunningHeadroom | null = null;
+let leeway: RunningLeeway | null = null;
 
 afterEach(async () => {
-  await headroom?.stop();
-  headroom = null;
+  await leeway?.stop();
+  leeway = null;
   await Promise.all(upstreams.map((u) => u.close()));
   upstreams = [];
 });
@@ -25,7 +25,7 @@ const MODEL = 'claude-sonnet-4-5';
 describe('quota pre-check through the real proxy', () => {
   it('QFAIR-1, QFAIR-2, QFAIR-5, QFAIR-3, QPIPE-2: a bursting hard key is held at its share of 10 with a 429 that says why and when; the other key keeps being served', async () => {
     const acct = await upstream('acct');
-    const h = (headroom = await startQuotaHeadroom({ connections: [anthropicConnection('acct', acct.url)] }, [
+    const h = (leeway = await startQuotaLeeway({ connections: [anthropicConnection('acct', acct.url)] }, [
       {
         name: 'team',
         connection: 'acct',
@@ -45,8 +45,8 @@ describe('quota pre-check through the real proxy', () => {
     const body = (await held.json()) as QuotaErrorBody;
     expect(held.status).toBe(429);
     expect(body.error.type).toBe('rate_limit_error');
-    expect(body.headroom.code).toBe('quota_exceeded');
-    expect(body.headroom.details).toMatchObject({
+    expect(body.leeway.code).toBe('quota_exceeded');
+    expect(body.leeway.details).toMatchObject({
       pool: 'team',
       key: 'alice',
       dimension: { unit: 'requests', window: 'hourly', limit: 20 },
@@ -70,7 +70,7 @@ describe('quota pre-check through the real proxy', () => {
     const served = await ask(h, 'bob', MODEL);
     await served.text();
     expect(served.status).toBe(200);
-    expect(served.headers.get('x-headroom-quota')).toBe('ok');
+    expect(served.headers.get('x-leeway-quota')).toBe('ok');
     await waitForConsumed(h, 'team', 'bob', 1);
     expect(acct.requests).toHaveLength(11);
   });
@@ -78,7 +78,7 @@ describe('quota pre-check through the real proxy', () => {
   it('QFAIR-6, QPIPE-7: a soft key over its share is demoted behind the combo’s connection outside its pool, never blocked', async () => {
     const a1 = await upstream('a1');
     const a2 = await upstream('a2');
-    const h = (headroom = await startQuotaHeadroom(
+    const h = (leeway = await startQuotaLeeway(
       {
         connections: [
           anthropicConnection('a1', a1.url, { priority: 1 }),
@@ -113,18 +113,18 @@ describe('quota pre-check through the real proxy', () => {
     const demoted = await ask(h, 'alice', 'main');
     await demoted.text();
     expect(demoted.status).toBe(200);
-    expect(demoted.headers.get('x-headroom-quota')).toBe('penalized');
-    expect(demoted.headers.get('x-headroom-connection')).toBe('a2');
+    expect(demoted.headers.get('x-leeway-quota')).toBe('penalized');
+    expect(demoted.headers.get('x-leeway-connection')).toBe('a2');
     // Bob, under his share, still goes to the first connection.
     const bob = await ask(h, 'bob', 'main');
     await bob.text();
-    expect(bob.headers.get('x-headroom-connection')).toBe('a1');
-    expect(bob.headers.get('x-headroom-quota')).toBe('ok');
+    expect(bob.headers.get('x-leeway-connection')).toBe('a1');
+    expect(bob.headers.get('x-leeway-quota')).toBe('ok');
   });
 
   it('QFAIR-6: with one connection a penalized soft key is still served, and the header says so', async () => {
     const acct = await upstream('acct');
-    const h = (headroom = await startQuotaHeadroom({ connections: [anthropicConnection('acct', acct.url)] }, [
+    const h = (leeway = await startQuotaLeeway({ connections: [anthropicConnection('acct', acct.url)] }, [
       {
         name: 'solo',
         connection: 'acct',
@@ -140,14 +140,14 @@ describe('quota pre-check through the real proxy', () => {
     const res = await ask(h, 'alice', MODEL);
     await res.text();
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-headroom-quota')).toBe('penalized');
+    expect(res.headers.get('x-leeway-quota')).toBe('penalized');
     const usage = await usageOf(h, 'solo');
     expect(usage.dimensions[0]?.mode).toBe('strict');
   });
 
   it('QFAIR-7, QFAIR-8: a burst key ignores shares until the pool is full, then everyone is held as global-saturated', async () => {
     const acct = await upstream('acct');
-    const h = (headroom = await startQuotaHeadroom({ connections: [anthropicConnection('acct', acct.url)] }, [
+    const h = (leeway = await startQuotaLeeway({ connections: [anthropicConnection('acct', acct.url)] }, [
       {
         name: 'team',
         connection: 'acct',
@@ -163,21 +163,19 @@ describe('quota pre-check through the real proxy', () => {
       const res = await ask(h, key, MODEL);
       const body = (await res.json()) as QuotaErrorBody;
       expect(res.status).toBe(429);
-      expect(body.headroom.details).toMatchObject({
+      expect(body.leeway.details).toMatchObject({
         key,
         reason: 'global-saturated',
         consumed: key === 'alice' ? 20 : 0,
       });
-      expect(body.headroom.details.excluded).toEqual([
-        expect.objectContaining({ connection: 'acct', reason: 'quota' }),
-      ]);
+      expect(body.leeway.details.excluded).toEqual([expect.objectContaining({ connection: 'acct', reason: 'quota' })]);
     }
     expect(acct.requests).toHaveLength(20);
   });
 
   it('QPIPE-1: a key no pool allocates is routed as before, without the quota header', async () => {
     const acct = await upstream('acct');
-    const h = (headroom = await startQuotaHeadroom({ connections: [anthropicConnection('acct', acct.url)] }, [
+    const h = (leeway = await startQuotaLeeway({ connections: [anthropicConnection('acct', acct.url)] }, [
       {
         name: 'team',
         connection: 'acct',
@@ -189,7 +187,7 @@ describe('quota pre-check through the real proxy', () => {
       const res = await ask(h, 'carol', MODEL);
       await res.text();
       expect(res.status).toBe(200);
-      expect(res.headers.get('x-headroom-quota')).toBeNull();
+      expect(res.headers.get('x-leeway-quota')).toBeNull();
     }
   });
 });

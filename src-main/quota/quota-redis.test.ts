@@ -1,13 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
 import { redisUnavailableReason, startRedisServer, type RedisServer } from '../testing/redis-server';
-import { anthropicConnection, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, type RunningLeeway } from '../testing/start-leeway';
 import {
   ask,
   burst,
   call,
   midWindowClock,
-  startQuotaHeadroom,
+  startQuotaLeeway,
   waitForConsumed,
   type QuotaErrorBody,
 } from './quota-test-kit';
@@ -18,7 +18,7 @@ const title =
 
 let redis: RedisServer | null = null;
 let upstream: FakeUpstream | null = null;
-let running: RunningHeadroom[] = [];
+let running: RunningLeeway[] = [];
 
 beforeAll(async () => {
   if (unavailable !== null) return;
@@ -49,12 +49,12 @@ async function waitFor<T>(
   }
 }
 
-const storeOf = (h: RunningHeadroom) => call(h, 'quota.storeStatus', undefined);
+const storeOf = (h: RunningLeeway) => call(h, 'quota.storeStatus', undefined);
 
 /** An instance with its own data dir, switched to Redis through the setting (QDRV-3/4). */
-async function instance(now: () => number): Promise<RunningHeadroom> {
+async function instance(now: () => number): Promise<RunningLeeway> {
   if (!redis || !upstream) throw new Error('redis not started');
-  const h = await startQuotaHeadroom(
+  const h = await startQuotaLeeway(
     { connections: [anthropicConnection('acct', upstream.url)] },
     [
       {
@@ -94,7 +94,7 @@ describe.skipIf(unavailable !== null)(title, () => {
       const res = await ask(h, 'alice', 'claude-sonnet-4-5');
       const body = (await res.json()) as QuotaErrorBody;
       expect(res.status).toBe(429);
-      expect(body.headroom.details).toMatchObject({ key: 'alice', consumed: 10, fairShare: 10, reason: 'fair-share' });
+      expect(body.leeway.details).toMatchObject({ key: 'alice', consumed: 10, fairShare: 10, reason: 'fair-share' });
     }
     const bob = await ask(two, 'bob', 'claude-sonnet-4-5');
     await bob.text();

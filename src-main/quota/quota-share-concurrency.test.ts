@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, type RunningHeadroom } from '../testing/start-headroom';
-import { ask, call, KEYS, startQuotaHeadroom } from './quota-test-kit';
+import { anthropicConnection, type RunningLeeway } from '../testing/start-leeway';
+import { ask, call, KEYS, startQuotaLeeway } from './quota-test-kit';
 
 let upstreams: FakeUpstream[] = [];
-let headroom: RunningHeadroom | null = null;
+let leeway: RunningLeeway | null = null;
 
 afterEach(async () => {
-  await headroom?.stop();
-  headroom = null;
+  await leeway?.stop();
+  leeway = null;
   await Promise.all(upstreams.map((u) => u.close()));
   upstreams = [];
 });
@@ -20,7 +20,7 @@ async function family() {
   const a1 = await startFakeUpstream({ format: 'anthropic', name: 'a1' });
   const a2 = await startFakeUpstream({ format: 'anthropic', name: 'a2' });
   upstreams.push(a1, a2);
-  const h = (headroom = await startQuotaHeadroom(
+  const h = (leeway = await startQuotaLeeway(
     {
       connections: [
         anthropicConnection('a1', a1.url, { models: [MODEL], maxConcurrent: 1 }),
@@ -40,7 +40,7 @@ async function family() {
 }
 
 /** Holds a connection's only slot with a request its upstream never answers (carol: outside the pool). */
-async function hold(h: RunningHeadroom, upstream: FakeUpstream, connection: string) {
+async function hold(h: RunningLeeway, upstream: FakeUpstream, connection: string) {
   upstream.enqueue({ kind: 'hang' });
   const controller = new AbortController();
   const pending = fetch(`${h.url}/v1/messages`, {
@@ -62,7 +62,7 @@ async function hold(h: RunningHeadroom, upstream: FakeUpstream, connection: stri
 }
 
 /** Both accounts busy; a qtSd request waits; a2 frees first, then a1. Returns who served it. */
-async function scenario(h: RunningHeadroom, a1: FakeUpstream, a2: FakeUpstream): Promise<string | null> {
+async function scenario(h: RunningLeeway, a1: FakeUpstream, a2: FakeUpstream): Promise<string | null> {
   const free1 = await hold(h, a1, 'a1');
   const free2 = await hold(h, a2, 'a2');
   const waiting = ask(h, 'alice', 'qtSd/fam');
@@ -74,7 +74,7 @@ async function scenario(h: RunningHeadroom, a1: FakeUpstream, a2: FakeUpstream):
   const res = await waiting;
   await res.text();
   expect(res.status).toBe(200);
-  return res.headers.get('x-headroom-connection');
+  return res.headers.get('x-leeway-connection');
 }
 
 describe('quota-share per-connection concurrency', () => {

@@ -1,22 +1,22 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestQueueView } from '../../src-shared/domain/request-queue-view';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, type RunningHeadroom } from '../testing/start-headroom';
-import { ask, call, KEYS, startQuotaHeadroom } from './quota-test-kit';
+import { anthropicConnection, type RunningLeeway } from '../testing/start-leeway';
+import { ask, call, KEYS, startQuotaLeeway } from './quota-test-kit';
 
 /*
  * CONC-4 asks the qsconn semaphore to fail open: a full queue or a timed-out wait lets the request go
- * out without a slot. Headroom keeps the fail-open where it sends nothing extra to a busy account — a
+ * out without a slot. Leeway keeps the fail-open where it sends nothing extra to a busy account — a
  * full queue on the scheduler's pick moves the request on to the next account — and refuses on the
  * last one, because QUEUE-3/QUEUE-8 say a request over those budgets is never sent (see
  * resilience/queue/README.md: sending without a slot would release the very burst the limit holds).
  */
 
 let upstreams: FakeUpstream[] = [];
-let headroom: RunningHeadroom | null = null;
+let leeway: RunningLeeway | null = null;
 afterEach(async () => {
-  await headroom?.stop();
-  headroom = null;
+  await leeway?.stop();
+  leeway = null;
   await Promise.all(upstreams.map((u) => u.close()));
   upstreams = [];
 });
@@ -34,7 +34,7 @@ async function family(overrides: { a1?: object; a2?: object }) {
       maxConcurrent: 1,
       ...(rateLimitOverrides ? { rateLimitOverrides } : {}),
     });
-  const h = (headroom = await startQuotaHeadroom(
+  const h = (leeway = await startQuotaLeeway(
     { connections: [account('a1', a1.url, overrides.a1), account('a2', a2.url, overrides.a2)] },
     [
       {
@@ -49,7 +49,7 @@ async function family(overrides: { a1?: object; a2?: object }) {
 }
 
 /** A request as carol (outside the pool) straight to one account; abort() ends it. */
-function direct(h: RunningHeadroom, connection: string) {
+function direct(h: RunningLeeway, connection: string) {
   const controller = new AbortController();
   const done = fetch(`${h.url}/v1/messages`, {
     method: 'POST',
@@ -66,12 +66,12 @@ function direct(h: RunningHeadroom, connection: string) {
   return { abort: () => controller.abort(), done };
 }
 
-async function queued(h: RunningHeadroom, connection: string): Promise<number> {
+async function queued(h: RunningLeeway, connection: string): Promise<number> {
   const rows: RequestQueueView[] = await call(h, 'queues.list', undefined);
   return rows.find((r) => r.connection === connection)?.queued ?? 0;
 }
 
-async function untilQueued(h: RunningHeadroom, connection: string, n: number): Promise<void> {
+async function untilQueued(h: RunningLeeway, connection: string, n: number): Promise<void> {
   for (let i = 0; i < 300; i++) {
     if ((await queued(h, connection)) === n) return;
     await new Promise((r) => setTimeout(r, 10));
@@ -80,7 +80,7 @@ async function untilQueued(h: RunningHeadroom, connection: string, n: number): P
 }
 
 /** The account's only slot taken by a request its upstream never answers. */
-async function hold(h: RunningHeadroom, upstream: FakeUpstream, connection: string) {
+async function hold(h: RunningLeeway, upstream: FakeUpstream, connection: string) {
   upstream.enqueue({ kind: 'hang' });
   const held = direct(h, connection);
   await upstream.waitForRequests(upstream.requests.length + 1);
@@ -103,7 +103,7 @@ describe('quota-share semaphore: fail open (CONC-4) within the request-queue bud
     const res = await pending;
     await res.text();
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-headroom-connection')).toBe('a2');
+    expect(res.headers.get('x-leeway-connection')).toBe('a2');
     // a1 is still held: the request never waited there and never reached it.
     expect(a1.requests).toHaveLength(1);
     expect(await queued(h, 'a1')).toBe(1);
@@ -111,7 +111,7 @@ describe('quota-share semaphore: fail open (CONC-4) within the request-queue bud
     await Promise.all([busy1.done, busy2.done, waiter.done]);
   });
 
-  it('CONC-4 (Headroom: QUEUE-3/8 win on the last account): a full queue there is refused with 429, a wait past maxWaitMs with 503; neither is sent', async () => {
+  it('CONC-4 (Leeway: QUEUE-3/8 win on the last account): a full queue there is refused with 429, a wait past maxWaitMs with 503; neither is sent', async () => {
     const { a1, a2, h } = await family({ a1: { maxQueueDepth: 1 }, a2: { maxQueueDepth: 1, maxWaitMs: 400 } });
     const busy1 = await hold(h, a1, 'a1');
     const waiter = direct(h, 'a1');

@@ -1,17 +1,17 @@
 /**
- * Shared by the quota through-proxy tests: a Headroom with named local keys, a clock pinned to the
+ * Shared by the quota through-proxy tests: a Leeway with named local keys, a clock pinned to the
  * middle of a window (no test straddles a bucket edge), requests as a key, and a wait for the
  * post-record (QPIPE-5 writes after the answer, so a test reads the counter before its next step).
  */
 import type { MethodName, MethodOutput } from '../../src-shared/contract/methods';
 import type { QuotaPoolInput, QuotaPoolUsage } from '../../src-shared/domain/quota';
-import { startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { startLeeway, type RunningLeeway } from '../testing/start-leeway';
 import type { CoreOptions } from '../core';
 
 export const KEYS = {
-  alice: 'hr-alice-local-key-0123456789',
-  bob: 'hr-bob-local-key-0123456789ab',
-  carol: 'hr-carol-local-key-0123456789',
+  alice: 'lw-alice-local-key-0123456789',
+  bob: 'lw-bob-local-key-0123456789ab',
+  carol: 'lw-carol-local-key-0123456789',
 } as const;
 export type KeyName = keyof typeof KEYS;
 
@@ -24,12 +24,12 @@ export function midWindowClock(): () => number {
   return () => base + (Date.now() - t0);
 }
 
-export async function startQuotaHeadroom(
+export async function startQuotaLeeway(
   config: Record<string, unknown>,
   pools: QuotaPoolInput[],
   extra: { dataDir?: string; wrapQuotaStore?: CoreOptions['wrapQuotaStore']; now?: () => number } = {},
-): Promise<RunningHeadroom> {
-  const h = await startHeadroom(
+): Promise<RunningLeeway> {
+  const h = await startLeeway(
     { keys: Object.entries(KEYS).map(([name, key]) => ({ name, key })), ...config },
     {
       now: extra.now ?? midWindowClock(),
@@ -46,7 +46,7 @@ export async function startQuotaHeadroom(
 
 /** A contract call through the core's router, typed by the method; a refusal throws. */
 export async function call<M extends MethodName>(
-  h: RunningHeadroom,
+  h: RunningLeeway,
   method: M,
   input: unknown,
 ): Promise<MethodOutput<M>> {
@@ -55,7 +55,7 @@ export async function call<M extends MethodName>(
   return result.value as MethodOutput<M>;
 }
 
-export function ask(h: RunningHeadroom, key: KeyName, model: string, extra: Record<string, unknown> = {}) {
+export function ask(h: RunningLeeway, key: KeyName, model: string, extra: Record<string, unknown> = {}) {
   return fetch(`${h.url}/v1/messages`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': KEYS[key], 'anthropic-version': '2023-06-01' },
@@ -63,19 +63,19 @@ export function ask(h: RunningHeadroom, key: KeyName, model: string, extra: Reco
   });
 }
 
-export async function usageOf(h: RunningHeadroom, pool: string): Promise<QuotaPoolUsage> {
+export async function usageOf(h: RunningLeeway, pool: string): Promise<QuotaPoolUsage> {
   return call(h, 'quota.poolUsage', { id: pool });
 }
 
 /** The key's consumption on the pool's first dimension. */
-export async function consumedBy(h: RunningHeadroom, pool: string, key: KeyName, dim = 0): Promise<number> {
+export async function consumedBy(h: RunningLeeway, pool: string, key: KeyName, dim = 0): Promise<number> {
   const usage = await usageOf(h, pool);
   return usage.dimensions[dim]?.keys.find((k) => k.key === key)?.consumed ?? 0;
 }
 
 /** Polls until the key's counter reached `atLeast` (the post-record runs after the answer). */
 export async function waitForConsumed(
-  h: RunningHeadroom,
+  h: RunningLeeway,
   pool: string,
   key: KeyName,
   atLeast: number,
@@ -92,13 +92,7 @@ export async function waitForConsumed(
 }
 
 /** Sends `n` requests one after another, each counted before the next; returns the statuses. */
-export async function burst(
-  h: RunningHeadroom,
-  key: KeyName,
-  model: string,
-  n: number,
-  pool: string,
-): Promise<number[]> {
+export async function burst(h: RunningLeeway, key: KeyName, model: string, n: number, pool: string): Promise<number[]> {
   const statuses: number[] = [];
   for (let i = 0; i < n; i++) {
     const before = await consumedBy(h, pool, key);
@@ -113,7 +107,7 @@ export async function burst(
 export interface QuotaErrorBody {
   type?: string;
   error: { type: string; message: string };
-  headroom: {
+  leeway: {
     code: string;
     details: {
       pool: string;

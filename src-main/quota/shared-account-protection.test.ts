@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, type RunningHeadroom } from '../testing/start-headroom';
-import { ask, startQuotaHeadroom } from './quota-test-kit';
+import { anthropicConnection, type RunningLeeway } from '../testing/start-leeway';
+import { ask, startQuotaLeeway } from './quota-test-kit';
 
 /*
  * CONC-1 end to end: two GLM-like subscription accounts that allow one request at a time each,
@@ -11,10 +11,10 @@ import { ask, startQuotaHeadroom } from './quota-test-kit';
  */
 
 let upstreams: FakeUpstream[] = [];
-let headroom: RunningHeadroom | null = null;
+let leeway: RunningLeeway | null = null;
 afterEach(async () => {
-  await headroom?.stop();
-  headroom = null;
+  await leeway?.stop();
+  leeway = null;
   await Promise.all(upstreams.map((u) => u.close()));
   upstreams = [];
 });
@@ -45,7 +45,7 @@ describe('shared subscription account under a quota-share combo (CONC-1)', () =>
     ];
     upstreams.push(...accounts);
     for (const a of accounts) a.setDefault({ kind: 'slow-stream', intervalMs: 10, deltas: 10 });
-    const h = (headroom = await startQuotaHeadroom(
+    const h = (leeway = await startQuotaLeeway(
       {
         connections: accounts.map((a, i) =>
           anthropicConnection(`glm-${i + 1}`, a.url, { models: [MODEL], maxConcurrent: 1 }),
@@ -84,7 +84,7 @@ describe('shared subscription account under a quota-share combo (CONC-1)', () =>
     const held = await ask(h, 'bob', 'qtSd/glm');
     await held.text();
     expect(held.status).toBe(200);
-    expect(held.headers.get('x-headroom-held')).toBe('cooldown');
+    expect(held.headers.get('x-leeway-held')).toBe('cooldown');
     expect(accounts.map((a) => a.requests.length).reduce((x, y) => x + y)).toBe(keys.length + 3);
   });
 });

@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { anthropicConnection } from '../testing/start-headroom';
+import { anthropicConnection } from '../testing/start-leeway';
 import { askAnthropic, call, connectionRow, createScene, send } from './resilience-it-kit';
 
-/** "Probe now" (issue 13 §8) through a real Headroom and fake upstreams on loopback. */
+/** "Probe now" (issue 13 §8) through a real Leeway and fake upstreams on loopback. */
 const scene = createScene({ cooldownWait: false });
 afterEach(() => scene.cleanup());
 
@@ -26,7 +26,7 @@ describe('cooldowns.probe through the real core', () => {
       ],
     });
     first.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '600' } });
-    expect((await send(askAnthropic(h, 'main'))).headers.get('x-headroom-connection')).toBe('second');
+    expect((await send(askAnthropic(h, 'main'))).headers.get('x-leeway-connection')).toBe('second');
     expect((await connectionRow(h, 'first')).testStatus).toBe('unavailable');
 
     // Still limited: the probe is refused and the cooldown stays.
@@ -43,6 +43,6 @@ describe('cooldowns.probe through the real core', () => {
     expect(lifted).toMatchObject({ connection: 'first', ok: true, lifted: true });
     expect(first.requests).toHaveLength(3);
     expect((await connectionRow(h, 'first')).retryAfterMs).toBeNull();
-    expect((await send(askAnthropic(h, 'main'))).headers.get('x-headroom-connection')).toBe('first');
+    expect((await send(askAnthropic(h, 'main'))).headers.get('x-leeway-connection')).toBe('first');
   });
 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection } from '../testing/start-headroom';
+import { anthropicConnection } from '../testing/start-leeway';
 import {
   askAnthropic,
   call,
@@ -49,11 +49,11 @@ describe('provider circuit breaker', () => {
     a.enqueue(status503, status503);
 
     const one = await send(askAnthropic(h, 'main'));
-    expect(one.headers.get('x-headroom-failover')).toBe('a=503');
+    expect(one.headers.get('x-leeway-failover')).toBe('a=503');
     expect(await providerRow(h, pa)).toMatchObject({ state: 'CLOSED', failureCount: 1, profile: 'local' });
 
     const two = await send(askAnthropic(h, 'main'));
-    expect(two.headers.get('x-headroom-failover')).toBe('a=503');
+    expect(two.headers.get('x-leeway-failover')).toBe('a=503');
     const open = await providerRow(h, pa);
     expect(open).toMatchObject({ state: 'OPEN', failureCount: 2 });
     expect(open?.retryAfterMs).toBeGreaterThan(13_000);
@@ -63,8 +63,8 @@ describe('provider circuit breaker', () => {
 
     const three = await send(askAnthropic(h, 'main'));
     expect(three.status).toBe(200);
-    expect(three.headers.get('x-headroom-connection')).toBe('b');
-    expect(three.headers.get('x-headroom-failover')).toBeNull();
+    expect(three.headers.get('x-leeway-connection')).toBe('b');
+    expect(three.headers.get('x-leeway-failover')).toBeNull();
     expect(a.requests).toHaveLength(2);
     // BRK-8: the healthy provider is reported too, closed and without failures.
     expect(await providerRow(h, providerId('anthropic', b))).toMatchObject({
@@ -83,11 +83,11 @@ describe('provider circuit breaker', () => {
 
     const res = await send(askAnthropic(h, MODEL));
     expect(res.status).toBe(503);
-    expect(res.json.headroom?.code).toBe('all_targets_cooling_down');
+    expect(res.json.leeway?.code).toBe('all_targets_cooling_down');
     const retryAfter = Number(res.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(14);
     expect(retryAfter).toBeLessThanOrEqual(15);
-    expect(res.json.headroom?.details?.excluded).toEqual([
+    expect(res.json.leeway?.details?.excluded).toEqual([
       { connection: 'solo', model: MODEL, reason: 'circuit_open', retryAfterSeconds: retryAfter },
     ]);
     expect(h.logs.some((l) => l.includes('solo=circuit_open:'))).toBe(true);
@@ -181,7 +181,7 @@ describe('provider circuit breaker', () => {
     expect(restored?.retryAfterMs).toBeGreaterThan(0);
     const blocked = await send(askAnthropic(h, MODEL));
     expect(blocked.status).toBe(503);
-    expect(blocked.json.headroom?.details?.excluded?.[0]?.reason).toBe('circuit_open');
+    expect(blocked.json.leeway?.details?.excluded?.[0]?.reason).toBe('circuit_open');
     expect(up.requests).toHaveLength(2);
 
     // BRK-6: no timer runs; the next read after the reset time lets a probe through.

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../src-shared/contract/events';
 import type { CooldownSnapshot } from '../../src-shared/domain/cooldown';
-import { anthropicConnection, openaiConnection } from '../testing/start-headroom';
+import { anthropicConnection, openaiConnection } from '../testing/start-leeway';
 import {
   askAnthropic,
   askOpenAI,
@@ -47,8 +47,8 @@ describe('connection cooldown through the proxy', () => {
     const before = Date.now();
     const res = await send(askAnthropic(h, 'main'));
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-headroom-connection')).toBe('second');
-    expect(res.headers.get('x-headroom-failover')).toBe('first=429');
+    expect(res.headers.get('x-leeway-connection')).toBe('second');
+    expect(res.headers.get('x-leeway-failover')).toBe('first=429');
 
     const row = await connectionRow(h, 'first');
     expect(row.testStatus).toBe('unavailable');
@@ -64,8 +64,8 @@ describe('connection cooldown through the proxy', () => {
     // COOL-13: the cooling connection is skipped without a call to its upstream.
     const next = await send(askAnthropic(h, 'main'));
     expect(next.status).toBe(200);
-    expect(next.headers.get('x-headroom-connection')).toBe('second');
-    expect(next.headers.get('x-headroom-failover')).toBeNull();
+    expect(next.headers.get('x-leeway-connection')).toBe('second');
+    expect(next.headers.get('x-leeway-failover')).toBeNull();
     expect(first.requests).toHaveLength(1);
     expect(second.requests).toHaveLength(2);
 
@@ -75,7 +75,7 @@ describe('connection cooldown through the proxy', () => {
     expect(cleared.testStatus).toBe('active');
     expect(cleared.retryAfterMs).toBeNull();
     const back = await send(askAnthropic(h, 'main'));
-    expect(back.headers.get('x-headroom-connection')).toBe('first');
+    expect(back.headers.get('x-leeway-connection')).toBe('first');
     expect(first.requests).toHaveLength(2);
     // COOL-12: the success clears the remaining error fields.
     expect((await connectionRow(h, 'first')).lastError).toBeNull();
@@ -139,8 +139,8 @@ describe('every target excluded before dispatch', () => {
       type: 'overloaded_error',
       message: expect.stringContaining('cooling down'),
     });
-    expect(res.json.headroom?.code).toBe('all_targets_cooling_down');
-    const excluded = res.json.headroom?.details?.excluded ?? [];
+    expect(res.json.leeway?.code).toBe('all_targets_cooling_down');
+    const excluded = res.json.leeway?.details?.excluded ?? [];
     expect(excluded).toHaveLength(2);
     const byName = new Map(excluded.map((e) => [e.connection, e]));
     expect(byName.get('first')).toMatchObject({ reason: 'unavailable', model: 'claude-sonnet-4-5' });
@@ -183,7 +183,7 @@ describe('every target excluded before dispatch', () => {
     expect(Number(res.headers.get('retry-after'))).toBeLessThanOrEqual(30);
     expect(res.json.type).toBeUndefined();
     expect(res.json.error).toMatchObject({ type: 'server_error', code: 'all_targets_cooling_down', param: null });
-    expect(res.json.headroom?.details?.excluded?.map((e) => [e.connection, e.reason])).toEqual([
+    expect(res.json.leeway?.details?.excluded?.map((e) => [e.connection, e.reason])).toEqual([
       ['oa', 'unavailable'],
       ['ob', 'unavailable'],
     ]);
@@ -199,8 +199,8 @@ describe('every target excluded before dispatch', () => {
     const res = await send(askAnthropic(h, 'claude-sonnet-4-5'));
     expect(res.status).toBe(404);
     expect(res.headers.get('retry-after')).toBeNull();
-    expect(res.json.headroom?.code).toBe('no_executable_targets');
-    expect(res.json.headroom?.details?.excluded).toEqual([
+    expect(res.json.leeway?.code).toBe('no_executable_targets');
+    expect(res.json.leeway?.details?.excluded).toEqual([
       { connection: 'off', model: null, reason: 'disabled', retryAfterSeconds: null },
     ]);
     expect(up.requests).toHaveLength(0);
@@ -227,13 +227,13 @@ describe('model lockout through the proxy', () => {
     x.enqueue({ kind: 'status', status: 404 });
     const first = await send(askAnthropic(h, 'model-a'));
     expect(first.status).toBe(200);
-    expect(first.headers.get('x-headroom-failover')).toBe('x=404');
-    expect(first.headers.get('x-headroom-connection')).toBe('y');
+    expect(first.headers.get('x-leeway-failover')).toBe('x=404');
+    expect(first.headers.get('x-leeway-connection')).toBe('y');
 
     // Model A skips x without calling it; the connection itself is not cooled (COOL-14).
     const again = await send(askAnthropic(h, 'model-a'));
-    expect(again.headers.get('x-headroom-connection')).toBe('y');
-    expect(again.headers.get('x-headroom-failover')).toBeNull();
+    expect(again.headers.get('x-leeway-connection')).toBe('y');
+    expect(again.headers.get('x-leeway-failover')).toBeNull();
     expect(x.requests).toHaveLength(1);
     expect(y.requests).toHaveLength(2);
     expect((await connectionRow(h, 'x')).testStatus).toBe('active');
@@ -241,7 +241,7 @@ describe('model lockout through the proxy', () => {
     // Model B on the same connection still reaches it.
     const other = await send(askAnthropic(h, 'model-b'));
     expect(other.status).toBe(200);
-    expect(other.headers.get('x-headroom-connection')).toBe('x');
+    expect(other.headers.get('x-leeway-connection')).toBe('x');
     expect((x.requests[1]?.json as { model: string }).model).toBe('model-b');
 
     const listed = await fetch(`${h.url}/api/resilience/model-cooldowns`, {
@@ -268,7 +268,7 @@ describe('model lockout through the proxy', () => {
     expect(await removed.json()).toEqual({ ok: true, removed: 1 });
     expect((await snapshot(h)).models).toEqual([]);
     const reenabled = await send(askAnthropic(h, 'model-a'));
-    expect(reenabled.headers.get('x-headroom-connection')).toBe('x');
+    expect(reenabled.headers.get('x-leeway-connection')).toBe('x');
     expect(x.requests).toHaveLength(3);
   });
 
@@ -280,8 +280,8 @@ describe('model lockout through the proxy', () => {
     expect((await send(askAnthropic(h, 'model-a'))).status).toBe(404);
     const locked = await send(askAnthropic(h, 'model-a'));
     expect(locked.status).toBe(503);
-    expect(locked.json.headroom?.code).toBe('all_targets_cooling_down');
-    expect(locked.json.headroom?.details?.excluded).toEqual([
+    expect(locked.json.leeway?.code).toBe('all_targets_cooling_down');
+    expect(locked.json.leeway?.details?.excluded).toEqual([
       { connection: 'x', model: 'model-a', reason: 'model_lockout', retryAfterSeconds: expect.any(Number) },
     ]);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(110);
@@ -293,10 +293,10 @@ describe('model lockout through the proxy', () => {
     const { x, h } = await lockoutScene();
     x.enqueue({ kind: 'status', status: 404 });
     const first = await send(askAnthropic(h, 'model-a'));
-    expect(first.headers.get('x-headroom-failover')).toBe('x=404');
+    expect(first.headers.get('x-leeway-failover')).toBe('x=404');
     expect((await snapshot(h)).models).toEqual([]);
     const again = await send(askAnthropic(h, 'model-a'));
-    expect(again.headers.get('x-headroom-connection')).toBe('x');
+    expect(again.headers.get('x-leeway-connection')).toBe('x');
     expect(x.requests).toHaveLength(2);
   });
 });
@@ -327,7 +327,7 @@ describe('terminal states and persistence', () => {
     });
     acct.enqueue({ kind: 'status', status: 403, body: BAN_BODY });
     const res = await send(askAnthropic(h, 'main'));
-    expect(res.headers.get('x-headroom-failover')).toBe('acct=403');
+    expect(res.headers.get('x-leeway-failover')).toBe('acct=403');
     return { acct, spare, h };
   }
 
@@ -344,7 +344,7 @@ describe('terminal states and persistence', () => {
     const h = await scene.restart();
     await expectBanned('acct');
     const skipped = await send(askAnthropic(h, 'main'));
-    expect(skipped.headers.get('x-headroom-connection')).toBe('spare');
+    expect(skipped.headers.get('x-leeway-connection')).toBe('spare');
     expect(acct.requests).toHaveLength(1);
 
     await call(h, 'cooldowns.clear', { target: 'all' });
@@ -365,7 +365,7 @@ describe('terminal states and persistence', () => {
     const row = await connectionRow(h, 'acct');
     expect(row.testStatus).toBe('active');
     expect(row.lastError).toBeNull();
-    expect((await send(askAnthropic(h, 'main'))).headers.get('x-headroom-connection')).toBe('acct');
+    expect((await send(askAnthropic(h, 'main'))).headers.get('x-leeway-connection')).toBe('acct');
     // And it stays reset after another restart.
     await scene.restart();
     expect((await connectionRow(scene.h, 'acct')).testStatus).toBe('active');
@@ -383,7 +383,7 @@ describe('terminal states and persistence', () => {
     });
     expect((await connectionRow(h, 'acct')).testStatus).toBe('active');
     const res = await send(askAnthropic(h, 'main'));
-    expect(res.headers.get('x-headroom-connection')).toBe('acct');
+    expect(res.headers.get('x-leeway-connection')).toBe('acct');
     expect(acct.requests.at(-1)?.headers['x-api-key']).toBe('sk-ant-brand-new-key-1111');
   });
 
@@ -435,7 +435,7 @@ describe('terminal states and persistence', () => {
     });
     const res = await send(askAnthropic(h, 'claude-sonnet-4-5'));
     expect(res.status).toBe(503);
-    expect(res.json.headroom?.code).toBe('all_targets_cooling_down');
+    expect(res.json.leeway?.code).toBe('all_targets_cooling_down');
     expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(290);
     expect(only.requests).toHaveLength(1);
   });

@@ -3,28 +3,28 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startFakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, startHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, startLeeway } from '../testing/start-leeway';
 import { call } from './resilience-it-kit';
 
 /*
  * QENV-4 through the real core: the variables are in the process environment before anything is
- * imported (HEADROOM_EMERGENCY_FALLBACK is read once, when the plan stage loads), and the settings
+ * imported (LEEWAY_EMERGENCY_FALLBACK is read once, when the plan stage loads), and the settings
  * in force after start say so. The unit tests of each reader cover their parsing and ranges.
  */
 const ENV = vi.hoisted(() => {
   const env: Record<string, string> = {
     PROVIDER_COOLDOWN_ENABLED: 'true',
-    HEADROOM_PROVIDER_BREAKER_OAUTH_FAILURE_THRESHOLD: '4',
-    HEADROOM_PROVIDER_BREAKER_OAUTH_FAILURE_WINDOW_MS: '60000',
-    HEADROOM_PROVIDER_BREAKER_OAUTH_COOLDOWN_MS: '30000',
-    HEADROOM_PROVIDER_BREAKER_API_KEY_FAILURE_THRESHOLD: '6',
-    HEADROOM_PROVIDER_BREAKER_API_KEY_FAILURE_WINDOW_MS: '120000',
-    HEADROOM_PROVIDER_BREAKER_API_KEY_COOLDOWN_MS: '45000',
+    LEEWAY_PROVIDER_BREAKER_OAUTH_FAILURE_THRESHOLD: '4',
+    LEEWAY_PROVIDER_BREAKER_OAUTH_FAILURE_WINDOW_MS: '60000',
+    LEEWAY_PROVIDER_BREAKER_OAUTH_COOLDOWN_MS: '30000',
+    LEEWAY_PROVIDER_BREAKER_API_KEY_FAILURE_THRESHOLD: '6',
+    LEEWAY_PROVIDER_BREAKER_API_KEY_FAILURE_WINDOW_MS: '120000',
+    LEEWAY_PROVIDER_BREAKER_API_KEY_COOLDOWN_MS: '45000',
     RATE_LIMIT_MAX_WAIT_MS: '45000',
     RATE_LIMIT_EXECUTION_MAX_WAIT_MS: '900000',
     RATE_LIMIT_MAX_QUEUE_DEPTH: '7',
     STREAM_THROUGHPUT_WATCHDOG_ENABLED: 'true',
-    HEADROOM_EMERGENCY_FALLBACK: '1',
+    LEEWAY_EMERGENCY_FALLBACK: '1',
   };
   const before: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(env)) {
@@ -45,8 +45,8 @@ afterAll(() => {
 const MODEL = 'claude-sonnet-4-5';
 
 describe('resilience variables read by the core (QENV-4)', () => {
-  it('QENV-4: PROVIDER_COOLDOWN_ENABLED, the six HEADROOM_PROVIDER_BREAKER_*, RATE_LIMIT_* and STREAM_THROUGHPUT_WATCHDOG_ENABLED are in force after start', async () => {
-    const h = await startHeadroom({ connections: [] });
+  it('QENV-4: PROVIDER_COOLDOWN_ENABLED, the six LEEWAY_PROVIDER_BREAKER_*, RATE_LIMIT_* and STREAM_THROUGHPUT_WATCHDOG_ENABLED are in force after start', async () => {
+    const h = await startLeeway({ connections: [] });
     try {
       const settings = await call(h, 'resilience.getSettings', undefined);
       expect(settings.windowGate.enabled).toBe(true);
@@ -67,11 +67,11 @@ describe('resilience variables read by the core (QENV-4)', () => {
     }
   });
 
-  it('QENV-4, ROUTE-5: HEADROOM_EMERGENCY_FALLBACK=1 alone turns the fallback on (a budget failure goes last); the Settings flag still wins', async () => {
+  it('QENV-4, ROUTE-5: LEEWAY_EMERGENCY_FALLBACK=1 alone turns the fallback on (a budget failure goes last); the Settings flag still wins', async () => {
     const a = await startFakeUpstream({ format: 'anthropic', name: 'EA' });
     const b = await startFakeUpstream({ format: 'anthropic', name: 'EB' });
     let clock = 1_800_000_000_000;
-    const h = await startHeadroom(
+    const h = await startLeeway(
       {
         connections: [
           anthropicConnection('em-a', a.url, { models: [MODEL] }),
@@ -88,7 +88,7 @@ describe('resilience variables read by the core (QENV-4)', () => {
         body: JSON.stringify({ model: 'em', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }),
       });
       await res.text();
-      return res.headers.get('x-headroom-connection');
+      return res.headers.get('x-leeway-connection');
     };
     try {
       expect((await call(h, 'settings.get', undefined)).emergencyFallback).toBeNull();
@@ -110,7 +110,7 @@ describe('resilience variables read by the core (QENV-4)', () => {
     }
   });
 
-  it('QENV-4, TEST-1: RUN_CHAOS_INT is read by the test suite only, never by Headroom itself', () => {
+  it('QENV-4, TEST-1: RUN_CHAOS_INT is read by the test suite only, never by Leeway itself', () => {
     const root = fileURLToPath(new URL('../..', import.meta.url));
     const readers = sourceFiles(root, ['src-main', 'src-shared', 'src-renderer', 'bin'])
       .filter((file) => !/\.test\.tsx?$/.test(file))

@@ -11,19 +11,19 @@ import type {
 } from '../../src-shared/domain/cooldown';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
 import type { WireFormat } from '../testing/fake-upstream-types';
-import { startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 /**
- * Shared by the resilience integration tests: a scene of fake upstreams and one real Headroom on
+ * Shared by the resilience integration tests: a scene of fake upstreams and one real Leeway on
  * its own data dir (so it can be restarted on the same database), plus typed shortcuts for the
  * proxy, the contract and the REST door.
  */
 export interface Scene {
   fake(name: string, format?: WireFormat): Promise<FakeUpstream>;
-  start(config: Record<string, unknown>): Promise<RunningHeadroom>;
-  /** Stops Headroom and starts it again on the same data dir and config. */
-  restart(): Promise<RunningHeadroom>;
-  readonly h: RunningHeadroom;
+  start(config: Record<string, unknown>): Promise<RunningLeeway>;
+  /** Stops Leeway and starts it again on the same data dir and config. */
+  restart(): Promise<RunningLeeway>;
+  readonly h: RunningLeeway;
   cleanup(): Promise<void>;
 }
 
@@ -33,10 +33,10 @@ export interface Scene {
  */
 export function createScene(options: { cooldownWait?: boolean } = {}): Scene {
   const upstreams: FakeUpstream[] = [];
-  let headroom: RunningHeadroom | null = null;
+  let leeway: RunningLeeway | null = null;
   let config: Record<string, unknown> = {};
   let dataDir: string | null = null;
-  const dir = () => (dataDir ??= mkdtempSync(join(tmpdir(), 'headroom-resilience-it-')));
+  const dir = () => (dataDir ??= mkdtempSync(join(tmpdir(), 'leeway-resilience-it-')));
   return {
     async fake(name, format = 'anthropic') {
       const upstream = await startFakeUpstream({ format, name });
@@ -45,24 +45,24 @@ export function createScene(options: { cooldownWait?: boolean } = {}): Scene {
     },
     async start(next) {
       config = next;
-      headroom = await startHeadroom(config, { dataDir: dir() });
+      leeway = await startLeeway(config, { dataDir: dir() });
       if (options.cooldownWait === false)
-        await call(headroom, 'resilience.updateSettings', { comboCooldownWait: { enabled: false } });
-      return headroom;
+        await call(leeway, 'resilience.updateSettings', { comboCooldownWait: { enabled: false } });
+      return leeway;
     },
     async restart() {
-      await headroom?.stop();
-      headroom = null;
-      headroom = await startHeadroom(config, { dataDir: dir() });
-      return headroom;
+      await leeway?.stop();
+      leeway = null;
+      leeway = await startLeeway(config, { dataDir: dir() });
+      return leeway;
     },
     get h() {
-      if (!headroom) throw new Error('Headroom is not running');
-      return headroom;
+      if (!leeway) throw new Error('Leeway is not running');
+      return leeway;
     },
     async cleanup() {
-      await headroom?.stop();
-      headroom = null;
+      await leeway?.stop();
+      leeway = null;
       await Promise.all(upstreams.splice(0).map((u) => u.close()));
       if (dataDir) rmSync(dataDir, { recursive: true, force: true });
       dataDir = null;
@@ -72,7 +72,7 @@ export function createScene(options: { cooldownWait?: boolean } = {}): Scene {
 
 /** A contract call that must succeed. */
 export async function call<M extends MethodName>(
-  h: RunningHeadroom,
+  h: RunningLeeway,
   method: M,
   input: MethodInput<M>,
 ): Promise<MethodOutput<M>> {
@@ -82,19 +82,19 @@ export async function call<M extends MethodName>(
 }
 
 /** A contract call whose refusal the test wants to see. */
-export function callRaw(h: RunningHeadroom, method: MethodName, input: unknown): Promise<Result<unknown>> {
+export function callRaw(h: RunningLeeway, method: MethodName, input: unknown): Promise<Result<unknown>> {
   return h.core.router.call(method, input);
 }
 
-export const snapshot = (h: RunningHeadroom): Promise<CooldownSnapshot> => call(h, 'cooldowns.list', undefined);
+export const snapshot = (h: RunningLeeway): Promise<CooldownSnapshot> => call(h, 'cooldowns.list', undefined);
 
-export async function connectionRow(h: RunningHeadroom, name: string): Promise<ConnectionCooldownRow> {
+export async function connectionRow(h: RunningLeeway, name: string): Promise<ConnectionCooldownRow> {
   const row = (await snapshot(h)).connections.find((c) => c.name === name);
   if (!row) throw new Error(`no cooldown row for ${name}`);
   return row;
 }
 
-export async function providerRow(h: RunningHeadroom, provider: string): Promise<ProviderBreakerRow | undefined> {
+export async function providerRow(h: RunningLeeway, provider: string): Promise<ProviderBreakerRow | undefined> {
   return (await snapshot(h)).providers.find((p) => p.provider === provider);
 }
 
@@ -102,7 +102,7 @@ export async function providerRow(h: RunningHeadroom, provider: string): Promise
 export const providerId = (kind: string, upstream: FakeUpstream): string => `${kind}@${upstream.url}`;
 
 /** POST /v1/messages as Claude Code would send it. */
-export function askAnthropic(h: RunningHeadroom, model: string): Promise<Response> {
+export function askAnthropic(h: RunningLeeway, model: string): Promise<Response> {
   return fetch(`${h.url}/v1/messages`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': h.key, 'anthropic-version': '2023-06-01' },
@@ -111,7 +111,7 @@ export function askAnthropic(h: RunningHeadroom, model: string): Promise<Respons
 }
 
 /** POST /v1/chat/completions as aider would send it. */
-export function askOpenAI(h: RunningHeadroom, model: string): Promise<Response> {
+export function askOpenAI(h: RunningLeeway, model: string): Promise<Response> {
   return fetch(`${h.url}/v1/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${h.key}` },
@@ -119,8 +119,8 @@ export function askOpenAI(h: RunningHeadroom, model: string): Promise<Response> 
   });
 }
 
-/** The Headroom part of a proxy error body (PROD-17). */
-export interface HeadroomErrorPart {
+/** The Leeway part of a proxy error body (PROD-17). */
+export interface LeewayErrorPart {
   code: string;
   details?: { excluded?: TargetExclusion[] };
 }
@@ -128,7 +128,7 @@ export interface HeadroomErrorPart {
 /** Asks and drains the body, returning what the tests look at. */
 export async function send(
   ask: Promise<Response>,
-): Promise<{ status: number; headers: Headers; json: Record<string, unknown> & { headroom?: HeadroomErrorPart } }> {
+): Promise<{ status: number; headers: Headers; json: Record<string, unknown> & { leeway?: LeewayErrorPart } }> {
   const res = await ask;
   const text = await res.text();
   return { status: res.status, headers: res.headers, json: JSON.parse(text) as Record<string, unknown> };
@@ -136,7 +136,7 @@ export async function send(
 
 /** The admin REST door, with the admin token unless told otherwise. */
 export async function rest(
-  h: RunningHeadroom,
+  h: RunningLeeway,
   method: 'GET' | 'POST' | 'DELETE',
   path: string,
   body?: unknown,

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConnectionCooldownRow, CooldownSnapshot, ModelLockoutRow } from '../../src-shared/domain/cooldown';
 import type { FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection } from '../testing/start-headroom';
+import { anthropicConnection } from '../testing/start-leeway';
 import {
   askAnthropic,
   call,
@@ -105,7 +105,7 @@ describe('REST: /api/resilience/cooldowns', () => {
     expect(all.json).toMatchObject({ ok: true, cleared: expect.any(Number) as number });
     expect((await connectionRow(scene.h, 'second')).testStatus).toBe('active');
     // Both are selectable again: the next request goes to the first target.
-    expect((await send(askAnthropic(scene.h, 'main'))).headers.get('x-headroom-connection')).toBe('first');
+    expect((await send(askAnthropic(scene.h, 'main'))).headers.get('x-leeway-connection')).toBe('first');
   });
 
   it('PROD-9: DELETE refuses a malformed connection and reports an unknown one', async () => {
@@ -175,7 +175,7 @@ describe('REST: breakers, reset and health', () => {
     await scene.restart();
     expect((await providerRow(scene.h, providerId('anthropic', first)))?.state).toBe('CLOSED');
     const served = await send(askAnthropic(scene.h, 'main'));
-    expect(served.headers.get('x-headroom-connection')).toBe('first');
+    expect(served.headers.get('x-leeway-connection')).toBe('first');
   });
 
   it("BRK-7: one provider's breaker can be reset on its own, and stays reset after a restart", async () => {
@@ -193,7 +193,7 @@ describe('REST: breakers, reset and health', () => {
       state: 'CLOSED',
       failureCount: 0,
     });
-    expect((await send(askAnthropic(scene.h, 'main'))).headers.get('x-headroom-connection')).toBe('first');
+    expect((await send(askAnthropic(scene.h, 'main'))).headers.get('x-leeway-connection')).toBe('first');
   });
 
   async function snapshot(): Promise<CooldownSnapshot> {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { openaiConnection } from '../testing/start-headroom';
+import { openaiConnection } from '../testing/start-leeway';
 import { askOpenAI, call, connectionRow, createScene, send } from './resilience-it-kit';
 
 /* A provider rule with connection scope (the agentrouter shape, declared by an operator) through the real proxy. */
@@ -32,7 +32,7 @@ describe('rule scope: connection-wide quota', () => {
     first.enqueue({ kind: 'status', status: 403, body: QUOTA_BODY });
     const served = await send(askOpenAI(h, 'm1'));
     expect(served.status).toBe(200);
-    expect(served.headers.get('x-headroom-failover')).toBe('gw1=403');
+    expect(served.headers.get('x-leeway-failover')).toBe('gw1=403');
     const row = await connectionRow(h, 'gw1');
     expect(row.testStatus).toBe('unavailable');
     expect(row.terminal).toBe(false);
@@ -40,7 +40,7 @@ describe('rule scope: connection-wide quota', () => {
 
     const again = await send(askOpenAI(h, 'm1'));
     expect(again.status).toBe(200);
-    expect(again.headers.get('x-headroom-connection')).toBe('gw2');
+    expect(again.headers.get('x-leeway-connection')).toBe('gw2');
     expect(first.requests).toHaveLength(1);
     expect(second.requests).toHaveLength(2);
   });
@@ -54,7 +54,7 @@ describe('rule scope: connection-wide quota', () => {
     const snapshot = await call(h, 'cooldowns.list', undefined);
     expect(snapshot.models.map((m) => [m.connection, m.model])).toEqual([['gw1', 'm1']]);
     // Within the same and later requests the locked model is not sent to gw1 again.
-    expect((await send(askOpenAI(h, 'm1'))).headers.get('x-headroom-connection')).toBe('gw2');
+    expect((await send(askOpenAI(h, 'm1'))).headers.get('x-leeway-connection')).toBe('gw2');
     expect(first.requests).toHaveLength(1);
   });
 });

@@ -52,7 +52,7 @@ export function createResilienceRuntime(
   const repos = { health: createConnectionHealthRepo(db), breakers: createBreakerRepo(db) };
   let stored = settingsRepo.get();
   const initial = resolveResilienceSettings(stored, env);
-  // A stored row that no longer validates (hand edit, older version) must not keep Headroom down: defaults apply.
+  // A stored row that no longer validates (hand edit, older version) must not keep Leeway down: defaults apply.
   const state = loadResilienceState(
     initial.ok ? initial.value : (resolveResilienceSettings({}, env) as { ok: true; value: ResilienceSettings }).value,
     repos,

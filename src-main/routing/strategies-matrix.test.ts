@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { COMBO_STRATEGIES, type ComboStrategy } from '../../src-shared/domain/combo';
 import { openDatabase } from '../db/open';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { anthropicConnection, startHeadroom, type RunningHeadroom } from '../testing/start-headroom';
+import { anthropicConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 /**
  * TEST-13 / ROUTE-1: each of the 19 public strategies routes a small combo of three fake upstreams
@@ -20,7 +20,7 @@ let fakes: { a: FakeUpstream; b: FakeUpstream; c: FakeUpstream };
 const OWN_A = ['lkgp', 'context-relay', 'pipeline', 'fusion', 'tools'] as const;
 const ownA = new Map<string, FakeUpstream>();
 const upstreamA = (s: string) => ownA.get(s) ?? fakes.a;
-let h: RunningHeadroom;
+let h: RunningLeeway;
 let dataDir = '';
 
 const MODELS: Partial<Record<ComboStrategy, [string, string, string]>> = {
@@ -66,11 +66,11 @@ beforeAll(async () => {
       })),
     });
   }
-  dataDir = mkdtempSync(join(tmpdir(), 'headroom-matrix-'));
+  dataDir = mkdtempSync(join(tmpdir(), 'leeway-matrix-'));
   // First start creates the database and the connections; the weighted combo is then stored as the
   // dashboard would store it, and the second start reads it from SQLite (the file never lists it).
-  await (await startHeadroom({ connections, combos }, { dataDir })).stop();
-  const db = openDatabase(join(dataDir, 'headroom.sqlite'));
+  await (await startLeeway({ connections, combos }, { dataDir })).stop();
+  const db = openDatabase(join(dataDir, 'leeway.sqlite'));
   const targets = (['a', 'b', 'c'] as const).map((x, i) => ({
     connection: `weighted-${x}`,
     model: 'claude-sonnet-4-5',
@@ -80,7 +80,7 @@ beforeAll(async () => {
     "INSERT INTO combos (id, name, targets_json, created_at, updated_at, strategy) VALUES ('w', 'weighted', ?, 0, 0, 'weighted')",
   ).run(JSON.stringify(targets));
   db.close();
-  h = await startHeadroom({ connections, combos }, { dataDir });
+  h = await startLeeway({ connections, combos }, { dataDir });
 });
 
 afterAll(async () => {
@@ -107,7 +107,7 @@ async function ask(model: string, body: Record<string, unknown> = {}): Promise<A
     }),
   });
   await res.text();
-  return { connection: res.headers.get('x-headroom-connection'), status: res.status };
+  return { connection: res.headers.get('x-leeway-connection'), status: res.status };
 }
 
 const served = async (model: string, body: Record<string, unknown> = {}) => (await ask(model, body)).connection;
@@ -173,7 +173,7 @@ const CASES: Record<ComboStrategy, Case> = {
     await prime(s, 'c', util(0, 1200));
     expect(await served(s)).toBe(`${s}-c`);
   },
-  headroom: async (s) => {
+  leeway: async (s) => {
     await prime(s, 'a', util(0.9));
     await prime(s, 'b', util(0.5));
     await prime(s, 'c', util(0.1));
@@ -256,7 +256,7 @@ describe('emergency fallback through the real proxy (ROUTE-5)', () => {
     const a = await startFakeUpstream({ format: 'anthropic', name: 'EA' });
     const b = await startFakeUpstream({ format: 'anthropic', name: 'EB' });
     let clock = 1_800_000_000_000;
-    const e = await startHeadroom(
+    const e = await startLeeway(
       {
         connections: [
           anthropicConnection('em-a', a.url, { models: ['claude-sonnet-4-5'] }),
@@ -273,7 +273,7 @@ describe('emergency fallback through the real proxy (ROUTE-5)', () => {
         body: JSON.stringify({ model: 'em', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }),
       });
       await res.text();
-      return res.headers.get('x-headroom-connection');
+      return res.headers.get('x-leeway-connection');
     };
     try {
       expect((await e.core.router.call('settings.update', { emergencyFallback: true })).ok).toBe(true);

@@ -20,7 +20,7 @@ afterEach(() => {
 });
 
 function tempDir(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'headroom-box-'));
+  const dir = mkdtempSync(join(tmpdir(), 'leeway-box-'));
   cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
   return dir;
 }

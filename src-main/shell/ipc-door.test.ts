@@ -46,7 +46,7 @@ describe('IPC door', () => {
     }
     expect(logs).toHaveLength(4);
     expect(logs[1]).toBe(
-      'Headroom: refused IPC call connections.upsert from an untrusted sender (webContents 7, main frame, https://evil.example)',
+      'Leeway: refused IPC call connections.upsert from an untrusted sender (webContents 7, main frame, https://evil.example)',
     );
     for (const line of logs) {
       expect(line).not.toContain('SECRET');

@@ -51,7 +51,7 @@ export function createIpcHandler(
     if (!isTrustedSender(sender, deps.windowWebContentsId())) {
       const name = typeof method === 'string' && isMethodName(method) ? method : '(unknown method)';
       deps.log(
-        `Headroom: refused IPC call ${name} from an untrusted sender (webContents ${sender.webContentsId}, ${sender.isMainFrame ? 'main frame' : 'subframe'}, ${describeFrame(sender.frameUrl)})`,
+        `Leeway: refused IPC call ${name} from an untrusted sender (webContents ${sender.webContentsId}, ${sender.isMainFrame ? 'main frame' : 'subframe'}, ${describeFrame(sender.frameUrl)})`,
       );
       return fail('forbidden_origin', 'IPC call from an untrusted frame was refused');
     }

@@ -3,7 +3,7 @@ import { IPC_CALL_CHANNEL } from '../../src-shared/contract/bridge';
 import { createIpcHandler, type IpcDoorDeps } from './ipc-door';
 
 /**
- * Registers the one IPC door (PROD-8): `headroom:call` goes to createIpcHandler, whose checks are
+ * Registers the one IPC door (PROD-8): `leeway:call` goes to createIpcHandler, whose checks are
  * pure and tested without Electron. Returns an unregister.
  */
 export function registerIpc(deps: IpcDoorDeps): () => void {

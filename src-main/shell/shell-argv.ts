@@ -1,4 +1,4 @@
-/** Chromium/Electron switches that may reach the app's argv and are not Headroom's to reject. */
+/** Chromium/Electron switches that may reach the app's argv and are not Leeway's to reject. */
 const CHROMIUM_SWITCHES = [
   '--no-sandbox',
   '--disable-gpu',
@@ -19,7 +19,7 @@ const CHROMIUM_SWITCHES = [
 ];
 
 /**
- * Headroom's own arguments from Electron's `process.argv`: drops the executable (and the app path
+ * Leeway's own arguments from Electron's `process.argv`: drops the executable (and the app path
  * when run as `electron .`) plus Chromium switches, so `parseArgs` sees only our flags.
  */
 export function userArgsFromElectronArgv(argv: readonly string[], defaultApp: boolean): string[] {

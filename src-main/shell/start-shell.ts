@@ -39,7 +39,7 @@ const windowPaths = {
 let quitting = false;
 
 function fatal(title: string, message: string, code: number): void {
-  console.error(`Headroom: ${message}`);
+  console.error(`Leeway: ${message}`);
   dialog.showErrorBox(title, message);
   app.exit(code);
 }
@@ -48,7 +48,7 @@ function readOptions(): CliOptions | null {
   const argv = userArgsFromElectronArgv(process.argv, process.defaultApp === true);
   const parsed = parseArgs(argv, process.env, { dataDir: app.getPath('userData') });
   if (!parsed.ok) {
-    fatal('Headroom: invalid options', `${parsed.errors.join('\n')}\n\n${usage()}`, 2);
+    fatal('Leeway: invalid options', `${parsed.errors.join('\n')}\n\n${usage()}`, 2);
     return null;
   }
   if (parsed.value.help) {
@@ -56,7 +56,7 @@ function readOptions(): CliOptions | null {
     app.exit(0);
     return null;
   }
-  for (const warning of parsed.value.warnings) console.warn(`Headroom: ${warning}`);
+  for (const warning of parsed.value.warnings) console.warn(`Leeway: ${warning}`);
   return parsed.value;
 }
 
@@ -81,10 +81,10 @@ async function run(options: CliOptions, state: ShellState): Promise<void> {
   if (!started.ok) {
     state.core = null;
     await core.stop().catch(() => {});
-    fatal('Headroom could not start', started.error.message, 1);
+    fatal('Leeway could not start', started.error.message, 1);
     return;
   }
-  console.log(`Headroom: proxy ${started.value.proxyUrl} — dashboard ${started.value.dashboardUrl}`);
+  console.log(`Leeway: proxy ${started.value.proxyUrl} — dashboard ${started.value.dashboardUrl}`);
   // Inert without a publish config (no network, no error): see updater-policy.ts.
   startAutoUpdate((line) => console.log(line));
 
@@ -107,7 +107,7 @@ async function run(options: CliOptions, state: ShellState): Promise<void> {
   const logsDir = path.join(options.dataDir, LOGS_DIR);
   const tray = startTray(core, subscribe, openWindow, () => shell.openPath(logsDir), log);
   const notifier = createNotifier({ router: core.router, subscribe, show: (n) => showNotification(n, openWindow) });
-  void notifier.start().catch(() => log('Headroom: notifications could not read the core'));
+  void notifier.start().catch(() => log('Leeway: notifications could not read the core'));
   state.teardown = () => {
     notifier.stop();
     tray?.destroy();
@@ -138,10 +138,10 @@ function startTray(
       quit: () => app.quit(),
       log,
     });
-    void tray.start().catch(() => log('Headroom: the tray could not read the core'));
+    void tray.start().catch(() => log('Leeway: the tray could not read the core'));
     return tray;
   } catch (error) {
-    log(`Headroom: no tray icon (${error instanceof Error ? error.message : String(error)})`);
+    log(`Leeway: no tray icon (${error instanceof Error ? error.message : String(error)})`);
     return null;
   }
 }
@@ -156,7 +156,7 @@ export function startShell(): void {
   if (!options) return;
   const state: ShellState = { core: null, window: null, openWindow: () => {}, teardown: () => {} };
 
-  // Launching Headroom again (or clicking the dock icon) brings the window back.
+  // Launching Leeway again (or clicking the dock icon) brings the window back.
   app.on('second-instance', () => state.openWindow());
   app.on('activate', () => state.openWindow());
   // The window only hides, so this fires only while quitting; keep the app (and the proxy) alive otherwise.
@@ -174,7 +174,7 @@ export function startShell(): void {
     state.teardown();
     void core
       .stop()
-      .catch((error: unknown) => console.error('Headroom: error while stopping', error))
+      .catch((error: unknown) => console.error('Leeway: error while stopping', error))
       .finally(() => app.quit());
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => app.quit());
@@ -183,6 +183,6 @@ export function startShell(): void {
     .whenReady()
     .then(() => run(options, state))
     .catch((error: unknown) =>
-      fatal('Headroom could not start', error instanceof Error ? error.message : String(error), 1),
+      fatal('Leeway could not start', error instanceof Error ? error.message : String(error), 1),
     );
 }

@@ -30,7 +30,7 @@ describe('auto-update decision', () => {
   it('PROD-1: with a publish config, macOS and Windows check; Linux only as an AppImage or an installed package', () => {
     expect(decideAutoUpdate(packaged)).toEqual({ kind: 'check' });
     expect(decideAutoUpdate({ ...packaged, platform: 'win32' })).toEqual({ kind: 'check' });
-    expect(decideAutoUpdate({ ...packaged, platform: 'linux', appImage: '/opt/Headroom.AppImage' })).toEqual({
+    expect(decideAutoUpdate({ ...packaged, platform: 'linux', appImage: '/opt/Leeway.AppImage' })).toEqual({
       kind: 'check',
     });
     expect(decideAutoUpdate({ ...packaged, platform: 'linux', hasPackageType: true })).toEqual({ kind: 'check' });
@@ -38,6 +38,6 @@ describe('auto-update decision', () => {
   });
 
   it('PROD-1: the publish config is looked for where electron-updater reads it', () => {
-    expect(updateConfigPath('/opt/Headroom/resources')).toBe(join('/opt/Headroom/resources', 'app-update.yml'));
+    expect(updateConfigPath('/opt/Leeway/resources')).toBe(join('/opt/Leeway/resources', 'app-update.yml'));
   });
 });

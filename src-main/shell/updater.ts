@@ -20,7 +20,7 @@ export function startAutoUpdate(log: (line: string) => void): UpdateDecision {
   // require, not import(): electron-updater defines autoUpdater as a getter an ESM import cannot see.
   const { autoUpdater } = createRequire(import.meta.url)('electron-updater') as typeof import('electron-updater');
   autoUpdater.checkForUpdatesAndNotify().catch((error: unknown) => {
-    log(`Headroom: update check failed: ${error instanceof Error ? error.message : String(error)}`);
+    log(`Leeway: update check failed: ${error instanceof Error ? error.message : String(error)}`);
   });
   return decision;
 }

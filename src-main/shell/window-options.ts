@@ -27,7 +27,7 @@ export function createWindowOptions(preloadPath: string): BrowserWindowConstruct
     minWidth: 760,
     minHeight: 520,
     show: false,
-    title: 'Headroom',
+    title: 'Leeway',
     autoHideMenuBar: true,
     webPreferences: createWebPreferences(preloadPath),
   };

@@ -59,10 +59,10 @@ export async function startAdminHarness(
 
 /** A temp folder holding a fake renderer build, a secret beside it and a symlink pointing at that secret. */
 export async function makeRendererFixture(): Promise<{ root: string; rendererDir: string; cleanup(): Promise<void> }> {
-  const root = await mkdtemp(join(tmpdir(), 'headroom-admin-'));
+  const root = await mkdtemp(join(tmpdir(), 'leeway-admin-'));
   const rendererDir = join(root, 'renderer');
   await mkdir(join(rendererDir, 'assets'), { recursive: true });
-  await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Headroom</title><div id="root"></div>');
+  await writeFile(join(rendererDir, 'index.html'), '<!doctype html><title>Leeway</title><div id="root"></div>');
   await writeFile(join(rendererDir, 'assets', 'app.js'), 'console.log("app");');
   await writeFile(join(rendererDir, 'assets', 'app.css'), 'body{}');
   await writeFile(join(root, 'secret.json'), '{"secret":"outside"}');

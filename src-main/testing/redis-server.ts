@@ -36,7 +36,7 @@ export interface RedisServerOptions {
 
 /** Starts redis-server on a free 127.0.0.1 port; resolves once it answers PING. */
 export async function startRedisServer(opts: RedisServerOptions = {}): Promise<RedisServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'headroom-redis-'));
+  const dir = mkdtempSync(join(tmpdir(), 'leeway-redis-'));
   const port = await freePort();
   let child: ChildProcess | null = null;
 

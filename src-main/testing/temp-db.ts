@@ -8,7 +8,7 @@ import { openDatabase, type Database } from '../db/open';
 /** A migrated database in its own temporary directory, for tests that need a real file (WAL, bytes). */
 export interface TempDb {
   db: Database;
-  /** The fresh directory holding `headroom.sqlite`; also usable as a data dir (secret key file). */
+  /** The fresh directory holding `leeway.sqlite`; also usable as a data dir (secret key file). */
   dir: string;
   /** Path of the database file inside `dir`. */
   file: string;
@@ -16,10 +16,10 @@ export interface TempDb {
   close(): void;
 }
 
-/** Opens a migrated file database in a fresh `os.tmpdir()/headroom-…` directory. */
+/** Opens a migrated file database in a fresh `os.tmpdir()/leeway-…` directory. */
 export function createTempDb(): TempDb {
-  const dir = mkdtempSync(join(tmpdir(), 'headroom-'));
-  const file = join(dir, 'headroom.sqlite');
+  const dir = mkdtempSync(join(tmpdir(), 'leeway-'));
+  const file = join(dir, 'leeway.sqlite');
   const db = openDatabase(file);
   const close = (): void => {
     if (db.open) db.close();

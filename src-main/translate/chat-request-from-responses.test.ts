@@ -351,7 +351,7 @@ describe('chatRequestFromResponses: fields', () => {
   it('store: true, metadata and unknown fields are dropped and listed; store: false silently', () => {
     expect(translate({ input: 'x', store: false }).dropped).toEqual([]);
     const { body, dropped } = translate({ input: 'x', store: true, metadata: { a: '1' }, truncation: 'auto' });
-    expect(dropped).toEqual(['store (Headroom keeps no response store)', 'metadata', 'truncation']);
+    expect(dropped).toEqual(['store (Leeway keeps no response store)', 'metadata', 'truncation']);
     expect(body).not.toHaveProperty('metadata');
   });
 

@@ -9,11 +9,11 @@ import type { Json, RequestTranslation, RequestTranslator, TranslateRefusal } fr
  * this file maps the top-level fields. `background` is the request path's concern (ROUTE-3).
  */
 
-/** Fields that would need a response store or server-side state Headroom does not keep. */
+/** Fields that would need a response store or server-side state Leeway does not keep. */
 const STATEFUL: Record<string, string> = {
   previous_response_id:
-    'Headroom keeps no response store: send the whole conversation in input (codex does, with store: false)',
-  conversation: 'Headroom keeps no conversation store: send the whole conversation in input',
+    'Leeway keeps no response store: send the whole conversation in input (codex does, with store: false)',
+  conversation: 'Leeway keeps no conversation store: send the whole conversation in input',
   prompt: 'stored prompt templates live on OpenAI; send the prompt in instructions and input',
 };
 
@@ -106,7 +106,7 @@ export const chatRequestFromResponses: RequestTranslator = (body, options) => {
     if (text.verbosity != null) dropped.push('text.verbosity');
   }
 
-  if (body.store === true) dropped.push('store (Headroom keeps no response store)');
+  if (body.store === true) dropped.push('store (Leeway keeps no response store)');
   for (const entry of asArray(body.include) ?? []) {
     dropped.push(`include ${String(entry)} (nothing of the kind is produced)`);
   }

@@ -8,7 +8,7 @@ import { messagesUsageFromChat } from './usage-map';
 /**
  * A whole Chat completion → an Anthropic message. Reasoning leads as a `thinking` block with an
  * empty signature (there is none to give); tool call ids are kept as they are so the client's
- * tool_result finds its call when the conversation comes back through Headroom.
+ * tool_result finds its call when the conversation comes back through Leeway.
  */
 export const messagesResponseFromChat: ResponseTranslator = (body, context) => {
   const choice = firstChoice(body);

@@ -139,7 +139,7 @@ export function chatMessagesFromInput(items: readonly unknown[], reasoning: bool
           'an encrypted compaction summary only OpenAI can read; without it the earlier conversation would be lost',
         );
       case 'item_reference':
-        return refuse(`${field}.type`, 'Headroom keeps no response store: send the referenced item itself');
+        return refuse(`${field}.type`, 'Leeway keeps no response store: send the referenced item itself');
       default:
         if (type && DROPPED_ITEMS.has(type)) {
           dropped.add(`${type} items (hosted or dynamic tool records)`);

@@ -4,11 +4,11 @@ import { createApiClient, onEventType } from './api-client';
 import { createFakeApi } from './fake-api';
 import { createIpcTransport } from './ipc-transport';
 import { pickTransport } from './pick-transport';
-import type { HeadroomBridge } from './bridge';
+import type { LeewayBridge } from './bridge';
 
 describe('ApiClient', () => {
   it('PROD-8 calls the bridge with method and input and passes the Result back', async () => {
-    const bridge: HeadroomBridge = { call: vi.fn(async () => ok({ revoked: true })), onEvent: vi.fn(() => () => {}) };
+    const bridge: LeewayBridge = { call: vi.fn(async () => ok({ revoked: true })), onEvent: vi.fn(() => () => {}) };
     const api = createApiClient(createIpcTransport(bridge));
     const result = await api.call('keys.revoke', { id: 'k1' });
     expect(result).toEqual({ ok: true, value: { revoked: true } });
@@ -27,8 +27,8 @@ describe('ApiClient', () => {
   });
 
   it('PROD-8 picks the preload bridge when present and HTTP otherwise', async () => {
-    const bridge: HeadroomBridge = { call: vi.fn(async () => ok('bridged')), onEvent: () => () => {} };
-    expect(await pickTransport({ headroom: bridge }).call('app.info', undefined)).toEqual(ok('bridged'));
+    const bridge: LeewayBridge = { call: vi.fn(async () => ok('bridged')), onEvent: () => () => {} };
+    expect(await pickTransport({ leeway: bridge }).call('app.info', undefined)).toEqual(ok('bridged'));
     const fetchStub = vi.fn(async () => new Response('{"ok":true,"value":"http"}'));
     vi.stubGlobal('fetch', fetchStub);
     try {
@@ -59,7 +59,7 @@ describe('ApiClient', () => {
       error: { code: 'invalid_input' },
     });
     const created = await fake.client.call('keys.create', { name: 'laptop' });
-    expect(created.ok && created.value.plainKey.startsWith('hr-')).toBe(true);
+    expect(created.ok && created.value.plainKey.startsWith('lw-')).toBe(true);
     await fake.client.call('connections.upsert', {
       name: 'main',
       kind: 'anthropic',

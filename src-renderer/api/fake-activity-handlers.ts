@@ -25,7 +25,7 @@ export function createFakeActivityHandlers(state: FakeState) {
     ok({ requestsToday: state.activity.length, errorsToday: state.activity.filter((e) => e.status >= 400).length });
   const exportCsv: Handler<'activity.exportCsv'> = (filter = {}) => {
     const rows = matching(filter);
-    return ok({ filename: 'headroom-activity-fake.csv', csv: fakeCsv(rows), rows: rows.length, truncated: false });
+    return ok({ filename: 'leeway-activity-fake.csv', csv: fakeCsv(rows), rows: rows.length, truncated: false });
   };
   return { 'activity.list': list, 'activity.summary': summary, 'activity.exportCsv': exportCsv };
 }

@@ -50,7 +50,7 @@ export type FakeHandlers = { [M in MethodName]: (input: MethodParsedInput<M>) =>
 export const FAKE_INFO: ProxyInfo = {
   proxyUrl: 'http://127.0.0.1:7431',
   dashboardUrl: 'http://127.0.0.1:7431/',
-  dataDir: '/home/user/.config/headroom',
+  dataDir: '/home/user/.config/leeway',
   version: '0.0.0-fake',
   paused: false,
   startedAt: 0,
@@ -136,7 +136,7 @@ export function createFakeHandlers(
     'keys.list': () => ok(state.keys),
     'keys.create': ({ name, key, scopes, allowedConnections }) => {
       const id = `k${nextId++}`;
-      const plainKey = key ?? `hr-fake-${id}-${'0'.repeat(24)}`;
+      const plainKey = key ?? `lw-fake-${id}-${'0'.repeat(24)}`;
       const view: LocalKeyView = {
         id,
         name,

@@ -88,7 +88,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Transpo
           body: JSON.stringify(input ?? null),
         });
       } catch {
-        return fail('internal_error', 'Cannot reach Headroom; is it still running?');
+        return fail('internal_error', 'Cannot reach Leeway; is it still running?');
       }
       let body: unknown;
       try {
@@ -98,7 +98,7 @@ export function createHttpTransport(options: HttpTransportOptions = {}): Transpo
       }
       return isResult(body)
         ? body
-        : fail('internal_error', `Headroom answered HTTP ${res.status} without a result`, { status: res.status });
+        : fail('internal_error', `Leeway answered HTTP ${res.status} without a result`, { status: res.status });
     },
     onEvent(listener) {
       listeners.add(listener);

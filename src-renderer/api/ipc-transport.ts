@@ -1,9 +1,9 @@
 import { fail } from '../../src-shared/contract/errors';
-import type { HeadroomBridge } from './bridge';
+import type { LeewayBridge } from './bridge';
 import { isResult, type Transport } from './transport';
 
 /** Transport over the preload bridge: the Electron window's way to the core. */
-export function createIpcTransport(bridge: HeadroomBridge): Transport {
+export function createIpcTransport(bridge: LeewayBridge): Transport {
   return {
     async call(method, input) {
       try {
@@ -11,7 +11,7 @@ export function createIpcTransport(bridge: HeadroomBridge): Transport {
         return isResult(answer) ? answer : fail('internal_error', `Malformed answer to ${method}`);
       } catch {
         // The main process answers with data; a rejection means the bridge itself broke (window torn down, handler missing).
-        return fail('internal_error', 'The window lost its connection to Headroom; reopen it from the tray');
+        return fail('internal_error', 'The window lost its connection to Leeway; reopen it from the tray');
       }
     },
     onEvent: (listener) => bridge.onEvent(listener),

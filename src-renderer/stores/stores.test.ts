@@ -72,7 +72,7 @@ describe('domain stores', () => {
     const result = await stores.keys.getState().create('laptop');
     expect(result.ok).toBe(true);
     expect(stores.keys.getState().items.map((k) => k.name)).toEqual(['laptop']);
-    expect(stores.keys.getState().lastCreated?.plainKey).toMatch(/^hr-/);
+    expect(stores.keys.getState().lastCreated?.plainKey).toMatch(/^lw-/);
     stores.keys.getState().dismissCreated();
     expect(stores.keys.getState().lastCreated).toBeNull();
   });

@@ -163,7 +163,7 @@ export const methods = {
   'setup.claudeCodePreview': { input: claudeCodeSetupInput, output: {} as ClaudeCodeSettingsChange },
   /** Writes the env block of Claude Code's settings.json (backup first); the token must be a local key. */
   'setup.configureClaudeCode': { input: claudeCodeSetupInput, output: {} as ClaudeCodeSetupResult },
-  /** Restores settings.json from Headroom's newest backup (removes it when there was no file before). */
+  /** Restores settings.json from Leeway's newest backup (removes it when there was no file before). */
   'setup.undoClaudeCode': { input: none, output: {} as ClaudeCodeUndoResult },
   // --- everyday ergonomics (issue 13 §8) ---
   /**

@@ -5,7 +5,7 @@ import { z } from 'zod';
  * node:http delivers them. `session-id` is what the codex CLI sends. None is ever forwarded upstream.
  */
 export const SESSION_HEADERS = [
-  'x-headroom-session',
+  'x-leeway-session',
   'x-session-id',
   'x-claude-code-session-id',
   'session-id',

@@ -30,7 +30,7 @@ export const COMBO_STRATEGIES = [
   'cost-optimized',
   'reset-aware',
   'reset-window',
-  'headroom',
+  'leeway',
   'strict-random',
   'auto',
   'lkgp',

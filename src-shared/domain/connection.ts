@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { providerSpecificDataSchema, type ProviderSpecificData } from './provider-specific-data';
 
-/** Upstream kinds Headroom can talk to; each maps to one adapter in src-main/providers. */
+/** Upstream kinds Leeway can talk to; each maps to one adapter in src-main/providers. */
 export const CONNECTION_KINDS = ['anthropic', 'claude-oauth', 'openai', 'openai-compatible'] as const;
 export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
 

@@ -63,7 +63,7 @@ export const cooldownClearSchema = z.discriminatedUnion('target', [
 ]);
 export type CooldownClear = z.infer<typeof cooldownClearSchema>;
 
-/** A target dropped before dispatch (ROUTE-6), shown to clients under `headroom.excluded`. */
+/** A target dropped before dispatch (ROUTE-6), shown to clients under `leeway.excluded`. */
 export interface TargetExclusion {
   connection: string;
   model: string | null;

@@ -8,9 +8,9 @@ export type KeyScope = z.infer<typeof keyScopeSchema>;
 /** LEASE-7: `vlo_` + 43 base64url characters, i.e. 32 random bytes. Only its SHA-256 is stored. */
 export const LEASE_OWNER_PATTERN = /^vlo_[A-Za-z0-9_-]{43}$/;
 
-/** Headroom's header names first, the seed's as aliases (PROD-15); lower-case as node:http delivers. */
-export const LEASE_OWNER_HEADERS = ['x-headroom-lease-owner', 'x-omniroute-lease-owner'] as const;
-export const LEASE_GENERATION_HEADERS = ['x-headroom-lease-generation', 'x-omniroute-lease-generation'] as const;
+/** Leeway's header names first, the seed's as aliases (PROD-15); lower-case as node:http delivers. */
+export const LEASE_OWNER_HEADERS = ['x-leeway-lease-owner', 'x-omniroute-lease-owner'] as const;
+export const LEASE_GENERATION_HEADERS = ['x-leeway-lease-generation', 'x-omniroute-lease-generation'] as const;
 
 /** Lease lifetime: 2 min by default, renewable, clamped to 1 s – 30 min as in the reference. */
 export const DEFAULT_LEASE_TTL_MS = 120_000;

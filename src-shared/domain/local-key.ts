@@ -3,7 +3,7 @@ import { connectionNameSchema } from './connection';
 import { keyScopeSchema, type KeyScope } from './lease';
 
 /** Local API keys start with this prefix so a leaked one is recognisable. */
-export const LOCAL_KEY_PREFIX = 'hr-';
+export const LOCAL_KEY_PREFIX = 'lw-';
 
 export const localKeyInputSchema = z.object({
   name: z.string().trim().min(1, 'is required').max(64),

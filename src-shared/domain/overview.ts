@@ -30,7 +30,7 @@ export const OVERVIEW_BUCKET_MS: Readonly<Record<OverviewRange, number>> = {
 /** Counts over a range or a group; `tokens` is input + output (cache reads and writes are not counted). */
 export interface OverviewCounts {
   requests: number;
-  /** Answers with status ≥ 400, Headroom's own refusals included. */
+  /** Answers with status ≥ 400, Leeway's own refusals included. */
   errors: number;
   /** Requests that tried at least one other connection first. */
   failovers: number;

@@ -13,7 +13,7 @@ export const connectionResilienceSchema = z
 export type ConnectionResilience = z.infer<typeof connectionResilienceSchema>;
 
 /**
- * `providerSpecificData`: options of one kind of upstream and what Headroom learned about it. Known
+ * `providerSpecificData`: options of one kind of upstream and what Leeway learned about it. Known
  * keys are typed and checked on save; other keys pass through untouched (the editor keeps them), so
  * the object stays open. Rows are read back unchecked, so readers still test what they use.
  */

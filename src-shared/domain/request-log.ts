@@ -2,7 +2,7 @@ import { z } from 'zod';
 
 /**
  * One try at an upstream. The failover path (`failover`) holds the tries before the one that
- * answered, as the `x-headroom-failover` header names them; `attempts` holds every try with its
+ * answered, as the `x-leeway-failover` header names them; `attempts` holds every try with its
  * timing. Rows written before issue 13 carry only connection, status and reason.
  */
 export interface FailoverHop {
@@ -53,7 +53,7 @@ export interface RequestLogEntry {
   upstreamModel?: string | null;
   /** Issue 13: every attempt in order, the one that answered last (reason `served` when it served); absent or []: none recorded. */
   attempts?: RequestAttempt[];
-  /** Issue 13: Headroom's own words for a refusal it made itself (never the body, never a key). */
+  /** Issue 13: Leeway's own words for a refusal it made itself (never the body, never a key). */
   errorMessage?: string | null;
 }
 

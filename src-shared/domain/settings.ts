@@ -40,7 +40,7 @@ const fields = {
    * decided do not count) before the least recently picked one is next; 1 = rotate on every pick.
    */
   stickyRoundRobinLimit: z.number().int().min(1).max(100),
-  /** ROUTE-5 runtime override of HEADROOM_EMERGENCY_FALLBACK (Settings › Feature flags); null = the environment decides. */
+  /** ROUTE-5 runtime override of LEEWAY_EMERGENCY_FALLBACK (Settings › Feature flags); null = the environment decides. */
   emergencyFallback: z.boolean().nullable(),
   /** Claude OAuth token endpoint and client id: facts of the current Claude Code client, kept as settings. */
   claudeOAuthTokenUrl: z.string().url(),

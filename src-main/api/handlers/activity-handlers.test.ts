@@ -74,7 +74,7 @@ describe('activity handlers (issue 13 §3)', () => {
     const result = await h.router.call('activity.exportCsv', { since: T0 - 60 * MINUTE });
     expect(result.ok).toBe(true);
     const file = (result.ok ? result.value : null) as ActivityCsv | null;
-    expect(file).toMatchObject({ filename: 'headroom-activity-20231114-221320.csv', rows: 2, truncated: false });
+    expect(file).toMatchObject({ filename: 'leeway-activity-20231114-221320.csv', rows: 2, truncated: false });
     const lines = file?.csv.trimEnd().split('\r\n') ?? [];
     expect(lines).toHaveLength(3);
     expect(lines[1]).toMatch(/^3,/);

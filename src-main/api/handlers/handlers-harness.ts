@@ -45,8 +45,8 @@ export function connectionDraft(name: string, models: string[] = []): Connection
 }
 
 export function startHandlersHarness(): HandlersHarness {
-  const dir = mkdtempSync(join(tmpdir(), 'headroom-handlers-'));
-  const opened = openStorage(join(dir, 'headroom.sqlite'), dir, undefined, undefined, T0);
+  const dir = mkdtempSync(join(tmpdir(), 'leeway-handlers-'));
+  const opened = openStorage(join(dir, 'leeway.sqlite'), dir, undefined, undefined, T0);
   if (!opened.ok) throw new Error(opened.error.message);
   const storage = opened.value;
   const bus = createEventBus();

@@ -178,7 +178,7 @@ describe('rename in place (issue 13 §8)', () => {
 
   it('a key renamed in the UI keeps its new name when a config file upserts it under the old one', async () => {
     const { h } = setUp();
-    const plain = 'hr-from-config-file-0001';
+    const plain = 'lw-from-config-file-0001';
     const first = h.storage.keys.upsertByName('from-config', plain, T0);
     if (!first.ok) throw new Error('setup');
     expect((await h.router.call('keys.rename', { id: first.value.id, name: 'renamed' })).ok).toBe(true);

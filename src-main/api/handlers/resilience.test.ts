@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AppError } from '../../../src-shared/contract/errors';
 import { methods } from '../../../src-shared/contract/methods';
 import { DEFAULT_RESILIENCE_SETTINGS } from '../../../src-shared/domain/resilience-settings';
-import { startHeadroom, type RunningHeadroom } from '../../testing/start-headroom';
+import { startLeeway, type RunningLeeway } from '../../testing/start-leeway';
 
-let h: RunningHeadroom;
+let h: RunningLeeway;
 beforeAll(async () => {
-  h = await startHeadroom({});
+  h = await startLeeway({});
 });
 afterAll(() => h.stop());
 

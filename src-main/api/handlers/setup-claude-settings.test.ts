@@ -26,12 +26,12 @@ afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
 function tempDir(): string {
-  const d = mkdtempSync(join(tmpdir(), 'headroom-setup-'));
+  const d = mkdtempSync(join(tmpdir(), 'leeway-setup-'));
   dirs.push(d);
   return d;
 }
 
-const VALUES = { baseUrl: 'http://127.0.0.1:7431/', authToken: 'hr-local-key-0123456789' };
+const VALUES = { baseUrl: 'http://127.0.0.1:7431/', authToken: 'lw-local-key-0123456789' };
 
 describe("Claude Code's settings.json (issue 13 §6)", () => {
   it('lives in $CLAUDE_CONFIG_DIR, else $HOME/.claude', () => {
@@ -69,7 +69,7 @@ describe("Claude Code's settings.json (issue 13 §6)", () => {
     const change = describeChange('/x/settings.json', current, planned.value.next, planned.value.removed);
     expect(change.env).toEqual({
       ANTHROPIC_BASE_URL: 'http://127.0.0.1:7431',
-      ANTHROPIC_AUTH_TOKEN: 'hr-l…6789',
+      ANTHROPIC_AUTH_TOKEN: 'lw-l…6789',
       CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: '1',
     });
     expect(change.diff.filter((l) => l.kind === 'removed').map((l) => l.text.trim())).toEqual([
@@ -77,7 +77,7 @@ describe("Claude Code's settings.json (issue 13 §6)", () => {
     ]);
     expect(change.diff.filter((l) => l.kind === 'added').map((l) => l.text.trim())).toEqual([
       '"ANTHROPIC_BASE_URL": "http://127.0.0.1:7431",',
-      '"ANTHROPIC_AUTH_TOKEN": "hr-l…6789",',
+      '"ANTHROPIC_AUTH_TOKEN": "lw-l…6789",',
       '"CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY": "1"',
     ]);
     expect(JSON.stringify(change)).not.toContain(VALUES.authToken);
@@ -93,7 +93,7 @@ describe("Claude Code's settings.json (issue 13 §6)", () => {
     const planned = planClaudeSettings(null, VALUES);
     if (!planned.ok) throw new Error('plan refused');
     const first = writeClaudeSettings(path, null, planned.value.next, 1000);
-    expect(first).toEqual({ ok: true, value: `${path}.headroom-backup-1000.absent` });
+    expect(first).toEqual({ ok: true, value: `${path}.leeway-backup-1000.absent` });
     expect(lstatSync(path).mode & 0o777).toBe(0o600);
     expect(JSON.parse(readFileSync(path, 'utf8'))).toEqual(planned.value.next);
     expect(undoClaudeSettings(path)).toMatchObject({ ok: true, value: { removedFile: true } });
@@ -107,9 +107,9 @@ describe("Claude Code's settings.json (issue 13 §6)", () => {
     if (!next.ok) throw new Error('plan refused');
     expect(writeClaudeSettings(path, read.value, next.value.next, 2000)).toEqual({
       ok: true,
-      value: `${path}.headroom-backup-2000`,
+      value: `${path}.leeway-backup-2000`,
     });
-    expect(readFileSync(`${path}.headroom-backup-2000`, 'utf8')).toBe(original);
+    expect(readFileSync(`${path}.leeway-backup-2000`, 'utf8')).toBe(original);
     expect(undoClaudeSettings(path)).toMatchObject({ ok: true, value: { removedFile: false } });
     expect(readFileSync(path, 'utf8')).toBe(original);
     expect(undoClaudeSettings(path)).toMatchObject({ ok: false, error: { code: 'not_found' } });

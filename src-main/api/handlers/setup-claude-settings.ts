@@ -1,6 +1,6 @@
 /**
  * "Configure Claude Code" (issue 13 §6): the `env` block of Claude Code's `settings.json` pointed at
- * Headroom, every other key kept; a backup before each write (`settings.json.headroom-backup-<ms>`,
+ * Leeway, every other key kept; a backup before each write (`settings.json.leeway-backup-<ms>`,
  * or `….absent` when there was no file), a preview of the change, and undo from the newest backup.
  */
 import {
@@ -22,9 +22,9 @@ import { diffLines } from './setup-diff';
 
 export type Env = Readonly<Record<string, string | undefined>>;
 
-const BACKUP_INFIX = '.headroom-backup-';
+const BACKUP_INFIX = '.leeway-backup-';
 const ABSENT_SUFFIX = '.absent';
-/** Set by "Configure": where to send requests, the local key, and /model listing Headroom's models. */
+/** Set by "Configure": where to send requests, the local key, and /model listing Leeway's models. */
 const SET_KEYS = ['ANTHROPIC_BASE_URL', 'ANTHROPIC_AUTH_TOKEN', 'CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY'] as const;
 /** Removed: with it Claude Code asks to approve the key, and it clashes with a claude.ai login. */
 const REMOVED_KEYS = ['ANTHROPIC_API_KEY'] as const;
@@ -61,7 +61,7 @@ export function readClaudeSettings(path: string): Result<Json | null> {
   return fail('invalid_input', `${path} is not a JSON object; fix or move it, then try again (nothing was changed)`);
 }
 
-/** The settings with Headroom's env entries; every other key, and every other env entry, kept in its place. */
+/** The settings with Leeway's env entries; every other key, and every other env entry, kept in its place. */
 export function planClaudeSettings(
   current: Json | null,
   values: { baseUrl: string; authToken: string },
@@ -81,7 +81,7 @@ export function planClaudeSettings(
   return ok({ next: { ...(current ?? {}), env: nextEnv }, removed });
 }
 
-/** A credential shown as `hr-a…wxyz`: enough to recognise, not to use. */
+/** A credential shown as `lw-a…wxyz`: enough to recognise, not to use. */
 function mask(value: string): string {
   return value.length <= 8 ? '…' : `${value.slice(0, 4)}…${value.slice(-4)}`;
 }
@@ -121,7 +121,7 @@ export function describeChange(
 function writeAtomically(path: string, text: string): void {
   // A dotfiles manager's symlink stays a symlink: write where it points.
   const target = existsSync(path) && lstatSync(path).isSymbolicLink() ? realpathSync(path) : path;
-  const temp = `${target}.headroom-tmp-${process.pid}`;
+  const temp = `${target}.leeway-tmp-${process.pid}`;
   writeFileSync(temp, text, { mode: 0o600 });
   renameSync(temp, target);
 }
@@ -140,7 +140,7 @@ export function writeClaudeSettings(path: string, current: Json | null, next: Js
   }
 }
 
-/** Headroom's backups of this file, newest first. */
+/** Leeway's backups of this file, newest first. */
 function backupsOf(path: string): { file: string; at: number; absent: boolean }[] {
   const dir = dirname(path);
   const prefix = `${basename(path)}${BACKUP_INFIX}`;
@@ -164,7 +164,7 @@ function backupsOf(path: string): { file: string; at: number; absent: boolean }[
 /** Undo: the newest backup goes back in place (no file, if there was none) and is used up. */
 export function undoClaudeSettings(path: string): Result<ClaudeCodeUndoResult> {
   const newest = backupsOf(path)[0];
-  if (!newest) return fail('not_found', `No Headroom backup of ${path} to restore`);
+  if (!newest) return fail('not_found', `No Leeway backup of ${path} to restore`);
   try {
     if (newest.absent) rmSync(path, { force: true });
     else writeAtomically(path, readFileSync(newest.file, 'utf8'));

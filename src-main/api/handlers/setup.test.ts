@@ -3,14 +3,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ClaudeCodeSetupResult } from '../../../src-shared/contract/methods';
-import { startHeadroom, type RunningHeadroom } from '../../testing/start-headroom';
+import { startLeeway, type RunningLeeway } from '../../testing/start-leeway';
 
-let h: RunningHeadroom | null = null;
+let h: RunningLeeway | null = null;
 let home = '';
 const saved = { HOME: process.env.HOME, CLAUDE_CONFIG_DIR: process.env.CLAUDE_CONFIG_DIR };
 
 beforeEach(() => {
-  home = mkdtempSync(join(tmpdir(), 'headroom-home-'));
+  home = mkdtempSync(join(tmpdir(), 'leeway-home-'));
   // The handler reads HOME per call, as Claude Code does: the test's HOME is a throwaway one.
   process.env.HOME = home;
   delete process.env.CLAUDE_CONFIG_DIR;
@@ -31,7 +31,7 @@ async function call(method: string, input?: unknown) {
 
 describe('"Configure Claude Code" (issue 13 §6)', () => {
   it('PROD-10 PROD-13: writes the env block into $HOME/.claude/settings.json, backup first, and undo restores it', async () => {
-    h = await startHeadroom({ connections: [] });
+    h = await startLeeway({ connections: [] });
     const settings = join(home, '.claude', 'settings.json');
     mkdirSync(join(home, '.claude'));
     const original = `${JSON.stringify({ theme: 'dark', env: { KEEP: 'me', ANTHROPIC_API_KEY: 'sk-ant-real-00000000' } }, null, 4)}\n`;
@@ -48,7 +48,7 @@ describe('"Configure Claude Code" (issue 13 §6)', () => {
     const applied = await call('setup.configureClaudeCode', { authToken: h.key });
     if (!applied.ok) throw new Error(applied.error.message);
     const result = applied.value as ClaudeCodeSetupResult;
-    expect(result.backupPath).toMatch(/settings\.json\.headroom-backup-\d+$/);
+    expect(result.backupPath).toMatch(/settings\.json\.leeway-backup-\d+$/);
     expect(readFileSync(result.backupPath ?? '', 'utf8')).toBe(original);
     const written = JSON.parse(readFileSync(settings, 'utf8')) as Record<string, unknown>;
     expect(written).toEqual({
@@ -65,7 +65,7 @@ describe('"Configure Claude Code" (issue 13 §6)', () => {
     // Applying the same again changes nothing and makes no second backup.
     const again = await call('setup.configureClaudeCode', { authToken: h.key });
     expect(again).toMatchObject({ ok: true, value: { changes: false, backupPath: null } });
-    expect(readdirSync(join(home, '.claude')).filter((n) => n.includes('headroom-backup'))).toHaveLength(1);
+    expect(readdirSync(join(home, '.claude')).filter((n) => n.includes('leeway-backup'))).toHaveLength(1);
 
     expect(await call('setup.undoClaudeCode')).toMatchObject({
       ok: true,
@@ -75,9 +75,9 @@ describe('"Configure Claude Code" (issue 13 §6)', () => {
   });
 
   it('creates the file (and ~/.claude) when absent; undo removes it again; a key that is not a local key is refused', async () => {
-    h = await startHeadroom({ connections: [] });
+    h = await startLeeway({ connections: [] });
     const settings = join(home, '.claude', 'settings.json');
-    expect(await call('setup.configureClaudeCode', { authToken: 'hr-not-a-key-000000000' })).toMatchObject({
+    expect(await call('setup.configureClaudeCode', { authToken: 'lw-not-a-key-000000000' })).toMatchObject({
       ok: false,
       error: { code: 'invalid_input' },
     });
@@ -91,7 +91,7 @@ describe('"Configure Claude Code" (issue 13 §6)', () => {
   });
 
   it('CLAUDE_CONFIG_DIR wins over HOME, as in Claude Code', async () => {
-    h = await startHeadroom({ connections: [] });
+    h = await startLeeway({ connections: [] });
     const configDir = join(home, 'elsewhere');
     process.env.CLAUDE_CONFIG_DIR = configDir;
     const preview = await call('setup.claudeCodePreview', { authToken: h.key });

@@ -15,13 +15,13 @@ type SetupHandlers = Pick<Handlers, 'setup.claudeCodePreview' | 'setup.configure
 
 /**
  * Client setup in one click (issue 13 §6): preview, write and undo Claude Code's settings.json env
- * block. `env` is read per call so the file follows the HOME / CLAUDE_CONFIG_DIR Headroom runs with.
+ * block. `env` is read per call so the file follows the HOME / CLAUDE_CONFIG_DIR Leeway runs with.
  */
 export function setupHandlers(deps: HandlerDeps, env: () => Env = () => process.env): SetupHandlers {
   const plan = (authToken: string) => {
     // Only a live local key: a typo or a revoked key would leave Claude Code answering 401.
     if (!deps.keys.verify(authToken))
-      return fail('invalid_input', 'That is not a Headroom local key (or it was revoked); create one in the Keys tab');
+      return fail('invalid_input', 'That is not a Leeway local key (or it was revoked); create one in the Keys tab');
     const path = claudeSettingsPath(env());
     const current = readClaudeSettings(path);
     if (!current.ok) return current;

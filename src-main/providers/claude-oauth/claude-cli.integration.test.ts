@@ -3,9 +3,9 @@ import { connectionRow } from '../../resilience/resilience-it-kit';
 import { findClaudeBinary, runClaude } from '../../testing/clients/claude-code-binary';
 import { claudeConnection } from '../../testing/fake-claude/fake-claude';
 import { activityEntries, nowSeconds, sentSlow, useClaudeScene } from '../../testing/fake-claude/claude-scene';
-import { TEST_LOCAL_KEY } from '../../testing/start-headroom';
+import { TEST_LOCAL_KEY } from '../../testing/start-leeway';
 
-/* The real Claude Code CLI through Headroom to a Claude subscription that sits at its usage wall. */
+/* The real Claude Code CLI through Leeway to a Claude subscription that sits at its usage wall. */
 const scene = useClaudeScene();
 const binary = findClaudeBinary();
 const ANSWER = 'hello from the fake Claude subscription';

@@ -13,7 +13,7 @@ import {
 } from '../../testing/fake-claude/claude-scene';
 
 /*
- * LOWP-12: the usage-limit check runs after the executor's own re-sends inside one attempt. Headroom
+ * LOWP-12: the usage-limit check runs after the executor's own re-sends inside one attempt. Leeway
  * never rewrites a body, so it has none of the seed's 400-driven re-sends (context editing, thinking
  * clamping, parameter learning); the re-send it does make inside an attempt is the one after a 401
  * with a refreshed token. A wall 429 that appears only on that re-send must still reach the lane.

@@ -14,7 +14,7 @@ import {
 } from '../../testing/fake-claude/claude-scene';
 
 /*
- * LOWP-7 waits through the real proxy: slot_busy / 529 answers to slow requests make Headroom wait
+ * LOWP-7 waits through the real proxy: slot_busy / 529 answers to slow requests make Leeway wait
  * the server's retry-after (clamped to at least 5 s) and retry on the same connection; a streaming
  * client meanwhile gets SSE keep-alive comments. Math.random is pinned so the ±30 % jitter is 0 and
  * the wait is exactly the clamped 5 s (a wait of 5 s or more starts the keep-alive).
@@ -65,8 +65,8 @@ describe('claude-oauth low-priority lane waits', () => {
       expect(elapsed).toBeGreaterThanOrEqual(4_900);
       expect(elapsed).toBeLessThan(9_000);
       const text = await (raw ?? Promise.resolve(''));
-      expect(text.startsWith(': headroom keep-alive')).toBe(true);
-      expect(text.indexOf(': headroom keep-alive')).toBeLessThan(text.indexOf('event: message_start'));
+      expect(text.startsWith(': leeway keep-alive')).toBe(true);
+      expect(text.indexOf(': leeway keep-alive')).toBeLessThan(text.indexOf('event: message_start'));
       expect(text).toContain('event: message_stop');
 
       const upstream = fake.messages().map((r) => [r.response?.status, sentSlow(r)]);

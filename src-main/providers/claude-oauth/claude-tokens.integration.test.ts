@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { call, connectionRow } from '../../resilience/resilience-it-kit';
-import { anthropicConnection } from '../../testing/start-headroom';
+import { anthropicConnection } from '../../testing/start-leeway';
 import { claudeConnection, type FakeClaude } from '../../testing/fake-claude/fake-claude';
 import { fakeToken } from '../../testing/fake-claude/fake-claude-account';
 import { activityEntries, bearer, MODEL, send, useClaudeScene } from '../../testing/fake-claude/claude-scene';
@@ -54,7 +54,7 @@ describe('claude-oauth token refresh', () => {
     const rotated = fake.tokens.refreshToken;
     expect(rotated).toBe(fakeToken('refresh', 'sub', 1));
 
-    // Restarted without the config entry, so what is used is what Headroom stored.
+    // Restarted without the config entry, so what is used is what Leeway stored.
     const h = await scene.restart({ connections: [] });
     fake.revokeAccessToken();
     const res = await send(h);
@@ -127,8 +127,8 @@ describe('claude-oauth token refresh', () => {
 
     const first = await send(h, { model: 'main' });
     expect(first.status).toBe(200);
-    expect(first.headers.get('x-headroom-connection')).toBe('backup');
-    expect(first.headers.get('x-headroom-failover')).toContain('sub');
+    expect(first.headers.get('x-leeway-connection')).toBe('backup');
+    expect(first.headers.get('x-leeway-failover')).toContain('sub');
     const row = await connectionRow(h, 'sub');
     expect(row).toMatchObject({ testStatus: 'needs_reauth', terminal: true });
     expect(row.lastError).toContain('invalid_grant');
@@ -152,7 +152,7 @@ describe('claude-oauth token refresh', () => {
     const second = await send(h);
     expect(second.status).toBe(404);
     expect(JSON.parse(second.text)).toMatchObject({
-      headroom: {
+      leeway: {
         code: 'no_executable_targets',
         details: { excluded: [{ connection: 'sub', reason: 'needs_reauth' }] },
       },
@@ -182,7 +182,7 @@ describe('claude-oauth token refresh', () => {
     const first = await send(h);
     expect(first.status).toBe(502);
     expect(JSON.parse(first.text)).toMatchObject({
-      headroom: { details: { failover: [{ connection: 'sub', status: null, reason: 'refresh_failed' }] } },
+      leeway: { details: { failover: [{ connection: 'sub', status: null, reason: 'refresh_failed' }] } },
     });
     expect(await connectionRow(h, 'sub')).toMatchObject({ testStatus: 'active', terminal: false });
     expect(fake.messages()).toHaveLength(0);
@@ -196,7 +196,7 @@ describe('claude-oauth token refresh', () => {
 
 describe('claude.importCredentials', () => {
   function credentialsFile(accessToken: string, refreshToken: string, expiresAt: number): string {
-    const dir = mkdtempSync(join(tmpdir(), 'headroom-claude-creds-'));
+    const dir = mkdtempSync(join(tmpdir(), 'leeway-claude-creds-'));
     tempDirs.push(dir);
     const file = join(dir, '.credentials.json');
     const claudeAiOauth = {

@@ -28,7 +28,7 @@ describe('claude-oauth at the usage wall', () => {
     const first = await send(h);
     expect(first.status).toBe(200);
     expect(answerText(first.text)).toBe(ANSWER);
-    expect(first.headers.get('x-headroom-connection')).toBe('sub');
+    expect(first.headers.get('x-leeway-connection')).toBe('sub');
     const [wall, slow] = fake.messages();
     expect(fake.messages()).toHaveLength(2);
     // LOWP-3: nothing low-priority goes out before the first limit 429.

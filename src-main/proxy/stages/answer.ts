@@ -8,15 +8,15 @@ import type { RequestFrame } from './frame';
 import { QUOTA_HEADER, type Ended } from './learn';
 
 /** The response header naming the connection a session pin chose (issue 9 §3). */
-export const SESSION_PIN_HEADER = 'x-headroom-session-pin';
+export const SESSION_PIN_HEADER = 'x-leeway-session-pin';
 /** Issue 12: `client->upstream` wire formats of a translated answer (`anthropic->openai`). */
-export const TRANSLATED_HEADER = 'x-headroom-translated';
-export const WARNING_HEADER = 'x-headroom-warning';
+export const TRANSLATED_HEADER = 'x-leeway-translated';
+export const WARNING_HEADER = 'x-leeway-warning';
 
-/** Headroom's own response headers: who served it, who was tried first, and whether a pin decided. */
-function headroomHeaders(frame: RequestFrame, connection: string, pinned: boolean): Record<string, string> {
-  const extra: Record<string, string> = { 'x-headroom-connection': connection };
-  if (frame.hops.length > 0) extra['x-headroom-failover'] = formatFailoverHeader(frame.hops);
+/** Leeway's own response headers: who served it, who was tried first, and whether a pin decided. */
+function leewayHeaders(frame: RequestFrame, connection: string, pinned: boolean): Record<string, string> {
+  const extra: Record<string, string> = { 'x-leeway-connection': connection };
+  if (frame.hops.length > 0) extra['x-leeway-failover'] = formatFailoverHeader(frame.hops);
   if (pinned) extra[SESSION_PIN_HEADER] = connection;
   if (frame.translated !== null) extra[TRANSLATED_HEADER] = frame.translated;
   if (frame.warning !== null) extra[WARNING_HEADER] = frame.warning;
@@ -24,7 +24,7 @@ function headroomHeaders(frame: RequestFrame, connection: string, pinned: boolea
   return extra;
 }
 
-/** Headroom's own error, in the client's format; only an SSE event once a keep-alive stream is open. */
+/** Leeway's own error, in the client's format; only an SSE event once a keep-alive stream is open. */
 export function answerError(
   frame: RequestFrame,
   error: AppError,
@@ -37,7 +37,7 @@ export function answerError(
   return { connection, status: res.statusCode, outcome: null, errorCode: reason ?? error.code };
 }
 
-/** The answer stage: relays an upstream answer (or its error) or tells Headroom's own error. */
+/** The answer stage: relays an upstream answer (or its error) or tells Leeway's own error. */
 export async function sendAnswer(frame: RequestFrame, answer: Answer, pinned: boolean): Promise<Ended> {
   const { res, endpoint } = frame.request;
   switch (answer.kind) {
@@ -51,7 +51,7 @@ export async function sendAnswer(frame: RequestFrame, answer: Answer, pinned: bo
         answer.upstream,
         answer.held,
         answer.tap,
-        headroomHeaders(frame, name, pinned),
+        leewayHeaders(frame, name, pinned),
         endpoint.wire,
         frame.request.startedAt,
         answer.watch,
@@ -61,7 +61,7 @@ export async function sendAnswer(frame: RequestFrame, answer: Answer, pinned: bo
     case 'local': {
       frame.keepAlive.stop();
       if (!res.headersSent) {
-        const headers = { ...headroomHeaders(frame, answer.connection, pinned), ...answer.headers };
+        const headers = { ...leewayHeaders(frame, answer.connection, pinned), ...answer.headers };
         res.writeHead(200, {
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(answer.body),
@@ -78,7 +78,7 @@ export async function sendAnswer(frame: RequestFrame, answer: Answer, pinned: bo
         connection: name,
         status: answer.status,
         retryAfterMs: answer.retryAfterMs,
-        extraHeaders: headroomHeaders(frame, name, false),
+        extraHeaders: leewayHeaders(frame, name, false),
         secrets: answer.secrets,
       });
       return { connection: name, status: answer.status, outcome: null, errorCode: answer.reason };

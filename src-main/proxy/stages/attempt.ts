@@ -25,7 +25,7 @@ import type { RequestFrame } from './frame';
 import { learnFailure, learnSuccess } from './learn';
 import { sendWithHooks } from './send';
 
-/** What the answer stage sends: an upstream answer to relay, an upstream error, or Headroom's own error. */
+/** What the answer stage sends: an upstream answer to relay, an upstream error, or Leeway's own error. */
 export type Answer =
   | {
       kind: 'relay';
@@ -49,7 +49,7 @@ export type Answer =
     }
   /** An error the client is told in its own format (or as an SSE event once a keep-alive stream is open). */
   | { kind: 'error'; error: AppError; connection: string | null; reason?: string }
-  /** Headroom answered for the connection itself (a token-count estimate, issue 12 §3). */
+  /** Leeway answered for the connection itself (a token-count estimate, issue 12 §3). */
   | { kind: 'local'; connection: string; body: string; headers: Record<string, string> };
 
 /**
@@ -135,7 +135,7 @@ export async function attemptCandidate(
       bodyTimeoutMs: frame.bodyTimeoutMs,
     },
     hooks
-      ? { stream: parsed.stream, keepAlive: frame.keepAlive, keepAliveHeaders: { 'x-headroom-connection': name } }
+      ? { stream: parsed.stream, keepAlive: frame.keepAlive, keepAliveHeaders: { 'x-leeway-connection': name } }
       : null,
   );
   frame.servedVia = result.via;

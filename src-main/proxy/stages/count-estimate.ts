@@ -4,8 +4,8 @@ import { parseObject } from '../../translate/json-narrow';
 import type { Answer } from './attempt';
 import type { RequestFrame } from './frame';
 
-/** The answer header that says a count is Headroom's estimate, not the upstream's tokenizer. */
-export const ESTIMATED_HEADER = 'x-headroom-estimated';
+/** The answer header that says a count is Leeway's estimate, not the upstream's tokenizer. */
+export const ESTIMATED_HEADER = 'x-leeway-estimated';
 
 /**
  * count_tokens for a connection that cannot count (an OpenAI-format upstream, or an Anthropic one

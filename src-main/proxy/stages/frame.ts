@@ -39,7 +39,7 @@ export interface RequestFrame {
   /** What the quota pre-check found (null: no pool allocates this key). */
   quota: QuotaMark | null;
   /**
-   * `x-headroom-quota` for the answer (set by the learn stage); carried with Headroom's other headers
+   * `x-leeway-quota` for the answer (set by the learn stage); carried with Leeway's other headers
    * rather than `res.setHeader`, which would push every later `writeHead` onto Node's slow path.
    */
   quotaHeader: string | null;
@@ -47,7 +47,7 @@ export interface RequestFrame {
   held: HeldMark | null;
   /** `client->upstream` when the current attempt is translated (issue 12); null: same format. */
   translated: string | null;
-  /** ROUTE-3 and the like: a warning the answer carries in `x-headroom-warning`. */
+  /** ROUTE-3 and the like: a warning the answer carries in `x-leeway-warning`. */
   warning: string | null;
   /** Time spent in connections' request queues waiting for a slot (QUEUE-1), summed over attempts. */
   queuedMs: number;

@@ -65,10 +65,10 @@ const PIN_MARK: Record<PinChange['kind'], SessionPinMark | null> = {
 };
 
 /** The header a served request a pool covers carries: whether its key was penalized (QPIPE-7). */
-export const QUOTA_HEADER = 'x-headroom-quota';
+export const QUOTA_HEADER = 'x-leeway-quota';
 
 /**
- * Before the answer: a request a pool covers says `x-headroom-quota: penalized|ok` (merged into its
+ * Before the answer: a request a pool covers says `x-leeway-quota: penalized|ok` (merged into its
  * headers); one served elsewhere because its pool's connection was demoted says `penalized`.
  */
 export function markQuota(frame: RequestFrame, target: Target): void {

@@ -90,9 +90,9 @@ function prefixHashOf(body: Buffer): string {
     .digest('base64url')}`;
 }
 
-// ROUTE-5 / QENV-5: the runtime feature flag (when set) wins over `HEADROOM_EMERGENCY_FALLBACK`.
+// ROUTE-5 / QENV-5: the runtime feature flag (when set) wins over `LEEWAY_EMERGENCY_FALLBACK`.
 // The environment is read once at start; the runtime override (Settings › Feature flags) wins at once.
-const EMERGENCY_ENV = parseEmergencyEnv(process.env.HEADROOM_EMERGENCY_FALLBACK, false);
+const EMERGENCY_ENV = parseEmergencyEnv(process.env.LEEWAY_EMERGENCY_FALLBACK, false);
 
 /**
  * The plan stage: model or route → candidates, each excluded one with its reason (unknown, the

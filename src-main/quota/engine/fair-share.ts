@@ -45,7 +45,7 @@ export interface FairShareInput {
 
 export type FairShareDimensionDecision = 'allow' | 'penalize' | QuotaBlockReason;
 
-/** Why a dimension decided as it did: enough for `headroom.details` and Retry-After. */
+/** Why a dimension decided as it did: enough for `leeway.details` and Retry-After. */
 export interface FairShareEvaluation {
   key: string;
   unit: QuotaUnit;
@@ -133,7 +133,7 @@ function judge(
   return 'allow';
 }
 
-/** Why `judge` decided as it did, for `headroom.details` and Retry-After. */
+/** Why `judge` decided as it did, for `leeway.details` and Retry-After. */
 function evaluationOf(
   dim: FairShareDimension,
   allocation: FairShareAllocation,

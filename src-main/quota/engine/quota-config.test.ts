@@ -10,7 +10,7 @@ describe('quota config precedence', () => {
       saturationThreshold: 0.5,
       softDeprioritizeFactor: 0.7,
       retentionDays: 14,
-      redisKeyPrefix: 'headroom:',
+      redisKeyPrefix: 'leeway:',
       problems: [],
     });
   });

@@ -19,7 +19,7 @@ export const QUOTA_CONFIG_DEFAULTS = {
   saturationThreshold: 0.5,
   softDeprioritizeFactor: 0.7,
   retentionDays: 14,
-  redisKeyPrefix: 'headroom:',
+  redisKeyPrefix: 'leeway:',
 } as const;
 
 type Env = Record<string, string | undefined>;

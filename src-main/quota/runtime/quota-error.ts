@@ -24,7 +24,7 @@ function wait(ms: number): string {
 
 /**
  * The 429 a held request gets (QPIPE-2): the message names the pool, the key, the dimension and why;
- * `details` (rendered under `headroom.details` in the client's format) carries the numbers.
+ * `details` (rendered under `leeway.details` in the client's format) carries the numbers.
  */
 export function quotaExceededError(input: {
   pool: string;

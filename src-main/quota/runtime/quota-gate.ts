@@ -11,7 +11,7 @@ export interface QuotaGate<T> {
   /** Connection ids whose pool penalised this key (soft policy over its share). */
   penalized: ReadonlySet<string>;
   /**
-   * Connection ids a pool covers for this key (their answers say `x-headroom-quota`): every such
+   * Connection ids a pool covers for this key (their answers say `x-leeway-quota`): every such
    * connection, not only the candidates among them, so the set is the pool index's own.
    */
   covered: ReadonlySet<string>;

@@ -3,13 +3,13 @@ import { bucketIndexOf, slidingValue } from '../engine/sliding-window';
 import type { BucketPairs, DimensionRef, QuotaStore } from '../quota-ports';
 
 /**
- * The shared quota counter store for several Headroom instances (QDRV-2): one Redis string per
+ * The shared quota counter store for several Leeway instances (QDRV-2): one Redis string per
  * bucket, `<prefix>quota:<apiKeyId>:<dimensionKey>:<bucketIndex>`, expiring two windows after its
  * last write, so Redis itself does the retention (gc is a no-op). Bucket indexes come from the
  * caller's clock: instances sharing a Redis must keep their clocks in sync (NTP is plenty).
  */
 export interface RedisQuotaStoreOptions {
-  /** Key prefix; default `headroom:`. */
+  /** Key prefix; default `leeway:`. */
   prefix?: string;
   /** Whether `close()` quits the client (false: the client belongs to whoever created it). */
   quitOnClose?: boolean;
@@ -35,7 +35,7 @@ return {curr, prev}
 const SCAN_COUNT = 500;
 
 export function createRedisQuotaStore(client: RedisQuotaClient, opts: RedisQuotaStoreOptions = {}): QuotaStore {
-  const prefix = opts.prefix ?? 'headroom:';
+  const prefix = opts.prefix ?? 'leeway:';
   const keyOf = (keyId: string, dim: DimensionRef, index: number): string =>
     `${prefix}quota:${keyId}:${dim.key}:${index}`;
   const ttlSeconds = (dim: DimensionRef): number => Math.ceil((2 * dim.windowMs) / 1000);

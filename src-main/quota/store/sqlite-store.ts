@@ -9,7 +9,7 @@ import { createKeyedMutex } from './keyed-mutex';
  * The default quota counter store (QDRV-1) over `quota_consumption`, written behind so the request
  * path never waits on a SQLite write (issue 10).
  *
- * Correctness: only one Headroom may open a data directory (its lock), so while this process runs
+ * Correctness: only one Leeway may open a data directory (its lock), so while this process runs
  * its in-memory pairs ARE the counters. A pair is loaded once, lazily, on first touch of its
  * (key, dimension) with one prepared SELECT of its two rows — lazily because only the caller knows a
  * dimension's window, and most stored rows belong to keys or windows no request will touch again.

@@ -127,7 +127,7 @@ describe.skipIf(skip !== null)(
       await store.ready();
       expect(store.status()).toMatchObject({ configured: 'redis', active: 'redis', fallbackReason: null });
       await store.consume('alice', DIM, 4, T0);
-      await expect(admin.get(`headroom:quota:alice:${DIM.key}:${T0 / HOUR}`)).resolves.toBe('4');
+      await expect(admin.get(`leeway:quota:alice:${DIM.key}:${T0 / HOUR}`)).resolves.toBe('4');
       store.flush();
       expect(temp.db.prepare('SELECT COUNT(*) AS n FROM quota_consumption').get()).toEqual({ n: 0 });
       expect(lines.some((l) => /\[quota:factory\] using redis at redis:\/\/:\*\*\*@127\.0\.0\.1/.test(l))).toBe(true);

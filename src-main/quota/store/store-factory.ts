@@ -23,7 +23,7 @@ import { createSqliteQuotaStore, type SqliteQuotaStoreOptions } from './sqlite-s
 export interface QuotaStoreConfig {
   driver: QuotaStoreDriver;
   redisUrl: string | null;
-  /** Redis key prefix; default `headroom:`. */
+  /** Redis key prefix; default `leeway:`. */
   redisKeyPrefix?: string | null;
 }
 
@@ -58,7 +58,7 @@ export interface QuotaStoreFactoryDeps {
   probeMaxMs?: number;
 }
 
-/** Dynamic import, so Headroom runs without the optional package (QDRV-5). */
+/** Dynamic import, so Leeway runs without the optional package (QDRV-5). */
 export async function loadIoredis(): Promise<RedisCtor | null> {
   try {
     const mod = await import('ioredis');
@@ -104,7 +104,7 @@ export function createQuotaStoreFactory(deps: QuotaStoreFactoryDeps): SwitchingQ
       link = openRedisLink(
         Ctor,
         url,
-        { prefix: cfg.redisKeyPrefix ?? 'headroom:', redisOptions: deps.redisOptions, probeMaxMs: deps.probeMaxMs },
+        { prefix: cfg.redisKeyPrefix ?? 'leeway:', redisOptions: deps.redisOptions, probeMaxMs: deps.probeMaxMs },
         {
           onUp(initial) {
             fallbackReason = null;

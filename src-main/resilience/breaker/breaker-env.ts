@@ -6,13 +6,13 @@ import { readEnvInt, type EnvSource } from './setting-overrides';
 const ENV_SEGMENT: Record<ProviderProfile, string> = { oauth: 'OAUTH', apikey: 'API_KEY', local: 'LOCAL' };
 
 /**
- * Reads `HEADROOM_CIRCUIT_BREAKER_{OAUTH,API_KEY,LOCAL}_{THRESHOLD,RESET_MS}` (BRK-3) into
+ * Reads `LEEWAY_CIRCUIT_BREAKER_{OAUTH,API_KEY,LOCAL}_{THRESHOLD,RESET_MS}` (BRK-3) into
  * per-profile overrides; only variables that are set and numeric appear in the result.
  */
 export function breakerSettingsFromEnv(env: EnvSource): BreakerSettingsPatch {
   const result: BreakerSettingsPatch = {};
   for (const profile of Object.keys(ENV_SEGMENT) as ProviderProfile[]) {
-    const prefix = `HEADROOM_CIRCUIT_BREAKER_${ENV_SEGMENT[profile]}`;
+    const prefix = `LEEWAY_CIRCUIT_BREAKER_${ENV_SEGMENT[profile]}`;
     const patch: BreakerProfilePatch = {};
     const threshold = readEnvInt(env, `${prefix}_THRESHOLD`, BREAKER_RANGES.failureThreshold);
     const resetMs = readEnvInt(env, `${prefix}_RESET_MS`, BREAKER_RANGES.resetTimeoutMs);

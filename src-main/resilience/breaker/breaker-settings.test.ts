@@ -35,12 +35,12 @@ describe('breaker settings', () => {
     expect(breakerSettingsSchema.safeParse({ oauth: { threshold: 3 } }).success).toBe(false);
   });
 
-  it('BRK-3: HEADROOM_CIRCUIT_BREAKER_* variables become per-profile overrides', () => {
+  it('BRK-3: LEEWAY_CIRCUIT_BREAKER_* variables become per-profile overrides', () => {
     const env = {
-      HEADROOM_CIRCUIT_BREAKER_OAUTH_THRESHOLD: '10',
-      HEADROOM_CIRCUIT_BREAKER_OAUTH_RESET_MS: '90000',
-      HEADROOM_CIRCUIT_BREAKER_API_KEY_THRESHOLD: ' 20 ',
-      HEADROOM_CIRCUIT_BREAKER_LOCAL_RESET_MS: '5000',
+      LEEWAY_CIRCUIT_BREAKER_OAUTH_THRESHOLD: '10',
+      LEEWAY_CIRCUIT_BREAKER_OAUTH_RESET_MS: '90000',
+      LEEWAY_CIRCUIT_BREAKER_API_KEY_THRESHOLD: ' 20 ',
+      LEEWAY_CIRCUIT_BREAKER_LOCAL_RESET_MS: '5000',
     };
     expect(breakerSettingsFromEnv(env)).toEqual({
       oauth: { failureThreshold: 10, resetTimeoutMs: 90_000 },
@@ -52,11 +52,11 @@ describe('breaker settings', () => {
 
   it('BRK-3: blank or non-numeric env values are ignored; out-of-range ones are clamped', () => {
     const env = {
-      HEADROOM_CIRCUIT_BREAKER_OAUTH_THRESHOLD: 'ten',
-      HEADROOM_CIRCUIT_BREAKER_OAUTH_RESET_MS: '',
-      HEADROOM_CIRCUIT_BREAKER_API_KEY_THRESHOLD: '0',
-      HEADROOM_CIRCUIT_BREAKER_API_KEY_RESET_MS: '99999999',
-      HEADROOM_CIRCUIT_BREAKER_LOCAL_THRESHOLD: '3.7',
+      LEEWAY_CIRCUIT_BREAKER_OAUTH_THRESHOLD: 'ten',
+      LEEWAY_CIRCUIT_BREAKER_OAUTH_RESET_MS: '',
+      LEEWAY_CIRCUIT_BREAKER_API_KEY_THRESHOLD: '0',
+      LEEWAY_CIRCUIT_BREAKER_API_KEY_RESET_MS: '99999999',
+      LEEWAY_CIRCUIT_BREAKER_LOCAL_THRESHOLD: '3.7',
     };
     expect(breakerSettingsFromEnv(env)).toEqual({
       apikey: { failureThreshold: 1, resetTimeoutMs: 3_600_000 },
@@ -65,7 +65,7 @@ describe('breaker settings', () => {
   });
 
   it('BRK-3: layers merge defaults < env < stored < per-connection, and undefined never erases', () => {
-    const env = breakerSettingsFromEnv({ HEADROOM_CIRCUIT_BREAKER_LOCAL_THRESHOLD: '5' });
+    const env = breakerSettingsFromEnv({ LEEWAY_CIRCUIT_BREAKER_LOCAL_THRESHOLD: '5' });
     const merged = resolveBreakerSettings(
       'local',
       env.local,
@@ -79,7 +79,7 @@ describe('breaker settings', () => {
   it('BRK-3: an env threshold override changes when the breaker opens', () => {
     const settings = resolveBreakerSettings(
       'oauth',
-      breakerSettingsFromEnv({ HEADROOM_CIRCUIT_BREAKER_OAUTH_THRESHOLD: '3' }).oauth,
+      breakerSettingsFromEnv({ LEEWAY_CIRCUIT_BREAKER_OAUTH_THRESHOLD: '3' }).oauth,
     );
     let state = resetBreaker();
     for (let i = 0; i < 3; i++) state = recordFailure(state, settings, { countsForBreaker: true }, T0 + i);

@@ -43,7 +43,7 @@ export type HeaderBag = Readonly<Record<string, string | string[] | undefined>>;
 /** What came back from one upstream attempt, or why nothing did. */
 export type UpstreamOutcome =
   | { kind: 'response'; status: number; headers: HeaderBag; bodyText: string }
-  /** `empty_response` is Headroom's own quality check failing an answer (the synthesised 502 of LOCK-4). */
+  /** `empty_response` is Leeway's own quality check failing an answer (the synthesised 502 of LOCK-4). */
   | { kind: 'transport'; failure: 'timeout' | 'unreachable' | 'reset' | 'empty_response' }
   /** Our side gave up: never charged to an upstream (BRK-2). */
   | { kind: 'local'; failure: 'client_closed' | 'queue_timeout' | 'aborted' };

@@ -7,7 +7,7 @@ export interface KnownProviderHost {
 }
 
 /**
- * Upstream services whose error dialects the rule registries know. Headroom reaches most of them
+ * Upstream services whose error dialects the rule registries know. Leeway reaches most of them
  * as `openai-compatible` connections, so the host — not the connection kind — names the service.
  */
 export const KNOWN_PROVIDER_HOSTS: readonly KnownProviderHost[] = [

@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { RunningHeadroom } from '../../testing/start-headroom';
-import { anthropicConnection } from '../../testing/start-headroom';
+import type { RunningLeeway } from '../../testing/start-leeway';
+import { anthropicConnection } from '../../testing/start-leeway';
 import { askAnthropic, call, connectionRow, createScene, send } from '../resilience-it-kit';
 import { PROBE_URL, startFakeEgress, type FakeEgress } from './fake-egress';
 
@@ -11,7 +11,7 @@ import { PROBE_URL, startFakeEgress, type FakeEgress } from './fake-egress';
  */
 const scene = createScene({ cooldownWait: false });
 const ways: FakeEgress[] = [];
-const ENV = 'HEADROOM_EGRESS_IP_LOCK_PROVIDERS';
+const ENV = 'LEEWAY_EGRESS_IP_LOCK_PROVIDERS';
 let saved: string | undefined;
 beforeEach(() => {
   saved = process.env[ENV];
@@ -63,11 +63,11 @@ async function threeConnections(options: { probe: boolean; combo?: boolean }) {
 }
 
 /** One served request per connection, so each has request-log rows (and, with the probe, an IP). */
-async function warmUp(h: RunningHeadroom) {
+async function warmUp(h: RunningLeeway) {
   for (const name of ['a', 'b', 'c']) expect((await send(askAnthropic(h, `via-${name}`))).status).toBe(200);
 }
 
-async function egressIps(h: RunningHeadroom): Promise<Record<string, string | undefined>> {
+async function egressIps(h: RunningLeeway): Promise<Record<string, string | undefined>> {
   const list = await call(h, 'connections.list', undefined);
   return Object.fromEntries(list.map((v) => [v.name, v.egressIp]));
 }
@@ -119,7 +119,7 @@ describe('egress-IP lock through the proxy', () => {
     a.enqueue({ kind: 'status', status: 429 });
     const res = await send(askAnthropic(h, 'all'));
     expect(res.status).toBe(200);
-    expect(res.headers.get('x-headroom-connection')).toBe('c');
+    expect(res.headers.get('x-leeway-connection')).toBe('c');
     expect(b.requests).toHaveLength(bCalls);
     expect(c.requests).toHaveLength(cCalls + 1);
     expect((await connectionRow(h, 'b')).lastError).toBe('Shared egress IP quota exhausted (127.0.0.1)');

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { anthropicConnection } from '../../testing/start-headroom';
+import { anthropicConnection } from '../../testing/start-leeway';
 import { askAnthropic, createScene, send } from '../resilience-it-kit';
 import { startFakeEgress, type FakeEgress } from './fake-egress';
 

@@ -36,7 +36,7 @@ export function createEgressRuntime(
   now: () => number,
 ): EgressHooks {
   // EGRESS-9: the constant unless the operator replaces it by name, explicitly.
-  const allowlist = parseEgressAllowlist(env.HEADROOM_EGRESS_IP_LOCK_PROVIDERS);
+  const allowlist = parseEgressAllowlist(env.LEEWAY_EGRESS_IP_LOCK_PROVIDERS);
   const log = createEgressLog(db);
   const probeUrl = db.prepare<[], { value_json: string }>(
     "SELECT value_json FROM settings WHERE key = 'egressIpProbeUrl'",

@@ -25,7 +25,7 @@ describe('lockout scope and keys', () => {
     expect(exactKey('p', '', 'M')).toBe('p::exact:m');
   });
 
-  it('LOCK-2: for Headroom’s providers the quota family is the model itself, so a lock never spreads to siblings', () => {
+  it('LOCK-2: for Leeway’s providers the quota family is the model itself, so a lock never spreads to siblings', () => {
     expect(quotaFamilyOf('anthropic@https://api.anthropic.com', 'claude-opus-4-1')).toBe('claude-opus-4-1');
     expect(keysCovering('p', 'c1', 'm')).toEqual(['p:c1:m', 'p:c1:exact:m']);
   });

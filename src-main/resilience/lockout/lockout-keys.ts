@@ -10,7 +10,7 @@ export function resolveLockoutScope(status: number | null, explicit?: LockoutSco
 }
 
 /**
- * The quota family a model belongs to. None of Headroom's providers (Anthropic, Claude OAuth,
+ * The quota family a model belongs to. None of Leeway's providers (Anthropic, Claude OAuth,
  * OpenAI, OpenAI-compatible) shares one quota across a set of models the way Codex's `gpt-5*`
  * does, so, as in the reference for such providers, the family is the model itself; a
  * connection-wide limit is connection cooldown's business (COOL-14). Add families here.

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestQueueView } from '../../../src-shared/domain/request-queue-view';
 import { startFakeUpstream, type FakeUpstream } from '../../testing/fake-upstream';
-import { openaiConnection, startHeadroom, type RunningHeadroom } from '../../testing/start-headroom';
+import { openaiConnection, startLeeway, type RunningLeeway } from '../../testing/start-leeway';
 
 let fakes: FakeUpstream[] = [];
-let h: RunningHeadroom | null = null;
+let h: RunningLeeway | null = null;
 const envBefore = { ...process.env };
 afterEach(async () => {
   await h?.stop();
@@ -19,7 +19,7 @@ afterEach(async () => {
     else process.env[name] = envBefore[name];
 });
 
-function chat(running: RunningHeadroom, signal?: AbortSignal) {
+function chat(running: RunningLeeway, signal?: AbortSignal) {
   return fetch(`${running.url}/v1/chat/completions`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${running.key}` },
@@ -28,7 +28,7 @@ function chat(running: RunningHeadroom, signal?: AbortSignal) {
   });
 }
 
-async function queues(running: RunningHeadroom): Promise<RequestQueueView[]> {
+async function queues(running: RunningLeeway): Promise<RequestQueueView[]> {
   const result = await running.core.router.call('queues.list', undefined);
   if (!result.ok) throw new Error(result.error.message);
   return result.value as RequestQueueView[];
@@ -51,7 +51,7 @@ async function startGlm(overrides?: Record<string, number>, dataDir?: string) {
     maxConcurrent: 1,
     ...(overrides ? { rateLimitOverrides: overrides } : {}),
   };
-  h = await startHeadroom({ connections: [connection] }, dataDir ? { dataDir } : {});
+  h = await startLeeway({ connections: [connection] }, dataDir ? { dataDir } : {});
   return { glm, running: h };
 }
 
@@ -112,7 +112,7 @@ describe('request queue through the real proxy', () => {
   it('QUEUE-7: env < stored < per-connection; with a stored value, changing the env variable has no effect', async () => {
     process.env.RATE_LIMIT_MAX_WAIT_MS = '1500';
     process.env.RATE_LIMIT_MAX_QUEUE_DEPTH = '7';
-    const dataDir = mkdtempSync(join(tmpdir(), 'headroom-queue-'));
+    const dataDir = mkdtempSync(join(tmpdir(), 'leeway-queue-'));
     const { glm, running } = await startGlm(undefined, dataDir);
     expect(await queues(running)).toMatchObject([{ maxWaitMs: 1500, maxQueueDepth: 7 }]);
     await running.core.router.call('resilience.updateSettings', { requestQueue: { maxWaitMs: 45_000 } });
@@ -121,10 +121,7 @@ describe('request queue through the real proxy', () => {
     // Same data directory, a different env: the stored value still decides.
     process.env.RATE_LIMIT_MAX_WAIT_MS = '2500';
     const connection = { ...openaiConnection('glm', glm.url), models: ['glm-4.6'], maxConcurrent: 1 };
-    h = await startHeadroom(
-      { connections: [{ ...connection, rateLimitOverrides: { maxQueueDepth: 3 } }] },
-      { dataDir },
-    );
+    h = await startLeeway({ connections: [{ ...connection, rateLimitOverrides: { maxQueueDepth: 3 } }] }, { dataDir });
     // The per-connection override (from the config file, stored in SQLite) beats the env's depth.
     expect(await queues(h)).toMatchObject([{ maxWaitMs: 45_000, maxQueueDepth: 3 }]);
     const stored = await h.core.router.call('connections.list', undefined);

@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../../src-shared/domain/request-log';
 import { startFakeUpstream, type FakeUpstream } from '../../testing/fake-upstream';
-import { anthropicConnection, startHeadroom, type RunningHeadroom } from '../../testing/start-headroom';
+import { anthropicConnection, startLeeway, type RunningLeeway } from '../../testing/start-leeway';
 
 let upstream: FakeUpstream | null = null;
-let headroom: RunningHeadroom | null = null;
+let leeway: RunningLeeway | null = null;
 
 afterEach(async () => {
-  await headroom?.stop();
-  headroom = null;
+  await leeway?.stop();
+  leeway = null;
   await upstream?.close();
   upstream = null;
 });
@@ -18,11 +18,11 @@ const MODEL = 'claude-sonnet-4-5';
 /** One Anthropic connection; the idle timeout at its floor (1 s), far above the 100 ms heartbeat interval. */
 async function start(watchdog: { warmupMs: number; windowMs: number }) {
   upstream = await startFakeUpstream({ format: 'anthropic', name: 'only' });
-  headroom = await startHeadroom({
+  leeway = await startLeeway({
     connections: [anthropicConnection('only', upstream.url)],
     combos: [{ name: 'main', targets: [{ connection: 'only', model: MODEL }] }],
   });
-  const h = headroom;
+  const h = leeway;
   expect((await h.core.router.call('settings.update', { upstreamIdleTimeoutMs: 1_000 })).ok).toBe(true);
   const r = await h.core.router.call('resilience.updateSettings', {
     streamRecovery: { throughputWatchdog: { enabled: true, minUsefulBytesPerSecond: 4, ...watchdog } },
@@ -31,7 +31,7 @@ async function start(watchdog: { warmupMs: number; windowMs: number }) {
   return { u: upstream, h };
 }
 
-async function ask(h: RunningHeadroom): Promise<{ status: number; text: string; ms: number }> {
+async function ask(h: RunningLeeway): Promise<{ status: number; text: string; ms: number }> {
   const t0 = Date.now();
   const res = await fetch(`${h.url}/v1/messages`, {
     method: 'POST',
@@ -42,7 +42,7 @@ async function ask(h: RunningHeadroom): Promise<{ status: number; text: string; 
   return { status: res.status, text, ms: Date.now() - t0 };
 }
 
-async function onlyRow(h: RunningHeadroom): Promise<RequestLogEntry | undefined> {
+async function onlyRow(h: RunningLeeway): Promise<RequestLogEntry | undefined> {
   // The row is written as the request settles, just after the client's last byte.
   for (let i = 0; i < 50; i++) {
     const list = await h.core.router.call('activity.list', {});

@@ -31,7 +31,7 @@ export function parseEnabledFlag(raw: string | undefined): boolean | undefined {
 
 /**
  * Reads `PROVIDER_COOLDOWN_ENABLED` (PROV-1) and the six
- * `HEADROOM_PROVIDER_BREAKER_{OAUTH,API_KEY}_{FAILURE_THRESHOLD,FAILURE_WINDOW_MS,COOLDOWN_MS}`
+ * `LEEWAY_PROVIDER_BREAKER_{OAUTH,API_KEY}_{FAILURE_THRESHOLD,FAILURE_WINDOW_MS,COOLDOWN_MS}`
  * (PROV-6) into overrides; variables that are unset or unreadable are left out.
  */
 export function windowGateSettingsFromEnv(env: EnvSource): WindowGateSettingsPatch {
@@ -42,7 +42,7 @@ export function windowGateSettingsFromEnv(env: EnvSource): WindowGateSettingsPat
   for (const [profile, segment] of Object.entries(PROFILE_SEGMENT) as Array<[ProviderProfile, string]>) {
     const patch: WindowGateProfilePatch = {};
     for (const [field, suffix] of Object.entries(FIELD_SUFFIX) as Array<[keyof WindowGateProfile, string]>) {
-      const value = readEnvInt(env, `HEADROOM_PROVIDER_BREAKER_${segment}_${suffix}`, WINDOW_GATE_RANGES[field]);
+      const value = readEnvInt(env, `LEEWAY_PROVIDER_BREAKER_${segment}_${suffix}`, WINDOW_GATE_RANGES[field]);
       if (value !== undefined) patch[field] = value;
     }
     if (Object.keys(patch).length > 0) profiles[profile] = patch;

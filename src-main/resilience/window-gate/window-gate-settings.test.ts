@@ -34,14 +34,14 @@ describe('TEST-5 provider-cooldown-window-gate', () => {
       expect(resolveWindowGateSettings(windowGateSettingsFromEnv({})).enabled).toBe(false);
     });
 
-    it('PROV-6, QENV-4: the six HEADROOM_PROVIDER_BREAKER_* variables override their profile values', () => {
+    it('PROV-6, QENV-4: the six LEEWAY_PROVIDER_BREAKER_* variables override their profile values', () => {
       const env = {
-        HEADROOM_PROVIDER_BREAKER_OAUTH_FAILURE_THRESHOLD: '4',
-        HEADROOM_PROVIDER_BREAKER_OAUTH_FAILURE_WINDOW_MS: '60000',
-        HEADROOM_PROVIDER_BREAKER_OAUTH_COOLDOWN_MS: '30000',
-        HEADROOM_PROVIDER_BREAKER_API_KEY_FAILURE_THRESHOLD: '6',
-        HEADROOM_PROVIDER_BREAKER_API_KEY_FAILURE_WINDOW_MS: '120000',
-        HEADROOM_PROVIDER_BREAKER_API_KEY_COOLDOWN_MS: '45000',
+        LEEWAY_PROVIDER_BREAKER_OAUTH_FAILURE_THRESHOLD: '4',
+        LEEWAY_PROVIDER_BREAKER_OAUTH_FAILURE_WINDOW_MS: '60000',
+        LEEWAY_PROVIDER_BREAKER_OAUTH_COOLDOWN_MS: '30000',
+        LEEWAY_PROVIDER_BREAKER_API_KEY_FAILURE_THRESHOLD: '6',
+        LEEWAY_PROVIDER_BREAKER_API_KEY_FAILURE_WINDOW_MS: '120000',
+        LEEWAY_PROVIDER_BREAKER_API_KEY_COOLDOWN_MS: '45000',
       };
       const settings = resolveWindowGateSettings(windowGateSettingsFromEnv(env));
       expect(settings.profiles.oauth).toEqual({
@@ -59,9 +59,9 @@ describe('TEST-5 provider-cooldown-window-gate', () => {
 
     it('PROV-6: unreadable values are ignored and out-of-range ones clamped', () => {
       const env = {
-        HEADROOM_PROVIDER_BREAKER_OAUTH_FAILURE_THRESHOLD: 'lots',
-        HEADROOM_PROVIDER_BREAKER_API_KEY_FAILURE_THRESHOLD: '0',
-        HEADROOM_PROVIDER_BREAKER_API_KEY_COOLDOWN_MS: '10',
+        LEEWAY_PROVIDER_BREAKER_OAUTH_FAILURE_THRESHOLD: 'lots',
+        LEEWAY_PROVIDER_BREAKER_API_KEY_FAILURE_THRESHOLD: '0',
+        LEEWAY_PROVIDER_BREAKER_API_KEY_COOLDOWN_MS: '10',
       };
       expect(windowGateSettingsFromEnv(env)).toEqual({
         profiles: { apikey: { providerFailureThreshold: 1, providerCooldownMs: 1_000 } },
@@ -71,7 +71,7 @@ describe('TEST-5 provider-cooldown-window-gate', () => {
     it('PROV-6: stored settings override env, which overrides defaults; undefined never erases', () => {
       const env = windowGateSettingsFromEnv({
         PROVIDER_COOLDOWN_ENABLED: '1',
-        HEADROOM_PROVIDER_BREAKER_OAUTH_COOLDOWN_MS: '30000',
+        LEEWAY_PROVIDER_BREAKER_OAUTH_COOLDOWN_MS: '30000',
       });
       const stored = {
         enabled: false,

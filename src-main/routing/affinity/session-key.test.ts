@@ -3,21 +3,21 @@ import { SESSION_HEADERS } from '../../../src-shared/domain/affinity';
 import { extractSessionKey } from './session-key';
 
 describe('extractSessionKey', () => {
-  it('AFF-7: with every session header present, x-headroom-session wins and all six are listed to strip', () => {
+  it('AFF-7: with every session header present, x-leeway-session wins and all six are listed to strip', () => {
     const headers = Object.fromEntries(SESSION_HEADERS.map((name) => [name, `v-${name}`]));
     const out = extractSessionKey({ ...headers, 'content-type': 'application/json' });
-    expect(out.session).toEqual({ value: 'v-x-headroom-session', header: 'x-headroom-session' });
+    expect(out.session).toEqual({ value: 'v-x-leeway-session', header: 'x-leeway-session' });
     expect(out.strip).toEqual([...SESSION_HEADERS]);
   });
 
-  it('AFF-7: the precedence is x-headroom-session, x-session-id, x-claude-code-session-id, session-id, x-codex-session-id, x-omniroute-session', () => {
+  it('AFF-7: the precedence is x-leeway-session, x-session-id, x-claude-code-session-id, session-id, x-codex-session-id, x-omniroute-session', () => {
     const winners: string[] = [];
     for (let i = 0; i < SESSION_HEADERS.length; i++) {
       const present = Object.fromEntries(SESSION_HEADERS.slice(i).map((name) => [name, name]));
       winners.push(extractSessionKey(present).session?.header ?? 'none');
     }
     expect(winners).toEqual([
-      'x-headroom-session',
+      'x-leeway-session',
       'x-session-id',
       'x-claude-code-session-id',
       'session-id',
@@ -34,17 +34,17 @@ describe('extractSessionKey', () => {
 
   it('AFF-5: an unusable value gives no key from that header, falls through to the next, and is still stripped', () => {
     const out = extractSessionKey({
-      'x-headroom-session': 'has space',
+      'x-leeway-session': 'has space',
       'x-session-id': 'ok-1',
       'x-omniroute-session': 'x'.repeat(300),
     });
     expect(out.session).toEqual({ value: 'ok-1', header: 'x-session-id' });
-    expect(out.strip).toEqual(['x-headroom-session', 'x-session-id', 'x-omniroute-session']);
+    expect(out.strip).toEqual(['x-leeway-session', 'x-session-id', 'x-omniroute-session']);
     expect(extractSessionKey({ 'x-session-id': '   ' })).toEqual({ session: null, strip: ['x-session-id'] });
   });
 
   it('AFF-1: a request without session headers has no key and nothing to strip, with a shared empty list', () => {
-    const a = extractSessionKey({ 'x-api-key': 'hr-secret', 'user-agent': 'claude-cli' });
+    const a = extractSessionKey({ 'x-api-key': 'lw-secret', 'user-agent': 'claude-cli' });
     const b = extractSessionKey({});
     expect(a).toEqual({ session: null, strip: [] });
     expect(a.strip).toBe(b.strip);

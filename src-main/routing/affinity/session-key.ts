@@ -28,7 +28,7 @@ function validValue(raw: string): string | null {
 }
 
 /**
- * Reads the session key by precedence (AFF-1, AFF-7): `x-headroom-session`, `x-session-id`,
+ * Reads the session key by precedence (AFF-1, AFF-7): `x-leeway-session`, `x-session-id`,
  * `x-claude-code-session-id`, `session-id`, `x-codex-session-id`, `x-omniroute-session`.
  * Allocates nothing for a request without session headers.
  */

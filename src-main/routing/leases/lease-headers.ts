@@ -33,8 +33,8 @@ function first(headers: HeaderBag, names: readonly LeaseHeader[], strip: LeaseHe
 }
 
 /**
- * Reads `x-headroom-lease-owner` / `-generation` (aliases `x-omniroute-lease-*`, PROD-15); the
- * Headroom name wins when both are sent. Both or neither: an owner without its exact generation
+ * Reads `x-leeway-lease-owner` / `-generation` (aliases `x-omniroute-lease-*`, PROD-15); the
+ * Leeway name wins when both are sent. Both or neither: an owner without its exact generation
  * cannot pass the fence (LEASE-6), so half a pair is refused, as is a malformed value.
  */
 export function readLeaseHeaders(headers: HeaderBag): LeaseHeaders {
@@ -49,7 +49,7 @@ export function readLeaseHeaders(headers: HeaderBag): LeaseHeaders {
     };
   }
   if (!LEASE_OWNER_PATTERN.test(owner)) {
-    return { presented: refuse('lease_headers_invalid', 'The lease owner is not a Headroom lease owner id'), strip };
+    return { presented: refuse('lease_headers_invalid', 'The lease owner is not a Leeway lease owner id'), strip };
   }
   if (!/^[1-9][0-9]{0,15}$/.test(generation) || !Number.isSafeInteger(Number(generation))) {
     return { presented: refuse('lease_headers_invalid', 'The lease generation must be a positive integer'), strip };

@@ -1,10 +1,10 @@
 /**
  * ROUTE-5: emergency fallback. The reference re-routes a request that failed for budget reasons (HTTP
  * 402, or billing / credit / budget wording) to a designated free model, skipping requests with tools
- * and capping output. Headroom has no provider of its own to fall back to, so its version works on
+ * and capping output. Leeway has no provider of its own to fall back to, so its version works on
  * the combo's own targets: when on, a target whose last failure was about money (a spend cap, a
  * billing stop) stays in the plan but is asked only after every other target, until it serves again.
- * Precedence (QENV-5): `HEADROOM_EMERGENCY_FALLBACK` < the runtime flag in Settings (no restart).
+ * Precedence (QENV-5): `LEEWAY_EMERGENCY_FALLBACK` < the runtime flag in Settings (no restart).
  */
 const BUDGET_WORDS =
   /billing|budget (has been |was |is )?exceeded|exceeded (the |your )?budget|max budget|out of credits?|credit balance|insufficient (credits?|balance|funds)|payment required/i;

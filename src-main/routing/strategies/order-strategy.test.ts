@@ -31,14 +31,14 @@ describe('routing strategies (pure orderings, ROUTE-1)', () => {
   });
 
   it('ROUTE-1: p2c score rows follow REFERENCE-NOTES §4.5', () => {
-    // Unknown headroom (+4) only, first in the list.
+    // Unknown leeway (+4) only, first in the list.
     expect(p2cScore(fact('a', 0), NOW)).toBe(4);
     // Exhausted (200) + quota penalty round(100/8)=13 + ≤10 % (10) + listed third (2).
     expect(p2cScore(fact('a', 2, { quota: { remaining: 0, resetAt: null } }), NOW)).toBe(225);
-    // 429 last (6+24) + two failures in a row (16) + 50 % headroom (round(50/8)=6).
+    // 429 last (6+24) + two failures in a row (16) + 50 % leeway (round(50/8)=6).
     const rateLimited = { ...NO_HEALTH, lastErrorStatus: 429, consecutiveFailures: 2 };
     expect(p2cScore(fact('a', 0, { health: rateLimited, quota: { remaining: 0.5, resetAt: null } }), NOW)).toBe(52);
-    // 401 (6+18), backoff capped at 40, 20 % headroom (10 + 4), 3 picks in a row (6), picked 10 s ago (3), listed 9th (cap 6).
+    // 401 (6+18), backoff capped at 40, 20 % leeway (10 + 4), 3 picks in a row (6), picked 10 s ago (3), listed 9th (cap 6).
     const h401 = { ...NO_HEALTH, lastErrorStatus: 401, consecutiveFailures: 9 };
     const f = fact('a', 8, {
       health: h401,
@@ -118,14 +118,14 @@ describe('routing strategies (pure orderings, ROUTE-1)', () => {
     expect(keys(orderByStrategy('reset-window', facts, input()))).toEqual(['c', 'b', 'a', 'd']);
   });
 
-  it('ROUTE-1: headroom puts the most remaining quota first; unknown after known, exhausted last', () => {
+  it('ROUTE-1: leeway puts the most remaining quota first; unknown after known, exhausted last', () => {
     const facts = [
       fact('a', 0, { quota: { remaining: 0.2, resetAt: null } }),
       fact('b', 1, { quota: { remaining: 0, resetAt: null } }),
       fact('c', 2),
       fact('d', 3, { quota: { remaining: 0.8, resetAt: null } }),
     ];
-    expect(keys(orderByStrategy('headroom', facts, input()))).toEqual(['d', 'a', 'c', 'b']);
+    expect(keys(orderByStrategy('leeway', facts, input()))).toEqual(['d', 'a', 'c', 'b']);
   });
 
   it('ROUTE-1: auto scores health, quota, latency and cost with the documented weights', () => {

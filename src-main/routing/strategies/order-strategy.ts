@@ -9,7 +9,7 @@ import {
   orderLeastUsed,
   orderPipeline,
 } from './health-orders';
-import { orderFillFirst, orderHeadroom, orderResetAware, orderResetWindow } from './quota-orders';
+import { orderFillFirst, orderLeeway, orderResetAware, orderResetWindow } from './quota-orders';
 import { orderDeck, orderWeighted, shuffle } from './random-orders';
 import { orderRoundRobin } from './round-robin';
 import { orderP2c } from './score-p2c';
@@ -47,8 +47,8 @@ export function orderByStrategy(
       return orderResetAware(facts);
     case 'reset-window':
       return orderResetWindow(facts, input.now);
-    case 'headroom':
-      return orderHeadroom(facts);
+    case 'leeway':
+      return orderLeeway(facts);
     case 'strict-random':
       return orderDeck(facts, input.deck);
     case 'auto':

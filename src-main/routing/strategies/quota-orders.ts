@@ -7,8 +7,8 @@ const group = (f: CandidateFacts) => (f.quota.remaining === null ? 1 : f.quota.r
 export const orderFillFirst = (facts: readonly CandidateFacts[]) =>
   sortBy(facts, (a, b) => (a.quota.remaining === 0 ? 1 : 0) - (b.quota.remaining === 0 ? 1 : 0));
 
-/** `headroom`: the most unspent quota first; unknown after every known one with quota left, exhausted last. */
-export const orderHeadroom = (facts: readonly CandidateFacts[]) =>
+/** `leeway`: the most unspent quota first; unknown after every known one with quota left, exhausted last. */
+export const orderLeeway = (facts: readonly CandidateFacts[]) =>
   sortBy(facts, (a, b) => group(a) - group(b) || (b.quota.remaining ?? 0) - (a.quota.remaining ?? 0));
 
 /** `reset-aware` (ROUTE-2): the quota that resets first is spent first; unknown resets after, exhausted last. */

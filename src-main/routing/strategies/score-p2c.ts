@@ -24,7 +24,7 @@ function recencyPenalty(lastPickedAt: number | null, now: number): number {
 
 /**
  * The p2c score of REFERENCE-NOTES §4.5, lower is better: exhausted quota, the last error, backoff
- * (failures in a row), quota headroom, consecutive use, recency and the listed position; then, last,
+ * (failures in a row), quota leeway, consecutive use, recency and the listed position; then, last,
  * QPIPE-7's soft penalty (`penalizeCost`: the score's merit × the factor).
  */
 export function p2cScore(f: CandidateFacts, now: number, softPenaltyFactor = DEFAULT_SOFT_PENALTY_FACTOR): number {
@@ -44,7 +44,7 @@ function baseScore(f: CandidateFacts, now: number): number {
   );
 }
 
-/** Ties: more headroom, then the listed position, then the connection id. */
+/** Ties: more leeway, then the listed position, then the connection id. */
 function compare(a: CandidateFacts, b: CandidateFacts, now: number, factor: number): number {
   return (
     p2cScore(a, now, factor) - p2cScore(b, now, factor) ||

@@ -22,10 +22,10 @@ describe('QPIPE-7: the quota soft penalty inside the scored strategies', () => {
   });
 
   it('QPIPE-7: p2c (lower is better) gets worse: (1 + score) / factor − 1, so even a score of 0 is penalised', () => {
-    // Unknown headroom only: 4 → (1 + 4) / 0.7 − 1.
+    // Unknown leeway only: 4 → (1 + 4) / 0.7 − 1.
     expect(p2cScore(fact('a', 0, { quotaSoftPenalty: true }), NOW, 0.7)).toBeCloseTo(5 / 0.7 - 1, 10);
     expect(p2cScore(fact('a', 0), NOW, 0.7)).toBe(4);
-    // Full headroom, first, never used: 0 → 1 / 0.7 − 1 ≈ 0.43, behind an unpenalised 0.
+    // Full leeway, first, never used: 0 → 1 / 0.7 − 1 ≈ 0.43, behind an unpenalised 0.
     const best = { quota: quota(1) };
     expect(p2cScore(fact('a', 0, best), NOW)).toBe(0);
     expect(p2cScore(fact('a', 0, { ...best, quotaSoftPenalty: true }), NOW)).toBeCloseTo(1 / 0.7 - 1, 10);
@@ -44,7 +44,7 @@ describe('QPIPE-7: the quota soft penalty inside the scored strategies', () => {
     const failing = { ...NO_HEALTH, failures: 5, consecutiveFailures: 5, lastErrorStatus: 503 };
     const c = fact('c', 1, { health: failing, quota: quota(0) });
     expect(keys(orderByStrategy('auto', [a, c], input()))).toEqual(['a', 'c']);
-    // p2c: 4 (unknown headroom) penalised → 6.14 loses to 5 (unknown headroom, listed second).
+    // p2c: 4 (unknown leeway) penalised → 6.14 loses to 5 (unknown leeway, listed second).
     const p = fact('p', 0, { quotaSoftPenalty: true });
     expect(keys(orderByStrategy('p2c', [p, fact('q', 1)], input()))).toEqual(['q', 'p']);
     // … and beats a target whose last answer was a 429 (4 + 30).

@@ -1,14 +1,14 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ask as askWithKey, burst, startQuotaHeadroom } from '../../quota/quota-test-kit';
+import { ask as askWithKey, burst, startQuotaLeeway } from '../../quota/quota-test-kit';
 import { startFakeUpstream, type FakeUpstream } from '../../testing/fake-upstream';
-import { anthropicConnection, startHeadroom, type RunningHeadroom } from '../../testing/start-headroom';
+import { anthropicConnection, startLeeway, type RunningLeeway } from '../../testing/start-leeway';
 
 let upstreams: FakeUpstream[] = [];
-let headroom: RunningHeadroom | null = null;
+let leeway: RunningLeeway | null = null;
 
 afterEach(async () => {
-  await headroom?.stop();
-  headroom = null;
+  await leeway?.stop();
+  leeway = null;
   await Promise.all(upstreams.map((u) => u.close()));
   upstreams = [];
 });
@@ -36,7 +36,7 @@ async function twoAccounts() {
 describe('combo strategies through the proxy', () => {
   it('ROUTE-1: stickyRoundRobinLimit 2 keeps each connection for two requests in a row, read without a restart', async () => {
     const { connections, targets } = await twoAccounts();
-    const h = (headroom = await startHeadroom({
+    const h = (leeway = await startLeeway({
       connections,
       combos: [{ name: 'main', strategy: 'round-robin', targets }],
     }));
@@ -47,7 +47,7 @@ describe('combo strategies through the proxy', () => {
         body: JSON.stringify({ model: 'main', max_tokens: 8, messages: [{ role: 'user', content: 'hi' }] }),
       });
       await res.text();
-      return res.headers.get('x-headroom-connection');
+      return res.headers.get('x-leeway-connection');
     };
     expect([await served(), await served(), await served()]).toEqual(['a1', 'a2', 'a1']);
     expect((await h.core.router.call('settings.update', { stickyRoundRobinLimit: 2 })).ok).toBe(true);
@@ -59,26 +59,23 @@ describe('combo strategies through the proxy', () => {
 
   it('QPIPE-7: an auto combo keeps a penalised soft key on its healthy account (score × 0.7) instead of demoting it behind a2', async () => {
     const { connections, targets } = await twoAccounts();
-    const h = (headroom = await startQuotaHeadroom(
-      { connections, combos: [{ name: 'main', strategy: 'auto', targets }] },
-      [
-        {
-          name: 'team',
-          connection: 'a1',
-          dimensions: [{ unit: 'requests', window: 'hourly', limit: 20 }],
-          allocations: [
-            { key: 'alice', weight: 50, policy: 'soft' },
-            { key: 'bob', weight: 50, policy: 'hard' },
-          ],
-        },
-      ],
-    ));
+    const h = (leeway = await startQuotaLeeway({ connections, combos: [{ name: 'main', strategy: 'auto', targets }] }, [
+      {
+        name: 'team',
+        connection: 'a1',
+        dimensions: [{ unit: 'requests', window: 'hourly', limit: 20 }],
+        allocations: [
+          { key: 'alice', weight: 50, policy: 'soft' },
+          { key: 'bob', weight: 50, policy: 'hard' },
+        ],
+      },
+    ]));
     // Ten served answers make a1 the better-known account; the pool then turns strict and penalises alice.
     expect(await burst(h, 'alice', 'main', 10, 'team')).toEqual(Array(10).fill(200));
     const res = await askWithKey(h, 'alice', 'main');
     await res.text();
-    expect(res.headers.get('x-headroom-quota')).toBe('penalized');
+    expect(res.headers.get('x-leeway-quota')).toBe('penalized');
     // a1: (0.4 × 11/12 + 0.3 × 0.5 + 0.2 × ~1 + 0.1 × 0.36) × 0.7 ≈ 0.53 beats the unknown a2 ≈ 0.49.
-    expect(res.headers.get('x-headroom-connection')).toBe('a1');
+    expect(res.headers.get('x-leeway-connection')).toBe('a1');
   });
 });

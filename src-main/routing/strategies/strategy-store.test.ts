@@ -146,14 +146,14 @@ describe('strategy store (memory the learn stage feeds)', () => {
     expect(names(store.order(combo, plan(), hints(), now + 601_000))[0]).toBe('a');
   });
 
-  it('ROUTE-1: headroom and cost-optimized read the served utilisation and the price table', () => {
+  it('ROUTE-1: leeway and cost-optimized read the served utilisation and the price table', () => {
     const store = createStrategyStore(seededRng(1));
-    const h = setup('headroom');
+    const h = setup('leeway');
     const [a, b] = h.plan();
     if (!a || !b) throw new Error('targets');
     store.served(a, { 'anthropic-ratelimit-unified-5h-utilization': '0.9' }, 10, 0);
     store.served(b, { 'anthropic-ratelimit-unified-5h-utilization': '0.1' }, 10, 0);
-    // 10 % left still ranks before unknown (c): headroom trusts what the provider said.
+    // 10 % left still ranks before unknown (c): leeway trusts what the provider said.
     expect(names(store.order(h.combo, h.plan(), hints(), 1))).toEqual(['b', 'a', 'c']);
     const c = setup('cost-optimized');
     // c serves claude-opus-4-1 (legacy $15/$75), a and b claude-haiku-4-5: cheaper first.

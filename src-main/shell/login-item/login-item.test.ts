@@ -15,13 +15,13 @@ describe('start at login', () => {
     expect(
       launchCommand({
         isPackaged: true,
-        execPath: '/tmp/.mount_x/headroom',
+        execPath: '/tmp/.mount_x/leeway',
         appPath: '/a',
-        appImage: '/home/u/Headroom.AppImage',
+        appImage: '/home/u/Leeway.AppImage',
       }),
-    ).toEqual({ path: '/home/u/Headroom.AppImage', args: [] });
-    expect(launchCommand({ isPackaged: true, execPath: '/opt/Headroom/headroom', appPath: '/a' })).toEqual({
-      path: '/opt/Headroom/headroom',
+    ).toEqual({ path: '/home/u/Leeway.AppImage', args: [] });
+    expect(launchCommand({ isPackaged: true, execPath: '/opt/Leeway/leeway', appPath: '/a' })).toEqual({
+      path: '/opt/Leeway/leeway',
       args: [],
     });
     expect(
@@ -30,22 +30,22 @@ describe('start at login', () => {
   });
 
   it('PROD-4: the Linux autostart entry quotes its Exec line by the Desktop Entry rules', () => {
-    const entry = autostartEntry({ path: '/home/me/My Apps/Headroom.AppImage', args: ['--data-dir=/d/100%', 'a"b$c'] });
-    expect(entry).toContain('[Desktop Entry]\nType=Application\nName=Headroom\n');
-    expect(entry).toContain('Exec="/home/me/My Apps/Headroom.AppImage" --data-dir=/d/100%% "a\\\\"b\\\\$c"\n');
-    expect(autostartEntry({ path: '/opt/Headroom/headroom', args: [] })).toContain('Exec=/opt/Headroom/headroom\n');
+    const entry = autostartEntry({ path: '/home/me/My Apps/Leeway.AppImage', args: ['--data-dir=/d/100%', 'a"b$c'] });
+    expect(entry).toContain('[Desktop Entry]\nType=Application\nName=Leeway\n');
+    expect(entry).toContain('Exec="/home/me/My Apps/Leeway.AppImage" --data-dir=/d/100%% "a\\\\"b\\\\$c"\n');
+    expect(autostartEntry({ path: '/opt/Leeway/leeway', args: [] })).toContain('Exec=/opt/Leeway/leeway\n');
   });
 
   it('PROD-4: on Linux the state is the autostart file itself, written on and removed off', () => {
-    const home = mkdtempSync(join(tmpdir(), 'headroom-xdg-'));
+    const home = mkdtempSync(join(tmpdir(), 'leeway-xdg-'));
     dirs.push(home);
-    const item = createXdgAutostart(join(home, '.config'), { path: '/opt/Headroom/headroom', args: [] });
-    const file = join(home, '.config', 'autostart', 'headroom.desktop');
+    const item = createXdgAutostart(join(home, '.config'), { path: '/opt/Leeway/leeway', args: [] });
+    const file = join(home, '.config', 'autostart', 'leeway.desktop');
     expect(item.supported).toBe(true);
     expect(item.get()).toBe(false);
     item.set(true);
     expect(item.get()).toBe(true);
-    expect(readFileSync(file, 'utf8')).toContain('Exec=/opt/Headroom/headroom');
+    expect(readFileSync(file, 'utf8')).toContain('Exec=/opt/Leeway/leeway');
     expect(statSync(file).mode & 0o777).toBe(0o644);
     // A desktop's own settings panel may disable the entry instead of deleting it.
     writeFileSync(

@@ -11,13 +11,13 @@ function execArg(arg: string): string {
   return quoted.replace(/\\/g, '\\\\').replace(/%/g, '%%');
 }
 
-/** The `~/.config/autostart` entry that starts Headroom at login on Linux desktops (XDG Autostart). */
+/** The `~/.config/autostart` entry that starts Leeway at login on Linux desktops (XDG Autostart). */
 export function autostartEntry(command: LaunchCommand): string {
   const exec = [command.path, ...command.args].map(execArg).join(' ');
   return [
     '[Desktop Entry]',
     'Type=Application',
-    'Name=Headroom',
+    'Name=Leeway',
     'Comment=Local LLM proxy for coding agents',
     `Exec=${exec}`,
     'Terminal=false',
@@ -38,7 +38,7 @@ export function xdgConfigHome(env: NodeJS.ProcessEnv, home: string): string {
  */
 export function createXdgAutostart(configHome: string, command: LaunchCommand): LoginItem {
   const dir = join(configHome, 'autostart');
-  const file = join(dir, 'headroom.desktop');
+  const file = join(dir, 'leeway.desktop');
   return {
     supported: true,
     get() {

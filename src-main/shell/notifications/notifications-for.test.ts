@@ -73,11 +73,11 @@ describe('notificationsFor', () => {
     const row = terminalRow('a', 'banned');
     const next = snapshotOf({ connections: [{ ...row, testStatus: 'suspended' as typeof row.testStatus }] });
     expect(notificationsFor(healthy, next, [])).toEqual([
-      { title: 'a is suspended', body: 'It needs a person: fix it, then use Reset connection in Headroom.' },
+      { title: 'a is suspended', body: 'It needs a person: fix it, then use Reset connection in Leeway.' },
     ]);
   });
 
-  it('PROD-4: the first snapshot is the baseline, so starting Headroom announces nothing', () => {
+  it('PROD-4: the first snapshot is the baseline, so starting Leeway announces nothing', () => {
     expect(
       notificationsFor(null, snapshotOf({ connections: [terminalRow('a', 'banned')] }), [combo('x', ['a'])]),
     ).toEqual([]);
@@ -86,7 +86,7 @@ describe('notificationsFor', () => {
   it('PROD-4: a burst is capped to a few notifications and one that counts the rest', () => {
     const many = Array.from({ length: 7 }, (_, i) => ({ title: `t${i}`, body: '' }));
     const capped = capNotifications(many);
-    expect(capped.map((n) => n.title)).toEqual(['t0', 't1', '5 more Headroom alerts']);
+    expect(capped.map((n) => n.title)).toEqual(['t0', 't1', '5 more Leeway alerts']);
     expect(capNotifications(many.slice(0, 3))).toHaveLength(3);
   });
 });

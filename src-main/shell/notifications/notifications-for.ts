@@ -12,14 +12,14 @@ export interface ShellNotification {
 const TERMINAL_TEXT: Readonly<Record<string, { title: string; body: string }>> = {
   banned: {
     title: 'was banned',
-    body: 'The upstream refuses this account. Fix it there, then use Reset connection in Headroom.',
+    body: 'The upstream refuses this account. Fix it there, then use Reset connection in Leeway.',
   },
   expired: {
     title: 'credential expired',
-    body: 'Sign in again or paste a new key in Headroom; requests skip it until then.',
+    body: 'Sign in again or paste a new key in Leeway; requests skip it until then.',
   },
-  credits_exhausted: { title: 'is out of credits', body: 'Top up the account, then use Reset connection in Headroom.' },
-  needs_reauth: { title: 'needs a new sign-in', body: 'Its sign-in was refused; sign in again in Headroom.' },
+  credits_exhausted: { title: 'is out of credits', body: 'Top up the account, then use Reset connection in Leeway.' },
+  needs_reauth: { title: 'needs a new sign-in', body: 'Its sign-in was refused; sign in again in Leeway.' },
 };
 
 const MAX_DETAIL = 120;
@@ -70,7 +70,7 @@ export function notificationsFor(
     if (status === null || terminalOf(previous, row.id) === status) continue;
     const text = TERMINAL_TEXT[status] ?? {
       title: `is ${status.replace(/_/g, ' ')}`,
-      body: 'It needs a person: fix it, then use Reset connection in Headroom.',
+      body: 'It needs a person: fix it, then use Reset connection in Leeway.',
     };
     const detail = row.lastError ? `\n${row.lastError.slice(0, MAX_DETAIL)}` : '';
     out.push({ title: `${row.name} ${text.title}`, body: `${text.body}${detail}` });
@@ -95,6 +95,6 @@ export function capNotifications(list: readonly ShellNotification[], max = 3): S
   const rest = list.length - (max - 1);
   return [
     ...list.slice(0, max - 1),
-    { title: `${rest} more Headroom alerts`, body: 'Open Headroom to see every connection’s state.' },
+    { title: `${rest} more Leeway alerts`, body: 'Open Leeway to see every connection’s state.' },
   ];
 }

@@ -3,7 +3,7 @@
  * plain local key (they are stored hashed and shown once), so it puts a placeholder unless given one.
  * Kept in step with the window's snippets in src-renderer/features/setup.
  */
-export const KEY_PLACEHOLDER = '<your-headroom-key>';
+export const KEY_PLACEHOLDER = '<your-leeway-key>';
 
 const baseOf = (proxyUrl: string): string => proxyUrl.replace(/\/+$/, '');
 

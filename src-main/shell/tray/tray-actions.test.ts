@@ -73,12 +73,12 @@ describe('dispatchTrayAction', () => {
     await dispatchTrayAction({ kind: 'copy-claude-setup' }, claude.deps);
     expect(claude.router.calls).toEqual([{ method: 'app.info', input: undefined }]);
     expect(claude.clipboard).toEqual([
-      `export ANTHROPIC_BASE_URL=${PROXY}\nexport ANTHROPIC_AUTH_TOKEN=<your-headroom-key>`,
+      `export ANTHROPIC_BASE_URL=${PROXY}\nexport ANTHROPIC_AUTH_TOKEN=<your-leeway-key>`,
     ]);
 
     const aider = fakeDeps();
     await dispatchTrayAction({ kind: 'copy-aider-setup' }, aider.deps);
-    expect(aider.clipboard).toEqual([`aider --openai-api-base ${PROXY}/v1 --openai-api-key <your-headroom-key>`]);
+    expect(aider.clipboard).toEqual([`aider --openai-api-base ${PROXY}/v1 --openai-api-key <your-leeway-key>`]);
   });
 
   it('PROD-13: when the core cannot say its URL, nothing is copied and the failure is returned', async () => {

@@ -29,7 +29,7 @@ export function createTrayController(deps: TrayControllerDeps): { start(): Promi
   const icon = (state: TrayState) =>
     nativeImage.createFromPath(trayGlyphIconPath(deps.iconDir, state, process.platform));
   const tray = new Tray(icon('serving'));
-  tray.setToolTip('Headroom');
+  tray.setToolTip('Leeway');
   let shownState: TrayState = 'serving';
 
   const onAction = (action: TrayAction): void => {
@@ -44,9 +44,9 @@ export function createTrayController(deps: TrayControllerDeps): { start(): Promi
       notify: (n) => showNotification(n, deps.openWindow),
     })
       .then((result) => {
-        if (!result.ok) deps.log(`Headroom: tray action ${action.kind} failed: ${result.error.code}`);
+        if (!result.ok) deps.log(`Leeway: tray action ${action.kind} failed: ${result.error.code}`);
       })
-      .catch(() => deps.log(`Headroom: tray action ${action.kind} failed`));
+      .catch(() => deps.log(`Leeway: tray action ${action.kind} failed`));
   };
 
   const presenter: TrayPresenter = createTrayPresenter({

@@ -16,8 +16,8 @@ describe('tray icons', () => {
   });
 
   it('PROD-4: packaged, the icons come from resources/tray as electron-builder copies them', () => {
-    expect(trayIconDir({ isPackaged: true, resourcesPath: '/opt/Headroom/resources', appPath: '/x' })).toBe(
-      join('/opt/Headroom/resources', 'tray'),
+    expect(trayIconDir({ isPackaged: true, resourcesPath: '/opt/Leeway/resources', appPath: '/x' })).toBe(
+      join('/opt/Leeway/resources', 'tray'),
     );
   });
 });

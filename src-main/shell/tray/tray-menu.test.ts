@@ -6,7 +6,7 @@ import type { TrayMenuItem } from './tray-template';
 describe('toElectronMenu', () => {
   it('PROD-4: keeps labels, types, enabled and checked, nests submenus and wires each action to its click', () => {
     const template: TrayMenuItem[] = [
-      { type: 'normal', label: 'Headroom — serving', enabled: false },
+      { type: 'normal', label: 'Leeway — serving', enabled: false },
       { type: 'separator' },
       {
         type: 'submenu',
@@ -26,7 +26,7 @@ describe('toElectronMenu', () => {
     const clicked: TrayAction[] = [];
     const menu = toElectronMenu(template, (action) => clicked.push(action));
     expect(menu.map(({ type, label, enabled, checked }) => ({ type, label, enabled, checked }))).toEqual([
-      { type: 'normal', label: 'Headroom — serving', enabled: false, checked: undefined },
+      { type: 'normal', label: 'Leeway — serving', enabled: false, checked: undefined },
       { type: 'separator', label: undefined, enabled: undefined, checked: undefined },
       { type: 'submenu', label: 'Cooling (1)', enabled: true, checked: undefined },
       { type: 'checkbox', label: 'Start at login', enabled: true, checked: true },

@@ -72,7 +72,7 @@ describe('tray presenter', () => {
   it('PROD-4: while something cools the menu redraws every second so the countdown moves, then stops', async () => {
     const t = setup(snapshotOf({ connections: [coolingRow('a', 3_000), connectionRow('b')] }));
     await t.presenter.start();
-    expect(t.statusLine(t.views.at(-1))).toBe('Headroom — serving, 1 cooling');
+    expect(t.statusLine(t.views.at(-1))).toBe('Leeway — serving, 1 cooling');
     t.clock.advance(1_000);
     t.clock.advance(1_000);
     const submenu = t.views.at(-1)?.template.find((i) => i.type === 'submenu');
@@ -162,10 +162,10 @@ describe('tray presenter', () => {
     const t = setup();
     await t.presenter.start();
     t.clock.advance(5_000);
-    const message = 'Storage unavailable: /data was deleted; restart Headroom';
+    const message = 'Storage unavailable: /data was deleted; restart Leeway';
     t.emit({ type: 'storage.lost', payload: { dataDir: '/data', message } });
     const view = t.views.at(-1);
-    expect(t.statusLine(view)).toBe('⚠ Data directory lost — nothing is saved; restart Headroom');
+    expect(t.statusLine(view)).toBe('⚠ Data directory lost — nothing is saved; restart Leeway');
     expect(view?.template[1]).toMatchObject({ label: message, enabled: false });
     expect(view?.tooltip).toContain('Data directory lost');
     expect(t.router.calls).toHaveLength(6);

@@ -158,7 +158,7 @@ export function createTrayPresenter(deps: TrayPresenterDeps): TrayPresenter {
     if (status.ok && Array.isArray(status.value)) claude = status.value;
     if (!snapshot.ok || !info.ok || !summary.ok) {
       const error = [snapshot, info, summary].find((r) => !r.ok);
-      log(`Headroom: tray could not read the core (${error && !error.ok ? error.error.code : 'unknown'})`);
+      log(`Leeway: tray could not read the core (${error && !error.ok ? error.error.code : 'unknown'})`);
       needFetch = true;
       return;
     }

@@ -30,7 +30,7 @@ describe('buildTrayTemplate', () => {
   it('PROD-4 PROD-13: serving — status with proxy URL and requests today, every entry in order', () => {
     const items = buildTrayTemplate(model(snapshotOf({ connections: [connectionRow('a')] })), T0);
     expect(labels(items)).toEqual([
-      'Headroom — serving',
+      'Leeway — serving',
       `Proxy: ${URL}`,
       'Requests today: 42',
       '—',
@@ -42,18 +42,18 @@ describe('buildTrayTemplate', () => {
       'Copy Claude Code setup',
       'Copy aider setup',
       '—',
-      'Open Headroom',
+      'Open Leeway',
       'Open logs',
       'Start at login',
       '—',
-      'Quit Headroom',
+      'Quit Leeway',
     ]);
     expect(find(items, 'Clear all cooldowns')).toMatchObject({ enabled: false, action: { kind: 'clear-all' } });
-    expect(find(items, 'Headroom —')).toMatchObject({ enabled: false });
+    expect(find(items, 'Leeway —')).toMatchObject({ enabled: false });
     expect(find(items, 'Pause proxy')).toMatchObject({ enabled: true, action: { kind: 'pause' } });
     expect(find(items, 'Copy Claude')).toMatchObject({ action: { kind: 'copy-claude-setup' } });
     expect(find(items, 'Copy aider')).toMatchObject({ action: { kind: 'copy-aider-setup' } });
-    expect(find(items, 'Open Headroom')).toMatchObject({ action: { kind: 'open' } });
+    expect(find(items, 'Open Leeway')).toMatchObject({ action: { kind: 'open' } });
     expect(find(items, 'Open logs')).toMatchObject({ enabled: true, action: { kind: 'open-logs' } });
     expect(find(items, 'Quit')).toMatchObject({ action: { kind: 'quit' } });
     expect(find(items, 'Start at login')).toEqual({
@@ -72,7 +72,7 @@ describe('buildTrayTemplate', () => {
       models: [lockRow('ok', 'claude-opus', 5_000)],
     });
     const items = buildTrayTemplate(model(snapshot, { summary: { requestsToday: 7, errorsToday: 2 } }), T0 + 3_000);
-    expect(find(items, 'Headroom —').label).toBe('Headroom — serving, 3 cooling, 1 need attention');
+    expect(find(items, 'Leeway —').label).toBe('Leeway — serving, 3 cooling, 1 need attention');
     expect(find(items, 'Requests today').label).toBe('Requests today: 7 (2 failed)');
     // COOL-10: the banned connection is listed but never counted in "Clear all".
     expect(find(items, 'Clear all cooldowns')).toMatchObject({ label: 'Clear all cooldowns (3)', enabled: true });
@@ -123,20 +123,20 @@ describe('buildTrayTemplate', () => {
   it('PROD-4: blocked — the status says when the first connection is back; clear stays available', () => {
     const snapshot = snapshotOf({ connections: [coolingRow('a', 125_000), terminalRow('b', 'credits_exhausted')] });
     const items = buildTrayTemplate(model(snapshot), T0 + 5_000);
-    expect(find(items, 'Headroom —').label).toBe('Headroom — blocked: first connection back in 02:00');
+    expect(find(items, 'Leeway —').label).toBe('Leeway — blocked: first connection back in 02:00');
     expect(find(items, 'Clear all cooldowns')).toMatchObject({ label: 'Clear all cooldowns (1)', enabled: true });
     expect(labels(submenuOf(find(items, 'Cooling (')))).toEqual([
       'a — cooling, 02:00 left',
       '—',
       'b — credits exhausted',
     ]);
-    expect(trayTooltip(model(snapshot), T0)).toBe(`Headroom (blocked) — ${URL}`);
+    expect(trayTooltip(model(snapshot), T0)).toBe(`Leeway (blocked) — ${URL}`);
   });
 
   it('PROD-4: blocked by terminal states only — nothing to clear, each one offers Reset connection', () => {
     const snapshot = snapshotOf({ connections: [terminalRow('a', 'expired'), terminalRow('b', 'banned')] });
     const items = buildTrayTemplate(model(snapshot), T0);
-    expect(find(items, 'Headroom —').label).toBe('Headroom — blocked: no connection can serve');
+    expect(find(items, 'Leeway —').label).toBe('Leeway — blocked: no connection can serve');
     expect(find(items, 'Clear all cooldowns')).toMatchObject({ label: 'Clear all cooldowns (0)', enabled: false });
     const submenu = submenuOf(find(items, 'Cooling ('));
     expect(labels(submenu)).toEqual(['a — credential expired', 'b — banned']);
@@ -162,7 +162,7 @@ describe('buildTrayTemplate', () => {
       model(snapshotOf({ connections: [coolingRow('a', 1_000)] }), { info: { proxyUrl: URL, paused: true } }),
       T0,
     );
-    expect(find(items, 'Headroom —').label).toBe('Headroom — paused (requests get 503)');
+    expect(find(items, 'Leeway —').label).toBe('Leeway — paused (requests get 503)');
     expect(find(items, 'Resume proxy')).toMatchObject({ action: { kind: 'resume' } });
     expect(labels(items)).not.toContain('Pause proxy');
   });
@@ -181,7 +181,7 @@ describe('buildTrayTemplate', () => {
     ];
     const items = buildTrayTemplate(model(snapshotOf(), { claude }), T0);
     expect(labels(items).slice(0, 5)).toEqual([
-      'Headroom — serving',
+      'Leeway — serving',
       `Proxy: ${URL}`,
       'Requests today: 42',
       'Claude usage',
@@ -241,7 +241,7 @@ describe('buildTrayTemplate', () => {
     expect(claudeMenu.label).toBe('Claude usage · 1 needs sign-in');
     expect(submenuOf(claudeMenu)[1]).toEqual({
       type: 'normal',
-      label: 'max-1 — needs sign-in (open Headroom to re-import)',
+      label: 'max-1 — needs sign-in (open Leeway to re-import)',
       enabled: true,
       action: { kind: 'open' },
     });

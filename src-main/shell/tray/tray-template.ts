@@ -20,7 +20,7 @@ export interface TrayModel {
   summary: ActivitySummary;
   /** Claude subscription connections with their usage windows and lane, by name. */
   claude: readonly TrayClaudeConnection[];
-  /** Null where the platform has no login item Headroom can set. */
+  /** Null where the platform has no login item Leeway can set. */
   openAtLogin: boolean | null;
   /** Set once the core reports its data directory gone (storage.lost): nothing is saved until a restart. */
   storageLost?: string | null;
@@ -39,7 +39,7 @@ function quotaLines(items: readonly TrayQuotaItem[]): TrayMenuItem[] {
 }
 
 /** The tray's loud line while storage is lost; first in the menu and in the tooltip. */
-export const STORAGE_LOST_LINE = '⚠ Data directory lost — nothing is saved; restart Headroom';
+export const STORAGE_LOST_LINE = '⚠ Data directory lost — nothing is saved; restart Leeway';
 
 /** A serialisable menu description; tray-menu.ts turns it into Electron's template. */
 export type TrayMenuItem =
@@ -68,19 +68,19 @@ const TERMINAL_LABELS: Readonly<Record<string, string>> = {
 function stateLine(state: TrayState, model: TrayModel, now: number, cooling: number, terminal: number): string {
   switch (state) {
     case 'paused':
-      return 'Headroom — paused (requests get 503)';
+      return 'Leeway — paused (requests get 503)';
     case 'blocked': {
       const back = firstRecoveryMs(model.snapshot, now);
       return back === null
-        ? 'Headroom — blocked: no connection can serve'
-        : `Headroom — blocked: first connection back in ${formatTimeLeft(back)}`;
+        ? 'Leeway — blocked: no connection can serve'
+        : `Leeway — blocked: first connection back in ${formatTimeLeft(back)}`;
     }
     case 'cooling': {
       const parts = [cooling > 0 ? `${cooling} cooling` : null, terminal > 0 ? `${terminal} need attention` : null];
-      return `Headroom — serving, ${parts.filter((p) => p !== null).join(', ')}`;
+      return `Leeway — serving, ${parts.filter((p) => p !== null).join(', ')}`;
     }
     case 'serving':
-      return 'Headroom — serving';
+      return 'Leeway — serving';
   }
 }
 
@@ -158,7 +158,7 @@ function claudeSubmenu(model: TrayModel, now: number): TrayMenuItem[] {
     if (lane === null) continue;
     if (needsSignIn(item, model.snapshot)) {
       signIn++;
-      entries.push(act(`${item.name} — ${lane} (open Headroom to re-import)`, { kind: 'open' }));
+      entries.push(act(`${item.name} — ${lane} (open Leeway to re-import)`, { kind: 'open' }));
     } else {
       slow++;
       entries.push(info(`${item.name} — ${lane}`));
@@ -174,8 +174,8 @@ function claudeSubmenu(model: TrayModel, now: number): TrayMenuItem[] {
 
 /** One-line summary for the icon's tooltip. */
 export function trayTooltip(model: TrayModel, now: number): string {
-  if (model.storageLost) return `Headroom — ${STORAGE_LOST_LINE}`;
-  return `Headroom (${trayState(model.snapshot, model.info, now)}) — ${model.info.proxyUrl}`;
+  if (model.storageLost) return `Leeway — ${STORAGE_LOST_LINE}`;
+  return `Leeway (${trayState(model.snapshot, model.info, now)}) — ${model.info.proxyUrl}`;
 }
 
 /**
@@ -210,11 +210,11 @@ export function buildTrayTemplate(model: TrayModel, now: number): TrayMenuItem[]
     act('Copy Claude Code setup', { kind: 'copy-claude-setup' }),
     act('Copy aider setup', { kind: 'copy-aider-setup' }),
     SEPARATOR,
-    act('Open Headroom', { kind: 'open' }),
+    act('Open Leeway', { kind: 'open' }),
     act('Open logs', { kind: 'open-logs' }),
     loginItem,
     SEPARATOR,
-    act('Quit Headroom', { kind: 'quit' }),
+    act('Quit Leeway', { kind: 'quit' }),
   ];
 }
 

@@ -258,7 +258,7 @@ export async function startChaosUpstream(options: ChaosUpstreamOptions): Promise
     }
   };
 
-  // A long keep-alive: idle sockets close only when the client (Headroom) closes them, so a test can
+  // A long keep-alive: idle sockets close only when the client (Leeway) closes them, so a test can
   // tell whether the proxy let go of its upstream sockets.
   const server = createServer({ keepAliveTimeout: 120_000 }, (req, res) => {
     requests += 1;

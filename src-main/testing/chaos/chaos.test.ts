@@ -3,7 +3,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import type { CooldownSnapshot } from '../../../src-shared/domain/cooldown';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream';
-import { anthropicConnection, startHeadroom, type RunningHeadroom } from '../start-headroom';
+import { anthropicConnection, startLeeway, type RunningLeeway } from '../start-leeway';
 import {
   CHAOS_ACTIONS,
   HEALED_WEIGHTS,
@@ -110,15 +110,15 @@ function tally<T extends string>(items: readonly T[]): Record<string, number> {
 
 let chaos: ChaosUpstream[] = [];
 let plain: FakeUpstream[] = [];
-let headroom: RunningHeadroom | null = null;
+let leeway: RunningLeeway | null = null;
 let stopPolling: (() => void) | null = null;
 
 afterEach(async () => {
   // Stops whatever a test left running (the storm test stops its own, to look for leaks after).
   stopPolling?.();
   stopPolling = null;
-  await headroom?.stop();
-  headroom = null;
+  await leeway?.stop();
+  leeway = null;
   await Promise.all([...chaos.map((c) => c.close()), ...plain.map((p) => p.close())]);
   chaos = [];
   plain = [];
@@ -137,7 +137,7 @@ describe('chaos: resilience under a storm of upstream failures', () => {
       chaos = [stalling];
       const healthy = await startFakeUpstream({ format: 'anthropic', name: 'healthy' });
       plain = [healthy];
-      headroom = await startHeadroom({
+      leeway = await startLeeway({
         connections: [anthropicConnection('stall', stalling.url), anthropicConnection('healthy', healthy.url)],
         combos: [
           {
@@ -149,7 +149,7 @@ describe('chaos: resilience under a storm of upstream failures', () => {
           },
         ],
       });
-      const h = headroom;
+      const h = leeway;
       expect(
         (
           await h.core.router.call('settings.update', {
@@ -168,8 +168,8 @@ describe('chaos: resilience under a storm of upstream failures', () => {
         });
         const text = await res.text();
         expect(res.status).toBe(200);
-        expect(res.headers.get('x-headroom-connection')).toBe('healthy');
-        expect(res.headers.get('x-headroom-failover')).toBe('stall=503');
+        expect(res.headers.get('x-leeway-connection')).toBe('healthy');
+        expect(res.headers.get('x-leeway-failover')).toBe('stall=503');
         expect(text).toContain(stream ? 'event: message_stop' : 'Hello from healthy');
         expect(Date.now() - began).toBeLessThan(DEADLINE_MS);
       }
@@ -210,7 +210,7 @@ describe('chaos: resilience under a storm of upstream failures', () => {
           actions: Object.fromEntries(chaos.map((c) => [c.name, c.actions])),
           slowest: [...outcomes].sort((a, b) => b.elapsedMs - a.elapsedMs).slice(0, 5),
           unhandled,
-          headroomLog: headroom?.logs.slice(-20),
+          leewayLog: leeway?.logs.slice(-20),
         };
         console.error(`TEST-1 chaos failed — replay with CHAOS_SEED=${SEED}\n${JSON.stringify(summary, null, 2)}`);
       });
@@ -227,7 +227,7 @@ describe('chaos: resilience under a storm of upstream failures', () => {
         healthy.setDefault({ kind: 'delay', ms: 40 });
         const [a, b] = chaos as [ChaosUpstream, ChaosUpstream];
         const target = (connection: string) => ({ connection, model: MODEL });
-        headroom = await startHeadroom({
+        leeway = await startLeeway({
           connections: [
             anthropicConnection('chaos-a', a.url),
             anthropicConnection('chaos-b', b.url),
@@ -238,7 +238,7 @@ describe('chaos: resilience under a storm of upstream failures', () => {
             { name: 'chaos-ba', targets: [target('chaos-b'), target('chaos-a'), target('healthy')] },
           ],
         });
-        const h = headroom;
+        const h = leeway;
         const timeouts = await h.core.router.call('settings.update', {
           streamHeadersTimeoutMs: UPSTREAM_TIMEOUT_MS,
           responseTimeoutMs: UPSTREAM_TIMEOUT_MS,
@@ -300,8 +300,8 @@ describe('chaos: resilience under a storm of upstream failures', () => {
               const { data, response } = await client.messages
                 .create({ model: combo, max_tokens: 16, messages, stream: true }, { signal })
                 .withResponse();
-              connection = response.headers.get('x-headroom-connection');
-              failover = response.headers.get('x-headroom-failover');
+              connection = response.headers.get('x-leeway-connection');
+              failover = response.headers.get('x-leeway-failover');
               let text = '';
               let stopped = false;
               for await (const event of data) {
@@ -315,8 +315,8 @@ describe('chaos: resilience under a storm of upstream failures', () => {
             const { data, response } = await client.messages
               .create({ model: combo, max_tokens: 16, messages }, { signal })
               .withResponse();
-            connection = response.headers.get('x-headroom-connection');
-            failover = response.headers.get('x-headroom-failover');
+            connection = response.headers.get('x-leeway-connection');
+            failover = response.headers.get('x-leeway-failover');
             const first = data.content[0];
             const text = first?.type === 'text' ? first.text : '';
             if (!text.startsWith('Hello from'))
@@ -325,8 +325,8 @@ describe('chaos: resilience under a storm of upstream failures', () => {
           } catch (error) {
             if (signal.aborted || error instanceof APIUserAbortError) return settle('hung', null, String(error));
             if (error instanceof APIError && error.status !== undefined) {
-              connection ??= error.headers?.get('x-headroom-connection') ?? null;
-              failover ??= error.headers?.get('x-headroom-failover') ?? null;
+              connection ??= error.headers?.get('x-leeway-connection') ?? null;
+              failover ??= error.headers?.get('x-leeway-failover') ?? null;
               return settle('http_error', error.status, error.message);
             }
             // An in-band `error` event (APIError without status) or a cut connection: settled, not served.
@@ -342,7 +342,7 @@ describe('chaos: resilience under a storm of upstream failures', () => {
             try {
               remember(await snapshot());
             } catch {
-              return; // Headroom went away (a failed test's clean-up): nothing left to watch.
+              return; // Leeway went away (a failed test's clean-up): nothing left to watch.
             }
             await sleep(20);
           }
@@ -380,10 +380,10 @@ describe('chaos: resilience under a storm of upstream failures', () => {
         outcomes.push(...healed);
         const healedSnapshot = breakerStates(await snapshot());
 
-        // --- Shutdown: Headroom first; its upstream sockets must close without the fakes forcing them.
+        // --- Shutdown: Leeway first; its upstream sockets must close without the fakes forcing them.
         lag.disable();
         await h.stop();
-        headroom = null;
+        leeway = null;
         const upstreamSocketsClosed = await waitUntil(
           () => [...chaos, ...plain].every((u) => u.sockets.open() === 0),
           3_000,

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream';
-import { anthropicConnection, openaiConnection, startHeadroom, type RunningHeadroom } from '../start-headroom';
+import { anthropicConnection, openaiConnection, startLeeway, type RunningLeeway } from '../start-leeway';
 
 /*
- * TEST-2 heap growth (OOM guard): about 500 streams through each of Headroom's SSE stream paths —
+ * TEST-2 heap growth (OOM guard): about 500 streams through each of Leeway's SSE stream paths —
  * the pass-through relay and the three stream translators — each compared with the heap after a
  * warm-up, both taken after a full GC. Needs --expose-gc and skips itself without it (TEST-4):
  * `NODE_OPTIONS=--expose-gc npx vitest run src-main/testing/chaos/heap-growth.test.ts`.
@@ -66,7 +66,7 @@ const PATHS: StreamPath[] = [
 
 let anthropic: FakeUpstream | null = null;
 let openai: FakeUpstream | null = null;
-let headroom: RunningHeadroom | null = null;
+let leeway: RunningLeeway | null = null;
 
 const mb = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
@@ -76,7 +76,7 @@ describe.runIf(gc !== null)('heap growth per SSE stream path (skipped without --
     openai = await startFakeUpstream({ format: 'openai', name: 'heap-openai' });
     anthropic.setDefault({ kind: 'ok', deltas: 8 });
     openai.setDefault({ kind: 'ok', deltas: 8 });
-    headroom = await startHeadroom({
+    leeway = await startLeeway({
       connections: [
         anthropicConnection('heap-anthropic', anthropic.url, { models: [CLAUDE] }),
         openaiConnection('heap-openai', openai.url, { models: [GPT] }),
@@ -84,12 +84,12 @@ describe.runIf(gc !== null)('heap growth per SSE stream path (skipped without --
     });
   });
   afterAll(async () => {
-    await headroom?.stop();
+    await leeway?.stop();
     await Promise.all([anthropic?.close(), openai?.close()]);
   });
 
   /** Runs `count` streams of one path, `CONCURRENCY` at a time; returns how many did not end properly. */
-  async function run(h: RunningHeadroom, p: StreamPath, count: number): Promise<number> {
+  async function run(h: RunningLeeway, p: StreamPath, count: number): Promise<number> {
     const headers = {
       'content-type': 'application/json',
       'x-api-key': h.key,
@@ -131,8 +131,8 @@ describe.runIf(gc !== null)('heap growth per SSE stream path (skipped without --
       `TEST-2: ${STREAMS} streams, ${p.name}: all complete and the heap stays under its ceiling`,
       { timeout: 120_000 },
       async () => {
-        const h = headroom;
-        if (!h) throw new Error('Headroom did not start');
+        const h = leeway;
+        if (!h) throw new Error('Leeway did not start');
         expect(await run(h, p, WARM_UP)).toBe(0);
         expect((p.upstream === 'anthropic' ? anthropic : openai)?.requests).toHaveLength(WARM_UP);
         const before = await retainedHeap();

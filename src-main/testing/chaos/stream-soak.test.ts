@@ -2,7 +2,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream';
-import { anthropicConnection, startHeadroom, type RunningHeadroom } from '../start-headroom';
+import { anthropicConnection, startLeeway, type RunningLeeway } from '../start-leeway';
 
 /*
  * TEST-4 stream soak (opt-in: RUN_STREAM_SOAK=1, SOAK_STREAMS=<n>, default 10 000). Streams through
@@ -21,10 +21,10 @@ const REQUEST_DEADLINE_MS = 20_000;
 const MAX_HEAP_GROWTH_BYTES = 24 * 1024 * 1024;
 
 let upstream: FakeUpstream | null = null;
-let headroom: RunningHeadroom | null = null;
+let leeway: RunningLeeway | null = null;
 afterEach(async () => {
-  await headroom?.stop();
-  headroom = null;
+  await leeway?.stop();
+  leeway = null;
   await upstream?.close();
   upstream = null;
 });
@@ -50,10 +50,10 @@ describe.runIf(ON)('stream soak (skipped unless RUN_STREAM_SOAK=1: 10 000 stream
       const gc = collector();
       upstream = await startFakeUpstream({ format: 'anthropic', name: 'soak' });
       upstream.setDefault({ kind: 'ok', deltas: 8 });
-      headroom = await startHeadroom({
+      leeway = await startLeeway({
         connections: [anthropicConnection('soak', upstream.url, { models: ['m-soak'] })],
       });
-      const h = headroom;
+      const h = leeway;
       const body = JSON.stringify({
         model: 'm-soak',
         max_tokens: 16,

@@ -1,29 +1,29 @@
 import Anthropic, { type APIError } from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
-import { anthropicConnection } from '../start-headroom';
+import { anthropicConnection } from '../start-leeway';
 import { activity, useClientHarness } from './client-harness';
 
-// The official Anthropic SDK pointed at Headroom exactly as a user would: base URL + local key.
+// The official Anthropic SDK pointed at Leeway exactly as a user would: base URL + local key.
 const harness = useClientHarness();
 
 const userMessage = [{ role: 'user' as const, content: 'hi' }];
 
 async function single(options: { models?: string[] } = {}) {
   const upstream = await harness.upstream({ format: 'anthropic', name: 'up' });
-  const headroom = await harness.headroom({
+  const leeway = await harness.leeway({
     connections: [anthropicConnection('a1', upstream.url, options.models ? { models: options.models } : {})],
   });
-  const client = new Anthropic({ baseURL: headroom.url, apiKey: headroom.key, maxRetries: 0 });
-  return { upstream, headroom, client };
+  const client = new Anthropic({ baseURL: leeway.url, apiKey: leeway.key, maxRetries: 0 });
+  return { upstream, leeway, client };
 }
 
-describe('Anthropic SDK through Headroom', () => {
-  it('PROD-10: messages.create returns the upstream answer and Headroom names the connection', async () => {
-    const { upstream, headroom } = await single();
+describe('Anthropic SDK through Leeway', () => {
+  it('PROD-10: messages.create returns the upstream answer and Leeway names the connection', async () => {
+    const { upstream, leeway } = await single();
     const sentByClient: Headers[] = [];
     const client = new Anthropic({
-      baseURL: headroom.url,
-      apiKey: headroom.key,
+      baseURL: leeway.url,
+      apiKey: leeway.key,
       maxRetries: 0,
       fetch: (input, init) => {
         sentByClient.push(new Headers(init?.headers));
@@ -37,14 +37,14 @@ describe('Anthropic SDK through Headroom', () => {
     expect(data.content).toEqual([{ type: 'text', text: 'plain answer' }]);
     expect(data.usage).toMatchObject({ input_tokens: 9, output_tokens: 2 });
     expect(data.model).toBe('claude-sonnet-4-6');
-    expect(response.headers.get('x-headroom-connection')).toBe('a1');
+    expect(response.headers.get('x-leeway-connection')).toBe('a1');
     const sent = upstream.requests[0];
     expect(sent?.path).toBe('/v1/messages');
     expect(sent?.headers['x-api-key']).toBe('sk-ant-secret-a1-0000');
     // Whatever API version the SDK speaks (2026-10-21 for SDK 1.14) is passed through untouched.
     expect(sent?.headers['anthropic-version']).toBe(sentByClient[0]?.get('anthropic-version'));
     expect(sent?.headers['anthropic-version']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-    expect(JSON.stringify(sent?.headers)).not.toContain(headroom.key);
+    expect(JSON.stringify(sent?.headers)).not.toContain(leeway.key);
   });
 
   it('PROD-10: messages.stream yields every text delta and the final usage', async () => {
@@ -59,12 +59,12 @@ describe('Anthropic SDK through Headroom', () => {
     expect(final.content[0]).toMatchObject({ type: 'text', text: 'streamed reply from upstream' });
     expect(final.stop_reason).toBe('end_turn');
     expect(final.usage).toMatchObject({ input_tokens: 12, output_tokens: 5 });
-    expect(stream.response?.headers.get('x-headroom-connection')).toBe('a1');
+    expect(stream.response?.headers.get('x-leeway-connection')).toBe('a1');
     expect((upstream.requests[0]?.json as { stream?: boolean }).stream).toBe(true);
   });
 
   it('PROD-10: create({ stream: true }) yields raw events ending in message_stop, and the log has the usage', async () => {
-    const { upstream, headroom, client } = await single();
+    const { upstream, leeway, client } = await single();
     upstream.enqueue({ kind: 'ok', text: 'raw events', usage: { input: 7, output: 3 } });
     const stream = await client.messages.create({
       model: 'claude-sonnet-4-6',
@@ -84,7 +84,7 @@ describe('Anthropic SDK through Headroom', () => {
     expect(outputTokens).toBe(3);
     expect(types[0]).toBe('message_start');
     expect(types.at(-1)).toBe('message_stop');
-    const [entry] = await activity(headroom);
+    const [entry] = await activity(leeway);
     expect(entry).toMatchObject({
       connection: 'a1',
       status: 200,
@@ -111,7 +111,7 @@ describe('Anthropic SDK through Headroom', () => {
   it('PROD-16: a combo whose first target answers 429 still answers, and the raw headers name the second', async () => {
     const first = await harness.upstream({ format: 'anthropic', name: 'first' });
     const second = await harness.upstream({ format: 'anthropic', name: 'second' });
-    const headroom = await harness.headroom({
+    const leeway = await harness.leeway({
       connections: [anthropicConnection('primary', first.url), anthropicConnection('backup', second.url)],
       combos: [
         {
@@ -123,15 +123,15 @@ describe('Anthropic SDK through Headroom', () => {
         },
       ],
     });
-    const client = new Anthropic({ baseURL: headroom.url, apiKey: headroom.key, maxRetries: 0 });
+    const client = new Anthropic({ baseURL: leeway.url, apiKey: leeway.key, maxRetries: 0 });
     first.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '30' } });
     second.enqueue({ kind: 'ok', text: 'answer from the backup' });
     const { data, response } = await client.messages
       .create({ model: 'main', max_tokens: 32, messages: userMessage })
       .withResponse();
     expect(data.content).toEqual([{ type: 'text', text: 'answer from the backup' }]);
-    expect(response.headers.get('x-headroom-connection')).toBe('backup');
-    expect(response.headers.get('x-headroom-failover')).toBe('primary=429');
+    expect(response.headers.get('x-leeway-connection')).toBe('backup');
+    expect(response.headers.get('x-leeway-failover')).toBe('primary=429');
     expect(first.requests).toHaveLength(1);
     expect((second.requests[0]?.json as { model: string }).model).toBe('claude-haiku-4-5');
   });
@@ -139,7 +139,7 @@ describe('Anthropic SDK through Headroom', () => {
   it('PROD-16: the streaming helper fails over too, before the first byte', async () => {
     const first = await harness.upstream({ format: 'anthropic', name: 'first' });
     const second = await harness.upstream({ format: 'anthropic', name: 'second' });
-    const headroom = await harness.headroom({
+    const leeway = await harness.leeway({
       connections: [anthropicConnection('primary', first.url), anthropicConnection('backup', second.url)],
       combos: [
         {
@@ -151,15 +151,15 @@ describe('Anthropic SDK through Headroom', () => {
         },
       ],
     });
-    const client = new Anthropic({ baseURL: headroom.url, apiKey: headroom.key, maxRetries: 0 });
+    const client = new Anthropic({ baseURL: leeway.url, apiKey: leeway.key, maxRetries: 0 });
     first.enqueue({ kind: 'status', status: 529 });
     second.enqueue({ kind: 'ok', text: 'streamed by the backup' });
     const stream = client.messages.stream({ model: 'main', max_tokens: 32, messages: userMessage });
     const final = await stream.finalMessage();
     expect(final.content[0]).toMatchObject({ type: 'text', text: 'streamed by the backup' });
     const { response } = await stream.withResponse();
-    expect(response.headers.get('x-headroom-connection')).toBe('backup');
-    expect(response.headers.get('x-headroom-failover')).toBe('primary=529');
+    expect(response.headers.get('x-leeway-connection')).toBe('backup');
+    expect(response.headers.get('x-leeway-failover')).toBe('primary=529');
   });
 
   it('PROD-10: an unknown model is a NotFoundError 404 naming the model', async () => {
@@ -174,8 +174,8 @@ describe('Anthropic SDK through Headroom', () => {
   });
 
   it('PROD-10: a wrong local key is an AuthenticationError 401 and nothing goes upstream', async () => {
-    const { upstream, headroom } = await single();
-    const client = new Anthropic({ baseURL: headroom.url, apiKey: 'hr-not-the-right-key-000000', maxRetries: 0 });
+    const { upstream, leeway } = await single();
+    const client = new Anthropic({ baseURL: leeway.url, apiKey: 'lw-not-the-right-key-000000', maxRetries: 0 });
     const error = await client.messages
       .create({ model: 'claude-sonnet-4-6', max_tokens: 8, messages: userMessage })
       .catch((e: unknown) => e);
@@ -201,7 +201,7 @@ describe('Anthropic SDK through Headroom', () => {
     expect((error as APIError).requestID).toBe('req_up_1');
   });
 
-  it('PROD-10: models.list shows the models Headroom serves', async () => {
+  it('PROD-10: models.list shows the models Leeway serves', async () => {
     const { client } = await single({ models: ['claude-sonnet-4-6', 'claude-haiku-4-5'] });
     const ids: string[] = [];
     for await (const model of client.models.list()) ids.push(model.id);

@@ -1,4 +1,4 @@
-/** Finds and runs the real Claude Code CLI (the native binary npm installed) against a Headroom. */
+/** Finds and runs the real Claude Code CLI (the native binary npm installed) against a Leeway. */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { arch, platform, tmpdir } from 'node:os';
@@ -49,7 +49,7 @@ export function runClaude(
   /** `home`: keep sessions between runs (`--resume`); the caller deletes it. */
   options: { baseUrl: string; apiKey: string; env?: Record<string, string>; timeoutMs?: number; home?: string },
 ): Promise<ClaudeRun> {
-  const home = options.home ?? mkdtempSync(join(tmpdir(), 'headroom-claude-home-'));
+  const home = options.home ?? mkdtempSync(join(tmpdir(), 'leeway-claude-home-'));
   const env: Record<string, string> = {
     PATH: process.env.PATH ?? '/usr/local/bin:/usr/bin:/bin',
     HOME: home,

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { FakeUpstream, RecordedRequest } from '../fake-upstream';
-import { anthropicConnection, TEST_LOCAL_KEY } from '../start-headroom';
+import { anthropicConnection, TEST_LOCAL_KEY } from '../start-leeway';
 import { findClaudeBinary, runClaude } from './claude-code-binary';
 import { activity, useClientHarness } from './client-harness';
 
 /*
- * The real Claude Code CLI (`claude -p`), headless, with ANTHROPIC_BASE_URL at Headroom. Observed
+ * The real Claude Code CLI (`claude -p`), headless, with ANTHROPIC_BASE_URL at Leeway. Observed
  * with 2.1.197: `-p` needs no onboarding or login when ANTHROPIC_API_KEY is set (non-interactive
  * mode always uses the key); it sends `HEAD /` to the base URL first (a preconnect, answered by
- * Headroom itself), then one streamed `POST /v1/messages?beta=true` for the model it picks
+ * Leeway itself), then one streamed `POST /v1/messages?beta=true` for the model it picks
  * (claude-opus-4-8 by default, so the connection must serve any model). It retries 401s with
  * backoff for over a minute unless CLAUDE_CODE_MAX_RETRIES=0 or the answer says
- * `x-should-retry: false` (Headroom's own refusals do: claude-code-errors.test.ts), then prints the
+ * `x-should-retry: false` (Leeway's own refusals do: claude-code-errors.test.ts), then prints the
  * error body's message.
  */
 const harness = useClientHarness();
@@ -36,18 +36,18 @@ function expectOnlyConnectionKey(upstream: FakeUpstream, connectionKey: string):
   }
 }
 
-describe('Claude Code CLI through Headroom', () => {
+describe('Claude Code CLI through Leeway', () => {
   it.skipIf(!binary)(
     'PROD-10: `claude -p "say hi"` prints the upstream answer, sent with the connection key and anthropic-version',
     async () => {
       const upstream = await harness.upstream({ format: 'anthropic', name: 'cc' });
       upstream.setDefault({ kind: 'ok', text: ANSWER });
       // No models list: the connection serves whatever model Claude Code picks.
-      const headroom = await harness.headroom({ connections: [anthropicConnection('a1', upstream.url)] });
+      const leeway = await harness.leeway({ connections: [anthropicConnection('a1', upstream.url)] });
 
       const run = await runClaude(binary ?? '', ['-p', 'say hi'], {
-        baseUrl: headroom.url,
-        apiKey: headroom.key,
+        baseUrl: leeway.url,
+        apiKey: leeway.key,
         timeoutMs: RUN_TIMEOUT_MS,
       });
 
@@ -64,7 +64,7 @@ describe('Claude Code CLI through Headroom', () => {
       expect(first?.response?.status).toBe(200);
       expectOnlyConnectionKey(upstream, 'sk-ant-secret-a1-0000');
 
-      const log = await activity(headroom);
+      const log = await activity(leeway);
       const served = log.filter((e) => e.endpoint === 'messages' && e.status === 200);
       expect(served.length).toBeGreaterThanOrEqual(1);
       expect(served[0]).toMatchObject({ connection: 'a1', keyName: 'test', apiFormat: 'anthropic' });
@@ -80,7 +80,7 @@ describe('Claude Code CLI through Headroom', () => {
       const second = await harness.upstream({ format: 'anthropic', name: 'second' });
       first.setDefault({ kind: 'status', status: 429, headers: { 'retry-after': '30' } });
       second.setDefault({ kind: 'ok', text: 'answer from the backup connection' });
-      const headroom = await harness.headroom({
+      const leeway = await harness.leeway({
         connections: [anthropicConnection('primary', first.url), anthropicConnection('backup', second.url)],
         combos: [
           {
@@ -94,8 +94,8 @@ describe('Claude Code CLI through Headroom', () => {
       });
 
       const run = await runClaude(binary ?? '', ['-p', 'say hi', '--model', 'main', '--output-format', 'json'], {
-        baseUrl: headroom.url,
-        apiKey: headroom.key,
+        baseUrl: leeway.url,
+        apiKey: leeway.key,
         timeoutMs: RUN_TIMEOUT_MS,
       });
 
@@ -107,7 +107,7 @@ describe('Claude Code CLI through Headroom', () => {
       expect((served[0]?.json as { model: string }).model).toBe('claude-haiku-4-5');
       expectOnlyConnectionKey(first, 'sk-ant-secret-primary-0000');
       expectOnlyConnectionKey(second, 'sk-ant-secret-backup-0000');
-      const [entry] = (await activity(headroom)).filter((e) => e.endpoint === 'messages' && e.status === 200);
+      const [entry] = (await activity(leeway)).filter((e) => e.endpoint === 'messages' && e.status === 200);
       expect(entry).toMatchObject({
         model: 'main',
         connection: 'backup',
@@ -118,15 +118,15 @@ describe('Claude Code CLI through Headroom', () => {
   );
 
   it.skipIf(!binary)(
-    "PROD-10: a wrong local key makes `claude -p` fail showing Headroom's 401 message, and nothing goes upstream",
+    "PROD-10: a wrong local key makes `claude -p` fail showing Leeway's 401 message, and nothing goes upstream",
     async () => {
       const upstream = await harness.upstream({ format: 'anthropic', name: 'cc' });
-      const headroom = await harness.headroom({ connections: [anthropicConnection('a1', upstream.url)] });
+      const leeway = await harness.leeway({ connections: [anthropicConnection('a1', upstream.url)] });
 
       // Claude Code retries 401s with backoff (over a minute) unless told not to.
       const run = await runClaude(binary ?? '', ['-p', 'say hi', '--output-format', 'json'], {
-        baseUrl: headroom.url,
-        apiKey: 'hr-wrong-local-key-00000000',
+        baseUrl: leeway.url,
+        apiKey: 'lw-wrong-local-key-00000000',
         env: { CLAUDE_CODE_MAX_RETRIES: '0' },
         timeoutMs: RUN_TIMEOUT_MS,
       });

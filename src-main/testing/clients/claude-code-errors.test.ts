@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { anthropicConnection } from '../start-headroom';
+import { anthropicConnection } from '../start-leeway';
 import { findClaudeBinary, runClaude } from './claude-code-binary';
 import { useClientHarness } from './client-harness';
 
 /*
  * Claude Code retries 401s (and most errors) with backoff for minutes unless the answer carries
- * `x-should-retry: false`, which its Anthropic SDK honours. Headroom's own refusals carry it, so
+ * `x-should-retry: false`, which its Anthropic SDK honours. Leeway's own refusals carry it, so
  * a wrong local key fails at once — here without CLAUDE_CODE_MAX_RETRIES, as a user would run it.
  */
 const harness = useClientHarness();
@@ -15,18 +15,18 @@ const RUN_TIMEOUT_MS = 60_000;
 
 if (!binary) console.warn('Skipping Claude Code error tests: the Claude Code native binary is not installed');
 
-describe("Claude Code CLI on Headroom's own errors", () => {
+describe("Claude Code CLI on Leeway's own errors", () => {
   it.skipIf(!binary)(
-    "PROD-10: a wrong local key (ANTHROPIC_AUTH_TOKEN) ends `claude -p` within seconds, showing Headroom's 401 message",
+    "PROD-10: a wrong local key (ANTHROPIC_AUTH_TOKEN) ends `claude -p` within seconds, showing Leeway's 401 message",
     async () => {
       const upstream = await harness.upstream({ format: 'anthropic', name: 'cc' });
-      const headroom = await harness.headroom({ connections: [anthropicConnection('a1', upstream.url)] });
+      const leeway = await harness.leeway({ connections: [anthropicConnection('a1', upstream.url)] });
 
       const startedAt = Date.now();
       const run = await runClaude(binary ?? '', ['-p', 'say hi', '--output-format', 'json'], {
-        baseUrl: headroom.url,
+        baseUrl: leeway.url,
         apiKey: '',
-        env: { ANTHROPIC_AUTH_TOKEN: 'hr-wrong-local-key-00000000' },
+        env: { ANTHROPIC_AUTH_TOKEN: 'lw-wrong-local-key-00000000' },
         timeoutMs: RUN_TIMEOUT_MS,
       });
       const elapsed = Date.now() - startedAt;
@@ -46,12 +46,12 @@ describe("Claude Code CLI on Headroom's own errors", () => {
     'PROD-10: a wrong local key (ANTHROPIC_API_KEY) ends `claude -p` within seconds, without CLAUDE_CODE_MAX_RETRIES',
     async () => {
       const upstream = await harness.upstream({ format: 'anthropic', name: 'cc' });
-      const headroom = await harness.headroom({ connections: [anthropicConnection('a1', upstream.url)] });
+      const leeway = await harness.leeway({ connections: [anthropicConnection('a1', upstream.url)] });
 
       const startedAt = Date.now();
       const run = await runClaude(binary ?? '', ['-p', 'say hi'], {
-        baseUrl: headroom.url,
-        apiKey: 'hr-wrong-local-key-00000000',
+        baseUrl: leeway.url,
+        apiKey: 'lw-wrong-local-key-00000000',
         timeoutMs: RUN_TIMEOUT_MS,
       });
 

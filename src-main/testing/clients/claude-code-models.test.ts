@@ -3,13 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fake-upstream';
-import { anthropicConnection } from '../start-headroom';
+import { anthropicConnection } from '../start-leeway';
 import { findClaudeBinary, runClaude } from './claude-code-binary';
 import { activity, useClientHarness } from './client-harness';
 
 /*
- * Claude Code (the real CLI, 2.1.197) against a Headroom with model routes, set up the way issue 13
- * §6 recommends: ANTHROPIC_AUTH_TOKEN (not ANTHROPIC_API_KEY), or Headroom's "Configure Claude Code"
+ * Claude Code (the real CLI, 2.1.197) against a Leeway with model routes, set up the way issue 13
+ * §6 recommends: ANTHROPIC_AUTH_TOKEN (not ANTHROPIC_API_KEY), or Leeway's "Configure Claude Code"
  * writing ~/.claude/settings.json. Captured from the CLI: with CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY=1
  * (and non-essential traffic allowed) it calls `GET <base>/v1/models?limit=1000` with
  * `Authorization: Bearer <token>` and `anthropic-version: 2023-06-01`, keeps the ids starting with
@@ -26,10 +26,10 @@ const isMessages = (r: RecordedRequest) =>
   r.method === 'POST' && new URL(r.path, 'http://x').pathname === '/v1/messages';
 
 /** Only a model list (`claude-sonnet-4-6`), a combo and a catch-all route: every other name is refused upstream. */
-async function routedHeadroom(text: string) {
+async function routedLeeway(text: string) {
   const upstream = await harness.upstream({ format: 'anthropic', name: 'routed' });
   upstream.setDefault({ kind: 'ok', text });
-  const headroom = await harness.headroom({
+  const leeway = await harness.leeway({
     connections: [anthropicConnection('a1', upstream.url, { models: ['claude-sonnet-4-6', 'claude-haiku-4-5'] })],
     combos: [
       { name: 'main', targets: [{ connection: 'a1', model: 'claude-sonnet-4-6' }] },
@@ -40,21 +40,21 @@ async function routedHeadroom(text: string) {
       { match: '*', to: 'main' },
     ],
   });
-  return { upstream, headroom };
+  return { upstream, leeway };
 }
 
 /** The token the way the setup snippets give it: ANTHROPIC_AUTH_TOKEN, with no ANTHROPIC_API_KEY at all. */
 const authTokenEnv = (token: string) => ({ ANTHROPIC_API_KEY: '', ANTHROPIC_AUTH_TOKEN: token });
 
-describe('Claude Code models and setup through Headroom (issue 13 §5, §6)', () => {
+describe('Claude Code models and setup through Leeway (issue 13 §5, §6)', () => {
   it.skipIf(!binary)(
     'PROD-10: `claude -p` with no --model and ANTHROPIC_AUTH_TOKEN works against a config whose `*` route goes to a combo',
     async () => {
-      const { upstream, headroom } = await routedHeadroom('routed answer');
+      const { upstream, leeway } = await routedLeeway('routed answer');
       const run = await runClaude(binary ?? '', ['-p', 'say hi'], {
-        baseUrl: headroom.url,
+        baseUrl: leeway.url,
         apiKey: '',
-        env: authTokenEnv(headroom.key),
+        env: authTokenEnv(leeway.key),
         timeoutMs: RUN_TIMEOUT_MS,
       });
       expect(run.stderr).toBe('');
@@ -66,7 +66,7 @@ describe('Claude Code models and setup through Headroom (issue 13 §5, §6)', ()
       for (const r of sent)
         expect(['claude-sonnet-4-6', 'claude-haiku-4-5']).toContain((r.json as { model: string }).model);
       expect(sent[0]?.headers['x-api-key']).toBe('sk-ant-secret-a1-0000');
-      const served = (await activity(headroom)).filter((e) => e.endpoint === 'messages' && e.status === 200);
+      const served = (await activity(leeway)).filter((e) => e.endpoint === 'messages' && e.status === 200);
       expect(served[0]).toMatchObject({ connection: 'a1', keyName: 'test' });
       expect(String(served[0]?.model)).not.toBe('claude-sonnet-4-6');
     },
@@ -76,15 +76,15 @@ describe('Claude Code models and setup through Headroom (issue 13 §5, §6)', ()
   it.skipIf(!binary)(
     "PROD-10: Claude Code's model listing (GET /v1/models?limit=1000, the /model picker's source) is served in Anthropic's shape",
     async () => {
-      const { headroom } = await routedHeadroom('listed');
-      const home = mkdtempSync(join(tmpdir(), 'headroom-claude-home-'));
+      const { leeway } = await routedLeeway('listed');
+      const home = mkdtempSync(join(tmpdir(), 'leeway-claude-home-'));
       try {
         const run = await runClaude(binary ?? '', ['-p', 'say hi'], {
-          baseUrl: headroom.url,
+          baseUrl: leeway.url,
           apiKey: '',
           home,
           env: {
-            ...authTokenEnv(headroom.key),
+            ...authTokenEnv(leeway.key),
             CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: '1',
             // Empty = unset: the discovery call is "non-essential traffic" for Claude Code.
             CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '',
@@ -95,7 +95,7 @@ describe('Claude Code models and setup through Headroom (issue 13 §5, §6)', ()
         const cache = join(home, '.claude', 'cache', 'gateway-models.json');
         expect(existsSync(cache)).toBe(true);
         const cached = JSON.parse(readFileSync(cache, 'utf8')) as { baseUrl: string; models: { id: string }[] };
-        expect(cached.baseUrl).toBe(headroom.url);
+        expect(cached.baseUrl).toBe(leeway.url);
         // Claude Code keeps only claude*/anthropic* ids: the combos are routing names it does not offer.
         expect(cached.models.map((m) => m.id).sort()).toEqual(['claude-haiku-4-5', 'claude-sonnet-4-6']);
       } finally {
@@ -106,14 +106,14 @@ describe('Claude Code models and setup through Headroom (issue 13 §5, §6)', ()
   );
 
   it.skipIf(!binary)(
-    'PROD-10 PROD-13: after "Configure Claude Code" wrote ~/.claude/settings.json, plain `claude -p` (no variables) goes through Headroom',
+    'PROD-10 PROD-13: after "Configure Claude Code" wrote ~/.claude/settings.json, plain `claude -p` (no variables) goes through Leeway',
     async () => {
-      const { upstream, headroom } = await routedHeadroom('configured once');
-      const home = mkdtempSync(join(tmpdir(), 'headroom-claude-home-'));
+      const { upstream, leeway } = await routedLeeway('configured once');
+      const home = mkdtempSync(join(tmpdir(), 'leeway-claude-home-'));
       const savedHome = process.env.HOME;
       try {
         process.env.HOME = home;
-        const applied = await headroom.core.router.call('setup.configureClaudeCode', { authToken: headroom.key });
+        const applied = await leeway.core.router.call('setup.configureClaudeCode', { authToken: leeway.key });
         expect(applied.ok).toBe(true);
         const run = await runClaude(binary ?? '', ['-p', 'say hi'], {
           baseUrl: '',
@@ -135,17 +135,17 @@ describe('Claude Code models and setup through Headroom (issue 13 §5, §6)', ()
   it.skipIf(!binary)(
     'PROD-10: ANTHROPIC_BASE_URL ending in /v1 still works (served with a warning), instead of a 404 on /v1/v1/messages',
     async () => {
-      const { upstream, headroom } = await routedHeadroom('despite the /v1');
+      const { upstream, leeway } = await routedLeeway('despite the /v1');
       const run = await runClaude(binary ?? '', ['-p', 'say hi'], {
-        baseUrl: `${headroom.url}/v1`,
+        baseUrl: `${leeway.url}/v1`,
         apiKey: '',
-        env: authTokenEnv(headroom.key),
+        env: authTokenEnv(leeway.key),
         timeoutMs: RUN_TIMEOUT_MS,
       });
       expect(run.code).toBe(0);
       expect(run.stdout).toContain('despite the /v1');
       expect(upstream.requests.filter(isMessages).length).toBeGreaterThanOrEqual(1);
-      expect(headroom.logs.some((l) => l.includes('drop the /v1'))).toBe(true);
+      expect(leeway.logs.some((l) => l.includes('drop the /v1'))).toBe(true);
     },
     TEST_TIMEOUT_MS,
   );

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { FakeUpstream, RecordedRequest } from '../fake-upstream';
-import { anthropicConnection } from '../start-headroom';
+import { anthropicConnection } from '../start-leeway';
 import { findClaudeBinary, runClaude } from './claude-code-binary';
 import { activity, useClientHarness } from './client-harness';
 
@@ -34,7 +34,7 @@ async function roundRobinBehindCatchAll() {
   a.setDefault({ kind: 'ok', text: 'answer from account a' });
   b.setDefault({ kind: 'ok', text: 'answer from account b' });
   // Each connection lists its models, so Claude Code's own model names are served only through the route.
-  const headroom = await harness.headroom({
+  const leeway = await harness.leeway({
     connections: [
       anthropicConnection('acct-a', a.url, { models: ['claude-sonnet-4-6'] }),
       anthropicConnection('acct-b', b.url, { models: ['claude-sonnet-4-6'] }),
@@ -42,20 +42,20 @@ async function roundRobinBehindCatchAll() {
     combos: [{ name: 'main', strategy: 'round-robin', targets: ['acct-a', 'acct-b'] }],
     routes: [{ match: '*', to: 'main' }],
   });
-  return { a, b, headroom };
+  return { a, b, leeway };
 }
 
 const messagesTo = (u: FakeUpstream) => u.requests.filter(isMessages).length;
 
-describe('Claude Code CLI sessions through Headroom', () => {
+describe('Claude Code CLI sessions through Leeway', () => {
   it.skipIf(!binary)(
     'AFF-2, AFF-7: `claude -p --session-id U`, then `claude -p --resume U` twice, stays on one connection of a round-robin combo',
     async () => {
-      const { a, b, headroom } = await roundRobinBehindCatchAll();
-      const home = mkdtempSync(join(tmpdir(), 'headroom-claude-home-'));
+      const { a, b, leeway } = await roundRobinBehindCatchAll();
+      const home = mkdtempSync(join(tmpdir(), 'leeway-claude-home-'));
       homes.push(home);
       const session = randomUUID();
-      const options = { baseUrl: headroom.url, apiKey: headroom.key, timeoutMs: RUN_TIMEOUT_MS, home };
+      const options = { baseUrl: leeway.url, apiKey: leeway.key, timeoutMs: RUN_TIMEOUT_MS, home };
       const runs = [
         await runClaude(binary ?? '', ['-p', 'say hi', '--session-id', session], options),
         await runClaude(binary ?? '', ['-p', 'and again', '--resume', session], options),
@@ -68,7 +68,7 @@ describe('Claude Code CLI sessions through Headroom', () => {
       expect(Math.min(messagesTo(a), messagesTo(b))).toBe(0);
       expect(Math.max(messagesTo(a), messagesTo(b))).toBeGreaterThanOrEqual(3);
       for (const r of [...a.requests, ...b.requests]) expect(r.headers['x-claude-code-session-id']).toBeUndefined();
-      const served = (await activity(headroom)).filter((e) => e.endpoint === 'messages' && e.status === 200);
+      const served = (await activity(leeway)).filter((e) => e.endpoint === 'messages' && e.status === 200);
       expect(new Set(served.map((e) => e.connection))).toEqual(new Set([`acct-${first}`]));
     },
     TEST_TIMEOUT_MS,
@@ -77,10 +77,10 @@ describe('Claude Code CLI sessions through Headroom', () => {
   it.skipIf(!binary)(
     'issue 9 §5: Claude Code with no `--model` is served through the `*` route',
     async () => {
-      const { a, b, headroom } = await roundRobinBehindCatchAll();
+      const { a, b, leeway } = await roundRobinBehindCatchAll();
       const run = await runClaude(binary ?? '', ['-p', 'say hi'], {
-        baseUrl: headroom.url,
-        apiKey: headroom.key,
+        baseUrl: leeway.url,
+        apiKey: leeway.key,
         timeoutMs: RUN_TIMEOUT_MS,
       });
       expect(run.code, run.stderr).toBe(0);
@@ -89,7 +89,7 @@ describe('Claude Code CLI sessions through Headroom', () => {
       expect(sent.length).toBeGreaterThanOrEqual(1);
       // The connection got a model it lists; the activity log keeps what Claude Code asked for.
       for (const r of sent) expect((r.json as { model: string }).model).toBe('claude-sonnet-4-6');
-      const served = (await activity(headroom)).filter((e) => e.endpoint === 'messages' && e.status === 200);
+      const served = (await activity(leeway)).filter((e) => e.endpoint === 'messages' && e.status === 200);
       expect(served.length).toBeGreaterThanOrEqual(1);
       expect(String(served[0]?.model)).toMatch(/^claude-/);
       expect(served[0]?.model).not.toBe('claude-sonnet-4-6');

@@ -1,18 +1,18 @@
-/** Lifecycle for client tests: fakes and a Headroom started per test, all stopped after it. */
+/** Lifecycle for client tests: fakes and a Leeway started per test, all stopped after it. */
 import { afterEach } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream';
 import type { FakeUpstreamOptions } from '../fake-upstream-types';
-import { startHeadroom, type RunningHeadroom } from '../start-headroom';
+import { startLeeway, type RunningLeeway } from '../start-leeway';
 
 export interface ClientHarness {
   upstream(options: FakeUpstreamOptions): Promise<FakeUpstream>;
-  headroom(config: Record<string, unknown>): Promise<RunningHeadroom>;
+  leeway(config: Record<string, unknown>): Promise<RunningLeeway>;
 }
 
 /** Call once at the top of a test file; registers the afterEach that stops everything started. */
 export function useClientHarness(): ClientHarness {
   let upstreams: FakeUpstream[] = [];
-  let running: RunningHeadroom[] = [];
+  let running: RunningLeeway[] = [];
   afterEach(async () => {
     await Promise.all(running.map((h) => h.stop()));
     running = [];
@@ -25,17 +25,17 @@ export function useClientHarness(): ClientHarness {
       upstreams.push(upstream);
       return upstream;
     },
-    async headroom(config) {
-      const headroom = await startHeadroom(config);
-      running.push(headroom);
-      return headroom;
+    async leeway(config) {
+      const leeway = await startLeeway(config);
+      running.push(leeway);
+      return leeway;
     },
   };
 }
 
 /** The entries of `activity.list`, newest first. */
-export async function activity(headroom: RunningHeadroom): Promise<Record<string, unknown>[]> {
-  const list = await headroom.core.router.call('activity.list', {});
+export async function activity(leeway: RunningLeeway): Promise<Record<string, unknown>[]> {
+  const list = await leeway.core.router.call('activity.list', {});
   if (!list.ok) throw new Error(`activity.list failed: ${list.error.message}`);
   return list.value as Record<string, unknown>[];
 }

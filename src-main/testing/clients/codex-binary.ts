@@ -1,4 +1,4 @@
-/** Finds and runs the real codex CLI (the Linux binary `@openai/codex` installs) against a Headroom. */
+/** Finds and runs the real codex CLI (the Linux binary `@openai/codex` installs) against a Leeway. */
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { arch, platform, tmpdir } from 'node:os';
@@ -33,7 +33,7 @@ export interface CodexRun {
 }
 
 export interface CodexOptions {
-  /** Headroom's origin; the provider's base URL is `${baseUrl}/v1`. */
+  /** Leeway's origin; the provider's base URL is `${baseUrl}/v1`. */
   baseUrl: string;
   apiKey: string;
   model: string;
@@ -43,20 +43,20 @@ export interface CodexOptions {
 }
 
 /**
- * `codex exec --skip-git-repo-check -c model_provider=hr -c model_providers.hr={…} -m <model> <prompt>`
- * with a throwaway HOME (and CODEX_HOME in it), the key in `HR_KEY`, and none of the caller's
+ * `codex exec --skip-git-repo-check -c model_provider=leeway -c model_providers.leeway={…} -m <model> <prompt>`
+ * with a throwaway HOME (and CODEX_HOME in it), the key in `LEEWAY_KEY`, and none of the caller's
  * OpenAI or proxy variables inherited.
  */
 export function runCodex(binary: string, prompt: string, options: CodexOptions): Promise<CodexRun> {
-  const home = mkdtempSync(join(tmpdir(), 'headroom-codex-home-'));
+  const home = mkdtempSync(join(tmpdir(), 'leeway-codex-home-'));
   // codex refuses a CODEX_HOME that does not exist.
   mkdirSync(join(home, '.codex'));
-  const provider = `model_providers.hr={name="hr",base_url="${options.baseUrl}/v1",env_key="HR_KEY",wire_api="responses"}`;
+  const provider = `model_providers.leeway={name="leeway",base_url="${options.baseUrl}/v1",env_key="LEEWAY_KEY",wire_api="responses"}`;
   const args = [
     'exec',
     '--skip-git-repo-check',
     '-c',
-    'model_provider=hr',
+    'model_provider=leeway',
     '-c',
     provider,
     ...(options.config ?? []).flatMap((c) => ['-c', c]),
@@ -70,7 +70,7 @@ export function runCodex(binary: string, prompt: string, options: CodexOptions):
     CODEX_HOME: join(home, '.codex'),
     TMPDIR: tmpdir(),
     LANG: 'C.UTF-8',
-    HR_KEY: options.apiKey,
+    LEEWAY_KEY: options.apiKey,
   };
   return new Promise((resolve) => {
     const child = execFile(

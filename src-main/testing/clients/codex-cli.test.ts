@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { FakeUpstream, RecordedRequest } from '../fake-upstream';
-import { anthropicConnection, openaiConnection, TEST_LOCAL_KEY, type RunningHeadroom } from '../start-headroom';
+import { anthropicConnection, openaiConnection, TEST_LOCAL_KEY, type RunningLeeway } from '../start-leeway';
 import { activity, useClientHarness } from './client-harness';
 import { codexMissingReason, findCodexBinary, runCodex } from './codex-binary';
 
 /*
  * Issue 12 §2: the real codex CLI (`codex exec`, Responses API over `wire_api="responses"`)
- * through Headroom: translated to Chat Completions and to Anthropic Messages, and natively passed
+ * through Leeway: translated to Chat Completions and to Anthropic Messages, and natively passed
  * through to an `openai` connection. Observed with codex 0.169.0: one streamed `POST /v1/responses`
  * per model turn with a `session-id` header; its tool `exec_command` runs `{"cmd": …}` in the
  * sandbox and the next request carries the `function_call_output`; stdout is the final message only.
@@ -23,35 +23,35 @@ if (missing) console.warn(`Skipping codex CLI tests: ${missing}`);
 type Json = Record<string, unknown>;
 const pathOf = (r: RecordedRequest) => new URL(r.path, 'http://x').pathname;
 const posts = (u: FakeUpstream, path: string) => u.requests.filter((r) => r.method === 'POST' && pathOf(r) === path);
-const codex = (headroom: RunningHeadroom, model: string, prompt: string) =>
-  runCodex(binary ?? '', prompt, { baseUrl: headroom.url, apiKey: headroom.key, model, timeoutMs: RUN_TIMEOUT_MS });
+const codex = (leeway: RunningLeeway, model: string, prompt: string) =>
+  runCodex(binary ?? '', prompt, { baseUrl: leeway.url, apiKey: leeway.key, model, timeoutMs: RUN_TIMEOUT_MS });
 
 function expectConnectionCredentialsOnly(upstream: FakeUpstream): void {
   for (const r of upstream.requests) {
     expect(JSON.stringify(r.headers) + r.body).not.toContain(TEST_LOCAL_KEY);
-    // AFF-5: the session header codex sends is Headroom's, never forwarded.
+    // AFF-5: the session header codex sends is Leeway's, never forwarded.
     expect(r.headers['session-id']).toBeUndefined();
   }
 }
 
-async function rows(headroom: RunningHeadroom, count: number): Promise<Record<string, unknown>[]> {
+async function rows(leeway: RunningLeeway, count: number): Promise<Record<string, unknown>[]> {
   const deadline = Date.now() + 2_000;
   for (;;) {
-    const list = (await activity(headroom)).filter((e) => e.endpoint === 'responses');
+    const list = (await activity(leeway)).filter((e) => e.endpoint === 'responses');
     if (list.length >= count || Date.now() > deadline) return list;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
-describe('codex CLI through Headroom (issue 12 §2)', () => {
+describe('codex CLI through Leeway (issue 12 §2)', () => {
   it.skipIf(!binary)(
     'issue 12 §2: `codex exec` on a chat-completions connection prints the upstream answer',
     async () => {
       const upstream = await harness.upstream({ format: 'openai', name: 'glm' });
       upstream.setDefault({ kind: 'ok', text: 'hi from glm via chat completions' });
-      const headroom = await harness.headroom({ connections: [openaiConnection('glm', upstream.url)] });
+      const leeway = await harness.leeway({ connections: [openaiConnection('glm', upstream.url)] });
 
-      const run = await codex(headroom, 'glm-4.6', 'say hi');
+      const run = await codex(leeway, 'glm-4.6', 'say hi');
 
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain('hi from glm via chat completions');
@@ -66,7 +66,7 @@ describe('codex CLI through Headroom (issue 12 §2)', () => {
       expect(body.tools?.some((t) => JSON.stringify(t).includes('exec_command'))).toBe(true);
       expect(chats[0]?.headers.authorization).toBe('Bearer sk-openai-secret-glm-0000');
       expectConnectionCredentialsOnly(upstream);
-      const [row] = await rows(headroom, 1);
+      const [row] = await rows(leeway, 1);
       expect(row).toMatchObject({ connection: 'glm', status: 200, stream: true, translated: 'responses->openai' });
     },
     TEST_TIMEOUT_MS,
@@ -81,7 +81,7 @@ describe('codex CLI through Headroom (issue 12 §2)', () => {
         u.enqueue({ kind: 'tool-call', calls: [ECHO], fragments: 3 });
         u.setDefault({ kind: 'ok', text: `the command said hi (${u.name})` });
       }
-      const headroom = await harness.headroom({
+      const leeway = await harness.leeway({
         connections: [openaiConnection('acct-a', a.url), openaiConnection('acct-b', b.url)],
         combos: [
           {
@@ -95,7 +95,7 @@ describe('codex CLI through Headroom (issue 12 §2)', () => {
         ],
       });
 
-      const run = await codex(headroom, 'coder', 'run echo hi');
+      const run = await codex(leeway, 'coder', 'run echo hi');
 
       expect(run.code, run.stderr).toBe(0);
       const served = posts(a, '/v1/chat/completions').length > 0 ? a : b;
@@ -116,7 +116,7 @@ describe('codex CLI through Headroom (issue 12 §2)', () => {
       expect(JSON.stringify(output?.content)).toContain('hi');
       expectConnectionCredentialsOnly(served);
       // The pin marks of the two requests, newest first: made on the first, kept on the second.
-      const marks = (await rows(headroom, 2)).slice(0, 2).map((r) => [r.connection, r.sessionPin]);
+      const marks = (await rows(leeway, 2)).slice(0, 2).map((r) => [r.connection, r.sessionPin]);
       expect(marks).toEqual([
         [`acct-${served.name}`, 'kept'],
         [`acct-${served.name}`, 'new'],
@@ -129,10 +129,10 @@ describe('codex CLI through Headroom (issue 12 §2)', () => {
     'issue 12 §2: `codex exec` on an Anthropic connection: a plain answer, and a tool turn whose output returns as a tool_result',
     async () => {
       const upstream = await harness.upstream({ format: 'anthropic', name: 'claude' });
-      const headroom = await harness.headroom({ connections: [anthropicConnection('a1', upstream.url)] });
+      const leeway = await harness.leeway({ connections: [anthropicConnection('a1', upstream.url)] });
       upstream.enqueue({ kind: 'ok', text: 'plain answer from claude' });
 
-      const plain = await codex(headroom, 'claude-sonnet-4-6', 'say hi');
+      const plain = await codex(leeway, 'claude-sonnet-4-6', 'say hi');
       expect(plain.code, plain.stderr).toBe(0);
       expect(plain.stdout).toContain('plain answer from claude');
       const first = posts(upstream, '/v1/messages')[0];
@@ -153,7 +153,7 @@ describe('codex CLI through Headroom (issue 12 §2)', () => {
         { kind: 'tool-call', text: 'Running it.', calls: [ECHO], fragments: 3 },
         { kind: 'ok', text: 'claude saw the output' },
       );
-      const tool = await codex(headroom, 'claude-sonnet-4-6', 'run echo hi');
+      const tool = await codex(leeway, 'claude-sonnet-4-6', 'run echo hi');
       expect(tool.code, tool.stderr).toBe(0);
       expect(tool.stdout).toContain('claude saw the output');
       const [, turn1, turn2] = posts(upstream, '/v1/messages');
@@ -168,7 +168,7 @@ describe('codex CLI through Headroom (issue 12 §2)', () => {
       expect(result).toMatchObject({ tool_use_id: callId });
       expect(JSON.stringify(result)).toContain('hi');
       expectConnectionCredentialsOnly(upstream);
-      const [latest] = await rows(headroom, 3);
+      const [latest] = await rows(leeway, 3);
       expect(latest).toMatchObject({ connection: 'a1', status: 200, translated: 'responses->anthropic' });
     },
     TEST_TIMEOUT_MS,
@@ -179,13 +179,13 @@ describe('codex CLI through Headroom (issue 12 §2)', () => {
     async () => {
       const upstream = await harness.upstream({ format: 'openai', name: 'oai' });
       upstream.setDefault({ kind: 'ok', text: 'native responses answer' });
-      const headroom = await harness.headroom({
+      const leeway = await harness.leeway({
         connections: [
           { name: 'oai', kind: 'openai', baseUrl: `${upstream.url}/v1`, apiKey: 'sk-openai-secret-oai-0000' },
         ],
       });
 
-      const run = await codex(headroom, 'gpt-4o', 'say hi');
+      const run = await codex(leeway, 'gpt-4o', 'say hi');
 
       expect(run.code, run.stderr).toBe(0);
       expect(run.stdout).toContain('native responses answer');
@@ -199,7 +199,7 @@ describe('codex CLI through Headroom (issue 12 §2)', () => {
       expect(body.tools.some((t) => t.type === 'function' && t.name === 'exec_command')).toBe(true);
       expect(sent[0]?.headers.authorization).toBe('Bearer sk-openai-secret-oai-0000');
       expectConnectionCredentialsOnly(upstream);
-      const [row] = await rows(headroom, 1);
+      const [row] = await rows(leeway, 1);
       expect(row).toMatchObject({ connection: 'oai', status: 200 });
       expect(row?.translated ?? null).toBeNull();
     },
@@ -209,7 +209,7 @@ describe('codex CLI through Headroom (issue 12 §2)', () => {
   it('AFF-1: a Responses request with `session-id` (as codex sends it) is pinned: the second answer names the pin', async () => {
     const a = await harness.upstream({ format: 'openai', name: 'a' });
     const b = await harness.upstream({ format: 'openai', name: 'b' });
-    const headroom = await harness.headroom({
+    const leeway = await harness.leeway({
       connections: [openaiConnection('acct-a', a.url), openaiConnection('acct-b', b.url)],
       combos: [
         {
@@ -223,11 +223,11 @@ describe('codex CLI through Headroom (issue 12 §2)', () => {
       ],
     });
     const ask = () =>
-      fetch(`${headroom.url}/v1/responses`, {
+      fetch(`${leeway.url}/v1/responses`, {
         method: 'POST',
         headers: {
           'content-type': 'application/json',
-          authorization: `Bearer ${headroom.key}`,
+          authorization: `Bearer ${leeway.key}`,
           'session-id': 'codex-s1',
         },
         body: JSON.stringify({ model: 'coder', input: 'hi', stream: false }),
@@ -238,9 +238,9 @@ describe('codex CLI through Headroom (issue 12 §2)', () => {
     const second = await ask();
     expect(second.status).toBe(200);
     await second.text();
-    const pinned = first.headers.get('x-headroom-connection');
-    expect(second.headers.get('x-headroom-connection')).toBe(pinned);
-    expect(second.headers.get('x-headroom-session-pin')).toBe(pinned);
+    const pinned = first.headers.get('x-leeway-connection');
+    expect(second.headers.get('x-leeway-connection')).toBe(pinned);
+    expect(second.headers.get('x-leeway-session-pin')).toBe(pinned);
     expect([...a.requests, ...b.requests].every((r) => r.headers['session-id'] === undefined)).toBe(true);
   });
 });

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../../src-shared/contract/events';
 import type { CreatedLocalKey } from '../../../src-shared/domain/local-key';
 import { reservePort } from '../fake-upstream';
-import type { RunningHeadroom } from '../start-headroom';
+import type { RunningLeeway } from '../start-leeway';
 import { useClientHarness } from './client-harness';
 
 /*
@@ -50,7 +50,7 @@ describe('secrets never leak', () => {
     const oai = await harness.upstream({ format: 'openai', name: 'oai', apiKey: SECRETS.openaiKey });
     const extra = await harness.upstream({ format: 'anthropic', name: 'extra', apiKey: SECRETS.contractKey });
     const deadUrl = `http://127.0.0.1:${await reservePort()}`;
-    const h: RunningHeadroom = await harness.headroom({
+    const h: RunningLeeway = await harness.leeway({
       connections: [
         {
           name: 'ant',
@@ -186,15 +186,15 @@ describe('secrets never leak', () => {
     await call('unreachable', '/v1/messages', { headers: anthropic, body: ask('claude-dead-1') });
     await call('connection/model', '/v1/messages', { headers: anthropic, body: ask('sub/claude-opus-4-7') });
 
-    // Refusals by Headroom itself.
+    // Refusals by Leeway itself.
     await call('unknown model', '/v1/messages', { headers: anthropic, body: ask('claude-nope') });
     await call('unknown model openai', '/v1/chat/completions', { headers: openai, body: chat('gpt-nope') });
     await call('bad key', '/v1/messages', {
-      headers: anthropicAs('hr-wrong-key-0000000000'),
+      headers: anthropicAs('lw-wrong-key-0000000000'),
       body: ask('claude-sonnet-4-6'),
     });
     await call('bad key openai', '/v1/chat/completions', {
-      headers: { authorization: 'Bearer hr-wrong-key-0000000000' },
+      headers: { authorization: 'Bearer lw-wrong-key-0000000000' },
       body: chat('gpt-4o'),
     });
     await call('no key', '/v1/messages', {
@@ -257,7 +257,7 @@ describe('secrets never leak', () => {
       'second key ok': 200,
     });
     expect(statuses.unreachable).toBeGreaterThanOrEqual(500);
-    expect(failedOver.res.headers.get('x-headroom-failover')).toBe('ant=500');
+    expect(failedOver.res.headers.get('x-leeway-failover')).toBe('ant=500');
     // Upstreams got their own secret (the fakes refuse anything else) and never the local keys.
     expect(ant.requests[0]?.headers['x-api-key']).toBe(SECRETS.anthropicKey);
     expect(sub.requests[0]?.headers.authorization).toBe(`Bearer ${SECRETS.oauthAccess}`);
@@ -316,12 +316,12 @@ describe('secrets never leak', () => {
     seen.push({ what: 'HTTP event stream', text: sseText });
     h.logs.forEach((line, i) => seen.push({ what: `log line #${i}`, text: line }));
 
-    // activity.list above flushed the request log; read every file Headroom keeps in its data
+    // activity.list above flushed the request log; read every file Leeway keeps in its data
     // folder except the config file this test wrote (it holds the secrets by construction).
     const files = readdirSync(h.dataDir).filter(
       (name) => name !== 'config.json' && statSync(join(h.dataDir, name)).isFile(),
     );
-    expect(files).toContain('headroom.sqlite');
+    expect(files).toContain('leeway.sqlite');
     for (const name of files) {
       const bytes = readFileSync(join(h.dataDir, name));
       seen.push(

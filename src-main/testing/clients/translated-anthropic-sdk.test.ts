@@ -1,11 +1,11 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import type { FakeUpstream } from '../fake-upstream';
-import { openaiConnection, type RunningHeadroom } from '../start-headroom';
+import { openaiConnection, type RunningLeeway } from '../start-leeway';
 import { activity, useClientHarness } from './client-harness';
 
 /*
- * Issue 12: the official Anthropic SDK through Headroom to an OpenAI-compatible connection (GLM
+ * Issue 12: the official Anthropic SDK through Leeway to an OpenAI-compatible connection (GLM
  * style): Messages is translated to Chat Completions and the answer back, stream or not.
  */
 const harness = useClientHarness();
@@ -19,28 +19,28 @@ const CITY = { city: 'Zürich "Altstadt"', days: [1, 2] };
 
 async function glmBehind() {
   const upstream = await harness.upstream({ format: 'openai', name: 'glm' });
-  const headroom = await harness.headroom({
+  const leeway = await harness.leeway({
     connections: [openaiConnection('glm', upstream.url, { models: [MODEL] })],
   });
-  const client = new Anthropic({ baseURL: headroom.url, apiKey: headroom.key, maxRetries: 0 });
-  return { upstream, headroom, client };
+  const client = new Anthropic({ baseURL: leeway.url, apiKey: leeway.key, maxRetries: 0 });
+  return { upstream, leeway, client };
 }
 
 type Json = Record<string, unknown>;
 const bodyOf = (upstream: FakeUpstream, i = 0): Json => (upstream.requests[i]?.json ?? {}) as Json;
 
-async function lastRow(headroom: RunningHeadroom): Promise<Record<string, unknown>> {
+async function lastRow(leeway: RunningLeeway): Promise<Record<string, unknown>> {
   const deadline = Date.now() + 2_000;
   for (;;) {
-    const [row] = await activity(headroom);
+    const [row] = await activity(leeway);
     if (row || Date.now() > deadline) return row ?? {};
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
-describe('Anthropic SDK through Headroom to an OpenAI-compatible connection (issue 12)', () => {
+describe('Anthropic SDK through Leeway to an OpenAI-compatible connection (issue 12)', () => {
   it('issue 12 §1: messages.stream with tools: text and a fragmented tool call arrive as text and tool_use blocks', async () => {
-    const { upstream, headroom, client } = await glmBehind();
+    const { upstream, leeway, client } = await glmBehind();
     upstream.enqueue({
       kind: 'tool-call',
       text: 'Let me look.',
@@ -76,8 +76,8 @@ describe('Anthropic SDK through Headroom to an OpenAI-compatible connection (iss
     ]);
     expect(partials.filter((p) => p !== '').length).toBeGreaterThan(1);
     expect(final.usage).toMatchObject({ input_tokens: 40, output_tokens: 15 });
-    expect(stream.response?.headers.get('x-headroom-translated')).toBe('anthropic->openai');
-    expect(stream.response?.headers.get('x-headroom-connection')).toBe('glm');
+    expect(stream.response?.headers.get('x-leeway-translated')).toBe('anthropic->openai');
+    expect(stream.response?.headers.get('x-leeway-connection')).toBe('glm');
 
     const sent = upstream.requests[0];
     expect(sent?.path).toBe('/v1/chat/completions');
@@ -97,7 +97,7 @@ describe('Anthropic SDK through Headroom to an OpenAI-compatible connection (iss
       },
     ]);
     expect(Number(body.max_tokens ?? body.max_completion_tokens)).toBe(256);
-    expect(await lastRow(headroom)).toMatchObject({
+    expect(await lastRow(leeway)).toMatchObject({
       apiFormat: 'anthropic',
       endpoint: 'messages',
       connection: 'glm',
@@ -116,7 +116,7 @@ describe('Anthropic SDK through Headroom to an OpenAI-compatible connection (iss
     expect(data).toMatchObject({ type: 'message', role: 'assistant', model: MODEL, stop_reason: 'end_turn' });
     expect(data.content).toEqual([expect.objectContaining({ type: 'text', text: 'plain from glm' })]);
     expect(data.usage).toMatchObject({ input_tokens: 8, output_tokens: 3 });
-    expect(response.headers.get('x-headroom-translated')).toBe('anthropic->openai');
+    expect(response.headers.get('x-leeway-translated')).toBe('anthropic->openai');
     expect(bodyOf(upstream).stream).not.toBe(true);
   });
 

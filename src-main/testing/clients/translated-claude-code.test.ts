@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../fake-upstream';
-import { openaiConnection, TEST_LOCAL_KEY } from '../start-headroom';
+import { openaiConnection, TEST_LOCAL_KEY } from '../start-leeway';
 import { findClaudeBinary, runClaude } from './claude-code-binary';
 import { activity, useClientHarness } from './client-harness';
 
 /*
- * Issue 12: the real Claude Code CLI (`claude -p`) through Headroom to an OpenAI-compatible
+ * Issue 12: the real Claude Code CLI (`claude -p`) through Leeway to an OpenAI-compatible
  * connection only: its Messages requests (tools, system blocks, cache_control, metadata) are
  * translated to Chat Completions and the streamed answer back to an Anthropic stream.
  */
@@ -18,19 +18,19 @@ if (!binary) console.warn('Skipping translated Claude Code tests: the Claude Cod
 
 const isChat = (r: RecordedRequest) => r.method === 'POST' && r.path === '/v1/chat/completions';
 
-describe('Claude Code CLI through Headroom to an OpenAI-compatible connection (issue 12)', () => {
+describe('Claude Code CLI through Leeway to an OpenAI-compatible connection (issue 12)', () => {
   it.skipIf(!binary)(
     'issue 12 §1: `claude -p "say hi"` prints the answer a chat-completions upstream streamed',
     async () => {
       const upstream = await harness.upstream({ format: 'openai', name: 'glm' });
       upstream.setDefault({ kind: 'ok', text: ANSWER, deltas: 4 });
       // No models list: the connection serves whatever model Claude Code picks.
-      const headroom = await harness.headroom({ connections: [openaiConnection('glm', upstream.url)] });
+      const leeway = await harness.leeway({ connections: [openaiConnection('glm', upstream.url)] });
 
       const run = await runClaude(binary ?? '', ['-p', 'say hi'], {
-        baseUrl: headroom.url,
+        baseUrl: leeway.url,
         apiKey: '',
-        env: { ANTHROPIC_AUTH_TOKEN: headroom.key, CLAUDE_CODE_MAX_RETRIES: '0' },
+        env: { ANTHROPIC_AUTH_TOKEN: leeway.key, CLAUDE_CODE_MAX_RETRIES: '0' },
         timeoutMs: RUN_TIMEOUT_MS,
       });
 
@@ -60,7 +60,7 @@ describe('Claude Code CLI through Headroom to an OpenAI-compatible connection (i
         expect(r.headers['x-claude-code-session-id']).toBeUndefined();
         expect(JSON.stringify(r.headers) + r.body).not.toContain(TEST_LOCAL_KEY);
       }
-      const served = (await activity(headroom)).filter((e) => e.endpoint === 'messages' && e.status === 200);
+      const served = (await activity(leeway)).filter((e) => e.endpoint === 'messages' && e.status === 200);
       expect(served.length).toBeGreaterThanOrEqual(1);
       expect(served[0]).toMatchObject({ connection: 'glm', apiFormat: 'anthropic', translated: 'anthropic->openai' });
     },

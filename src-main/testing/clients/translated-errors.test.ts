@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import OpenAI from 'openai';
 import { describe, expect, it } from 'vitest';
-import { anthropicConnection, openaiConnection } from '../start-headroom';
+import { anthropicConnection, openaiConnection } from '../start-leeway';
 import { useClientHarness } from './client-harness';
 
 /*
@@ -13,20 +13,20 @@ const harness = useClientHarness();
 
 async function openaiClientOnAnthropic() {
   const upstream = await harness.upstream({ format: 'anthropic', name: 'claude' });
-  const headroom = await harness.headroom({
+  const leeway = await harness.leeway({
     connections: [anthropicConnection('a1', upstream.url, { models: ['claude-sonnet-4-6'] })],
   });
-  const client = new OpenAI({ baseURL: `${headroom.url}/v1`, apiKey: headroom.key, maxRetries: 0 });
-  return { upstream, headroom, client };
+  const client = new OpenAI({ baseURL: `${leeway.url}/v1`, apiKey: leeway.key, maxRetries: 0 });
+  return { upstream, leeway, client };
 }
 
 async function anthropicClientOnGlm() {
   const upstream = await harness.upstream({ format: 'openai', name: 'glm' });
-  const headroom = await harness.headroom({
+  const leeway = await harness.leeway({
     connections: [openaiConnection('glm', upstream.url, { models: ['glm-4.6'] })],
   });
-  const client = new Anthropic({ baseURL: headroom.url, apiKey: headroom.key, maxRetries: 0 });
-  return { upstream, headroom, client };
+  const client = new Anthropic({ baseURL: leeway.url, apiKey: leeway.key, maxRetries: 0 });
+  return { upstream, leeway, client };
 }
 
 async function failure(promise: Promise<unknown>): Promise<unknown> {
@@ -117,10 +117,10 @@ describe('errors across formats (issue 12)', () => {
   });
 
   it('issue 12 §1: an OpenAI field Anthropic cannot carry (logprobs) is a 400 naming it, x-should-retry false, nothing sent', async () => {
-    const { upstream, headroom } = await openaiClientOnAnthropic();
-    const res = await fetch(`${headroom.url}/v1/chat/completions`, {
+    const { upstream, leeway } = await openaiClientOnAnthropic();
+    const res = await fetch(`${leeway.url}/v1/chat/completions`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', authorization: `Bearer ${headroom.key}` },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${leeway.key}` },
       body: JSON.stringify({ model: 'claude-sonnet-4-6', messages: hi, logprobs: true }),
     });
     expect(res.status).toBe(400);

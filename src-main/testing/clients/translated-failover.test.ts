@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeClaude, claudeConnection, type FakeClaude } from '../fake-claude/fake-claude';
-import { openaiConnection, type RunningHeadroom } from '../start-headroom';
+import { openaiConnection, type RunningLeeway } from '../start-leeway';
 import { findClaudeBinary, runClaude } from './claude-code-binary';
 import { activity, useClientHarness } from './client-harness';
 
@@ -23,10 +23,10 @@ if (!binary)
   console.warn('Skipping the translated failover Claude Code test: the Claude Code native binary is not installed');
 
 /** The served Messages rows once the log write after the answer landed, newest first. */
-async function servedRows(headroom: RunningHeadroom): Promise<Record<string, unknown>[]> {
+async function servedRows(leeway: RunningLeeway): Promise<Record<string, unknown>[]> {
   const deadline = Date.now() + 2_000;
   for (;;) {
-    const rows = (await activity(headroom)).filter((e) => e.endpoint === 'messages' && e.status === 200);
+    const rows = (await activity(leeway)).filter((e) => e.endpoint === 'messages' && e.status === 200);
     if (rows.length > 0 || Date.now() > deadline) return rows;
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
@@ -38,7 +38,7 @@ async function subscriptionThenGlm() {
   sub.setWall({ resetAt: Math.floor(Date.now() / 1000) + 3600 });
   const glm = await harness.upstream({ format: 'openai', name: 'glm' });
   glm.setDefault({ kind: 'ok', text: GLM_ANSWER, deltas: 4 });
-  const headroom = await harness.headroom({
+  const leeway = await harness.leeway({
     connections: [
       claudeConnection('sub', sub, { lowPriorityMode: false, autoLimitReset: false }),
       openaiConnection('glm', glm.url, { models: ['glm-4.6'] }),
@@ -53,13 +53,13 @@ async function subscriptionThenGlm() {
       },
     ],
   });
-  return { sub, glm, headroom };
+  return { sub, glm, leeway };
 }
 
 describe('failover across formats (issue 12 §5)', () => {
   it('issue 12 §5: the subscription at its wall fails over to GLM; the Anthropic SDK reads a normal Anthropic stream', async () => {
-    const { sub, glm, headroom } = await subscriptionThenGlm();
-    const client = new Anthropic({ baseURL: headroom.url, apiKey: headroom.key, maxRetries: 0 });
+    const { sub, glm, leeway } = await subscriptionThenGlm();
+    const client = new Anthropic({ baseURL: leeway.url, apiKey: leeway.key, maxRetries: 0 });
     const stream = client.messages.stream({
       model: 'main',
       max_tokens: 64,
@@ -75,9 +75,9 @@ describe('failover across formats (issue 12 §5)', () => {
     expect(events).toContain('content_block_delta');
     expect(events.at(-1)).toBe('message_stop');
     const headers = stream.response?.headers;
-    expect(headers?.get('x-headroom-connection')).toBe('glm');
-    expect(headers?.get('x-headroom-translated')).toBe('anthropic->openai');
-    expect(headers?.get('x-headroom-failover')).toBe('sub=429');
+    expect(headers?.get('x-leeway-connection')).toBe('glm');
+    expect(headers?.get('x-leeway-translated')).toBe('anthropic->openai');
+    expect(headers?.get('x-leeway-failover')).toBe('sub=429');
 
     // One wall 429 from the subscription, no slow-lane retry, no reset claim.
     expect(sub.messages()).toHaveLength(1);
@@ -89,7 +89,7 @@ describe('failover across formats (issue 12 §5)', () => {
     expect(sent?.json).toMatchObject({ model: 'glm-4.6', stream: true });
     expect(sent?.headers.authorization).toBe('Bearer sk-openai-secret-glm-0000');
 
-    const [row] = await servedRows(headroom);
+    const [row] = await servedRows(leeway);
     expect(row).toMatchObject({
       model: 'main',
       connection: 'glm',
@@ -102,11 +102,11 @@ describe('failover across formats (issue 12 §5)', () => {
   it.skipIf(!binary)(
     'issue 12 §5: Claude Code (`claude -p --model main`) prints GLM’s answer while the subscription is at its wall',
     async () => {
-      const { sub, glm, headroom } = await subscriptionThenGlm();
+      const { sub, glm, leeway } = await subscriptionThenGlm();
       const run = await runClaude(binary ?? '', ['-p', 'say hi', '--model', 'main'], {
-        baseUrl: headroom.url,
+        baseUrl: leeway.url,
         apiKey: '',
-        env: { ANTHROPIC_AUTH_TOKEN: headroom.key, CLAUDE_CODE_MAX_RETRIES: '0' },
+        env: { ANTHROPIC_AUTH_TOKEN: leeway.key, CLAUDE_CODE_MAX_RETRIES: '0' },
         timeoutMs: 20_000,
       });
       expect(run.stderr).toBe('');
@@ -115,7 +115,7 @@ describe('failover across formats (issue 12 §5)', () => {
       expect(sub.messages().length).toBeGreaterThanOrEqual(1);
       expect(sub.messages().every((r) => r.response?.status === 429)).toBe(true);
       expect(glm.requests.filter((r) => r.path === '/v1/chat/completions').length).toBeGreaterThanOrEqual(1);
-      const served = await servedRows(headroom);
+      const served = await servedRows(leeway);
       expect(served.at(-1)).toMatchObject({ connection: 'glm', translated: 'anthropic->openai' });
     },
     30_000,

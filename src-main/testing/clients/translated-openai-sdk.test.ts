@@ -1,12 +1,12 @@
 import OpenAI, { type APIError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import type { FakeUpstream } from '../fake-upstream';
-import type { RunningHeadroom } from '../start-headroom';
-import { anthropicConnection, openaiConnection } from '../start-headroom';
+import type { RunningLeeway } from '../start-leeway';
+import { anthropicConnection, openaiConnection } from '../start-leeway';
 import { activity, useClientHarness } from './client-harness';
 
 /*
- * Issue 12: the official OpenAI SDK (Chat Completions and the Responses API) through Headroom to
+ * Issue 12: the official OpenAI SDK (Chat Completions and the Responses API) through Leeway to
  * an Anthropic connection: the request is translated to Messages, the answer back, stream or not.
  */
 const harness = useClientHarness();
@@ -23,29 +23,29 @@ const CITY = { city: 'Zürich "Altstadt"', days: [1, 2] };
 
 async function anthropicBehind(extra: Record<string, unknown> = {}) {
   const upstream = await harness.upstream({ format: 'anthropic', name: 'claude' });
-  const headroom = await harness.headroom({
+  const leeway = await harness.leeway({
     connections: [anthropicConnection('a1', upstream.url, { models: [MODEL], ...extra })],
   });
-  const client = new OpenAI({ baseURL: `${headroom.url}/v1`, apiKey: headroom.key, maxRetries: 0 });
-  return { upstream, headroom, client };
+  const client = new OpenAI({ baseURL: `${leeway.url}/v1`, apiKey: leeway.key, maxRetries: 0 });
+  return { upstream, leeway, client };
 }
 
 type Json = Record<string, unknown>;
 const bodyOf = (upstream: FakeUpstream, i = 0): Json => (upstream.requests[i]?.json ?? {}) as Json;
 
 /** The newest activity row once the answer's log write landed. */
-async function lastRow(headroom: RunningHeadroom): Promise<Record<string, unknown>> {
+async function lastRow(leeway: RunningLeeway): Promise<Record<string, unknown>> {
   const deadline = Date.now() + 2_000;
   for (;;) {
-    const [row] = await activity(headroom);
+    const [row] = await activity(leeway);
     if (row || Date.now() > deadline) return row ?? {};
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
 
-describe('OpenAI SDK through Headroom to an Anthropic connection (issue 12)', () => {
+describe('OpenAI SDK through Leeway to an Anthropic connection (issue 12)', () => {
   it('issue 12 §1: chat.completions.create is answered from Messages, with usage, model and the translated header', async () => {
-    const { upstream, headroom, client } = await anthropicBehind();
+    const { upstream, leeway, client } = await anthropicBehind();
     upstream.enqueue({ kind: 'ok', text: 'answer from claude', usage: { input: 9, output: 2 } });
     const { data, response } = await client.chat.completions
       .create({
@@ -64,8 +64,8 @@ describe('OpenAI SDK through Headroom to an Anthropic connection (issue 12)', ()
     expect(data.choices[0]?.message).toMatchObject({ role: 'assistant', content: 'answer from claude' });
     expect(data.choices[0]?.finish_reason).toBe('stop');
     expect(data.usage).toMatchObject({ prompt_tokens: 9, completion_tokens: 2, total_tokens: 11 });
-    expect(response.headers.get('x-headroom-connection')).toBe('a1');
-    expect(response.headers.get('x-headroom-translated')).toBe('openai->anthropic');
+    expect(response.headers.get('x-leeway-connection')).toBe('a1');
+    expect(response.headers.get('x-leeway-translated')).toBe('openai->anthropic');
 
     const sent = upstream.requests[0];
     expect(sent?.path).toMatch(/^\/v1\/messages(\?|$)/);
@@ -78,7 +78,7 @@ describe('OpenAI SDK through Headroom to an Anthropic connection (issue 12)', ()
     expect(body.messages).toHaveLength(1);
     expect(JSON.stringify(body.messages)).toContain('hi');
     expect(JSON.stringify(body.messages)).not.toContain('"system"');
-    expect(await lastRow(headroom)).toMatchObject({
+    expect(await lastRow(leeway)).toMatchObject({
       apiFormat: 'openai',
       connection: 'a1',
       status: 200,
@@ -98,7 +98,7 @@ describe('OpenAI SDK through Headroom to an Anthropic connection (issue 12)', ()
   });
 
   it('issue 12 §1: a stream with include_usage yields the text deltas, finish_reason stop and the usage', async () => {
-    const { upstream, headroom, client } = await anthropicBehind();
+    const { upstream, leeway, client } = await anthropicBehind();
     upstream.enqueue({ kind: 'ok', text: 'streamed via anthropic', usage: { input: 21, output: 4 }, deltas: 4 });
     const { data: stream, response } = await client.chat.completions
       .create({
@@ -122,9 +122,9 @@ describe('OpenAI SDK through Headroom to an Anthropic connection (issue 12)', ()
     expect(finish).toBe('stop');
     expect(usage).toMatchObject({ prompt_tokens: 21, completion_tokens: 4 });
     expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
-    expect(response.headers.get('x-headroom-translated')).toBe('openai->anthropic');
+    expect(response.headers.get('x-leeway-translated')).toBe('openai->anthropic');
     expect(bodyOf(upstream).stream).toBe(true);
-    expect(await lastRow(headroom)).toMatchObject({
+    expect(await lastRow(leeway)).toMatchObject({
       stream: true,
       inputTokens: 21,
       outputTokens: 4,
@@ -235,9 +235,9 @@ describe('OpenAI SDK through Headroom to an Anthropic connection (issue 12)', ()
   });
 });
 
-describe('OpenAI SDK Responses API through Headroom, translated (issue 12 §2)', () => {
+describe('OpenAI SDK Responses API through Leeway, translated (issue 12 §2)', () => {
   it('issue 12 §2: responses.create on an Anthropic connection: instructions become system, the answer a completed response', async () => {
-    const { upstream, headroom, client } = await anthropicBehind();
+    const { upstream, leeway, client } = await anthropicBehind();
     upstream.enqueue({ kind: 'ok', text: 'responses via claude', usage: { input: 14, output: 3 } });
     const { data, response } = await client.responses
       .create({ model: MODEL, instructions: 'Answer briefly.', input: 'hi', max_output_tokens: 40 })
@@ -245,21 +245,21 @@ describe('OpenAI SDK Responses API through Headroom, translated (issue 12 §2)',
     expect(data.status).toBe('completed');
     expect(data.output_text).toBe('responses via claude');
     expect(data.usage).toMatchObject({ input_tokens: 14, output_tokens: 3, total_tokens: 17 });
-    expect(response.headers.get('x-headroom-translated')).toBe('responses->anthropic');
+    expect(response.headers.get('x-leeway-translated')).toBe('responses->anthropic');
     const body = bodyOf(upstream);
     expect(upstream.requests[0]?.path).toMatch(/^\/v1\/messages(\?|$)/);
     expect(JSON.stringify(body.system)).toContain('Answer briefly.');
     expect(body.max_tokens).toBe(40);
     expect(JSON.stringify(body.messages)).toContain('hi');
-    expect(await lastRow(headroom)).toMatchObject({ endpoint: 'responses', translated: 'responses->anthropic' });
+    expect(await lastRow(leeway)).toMatchObject({ endpoint: 'responses', translated: 'responses->anthropic' });
   });
 
   it('issue 12 §2: responses.stream on an OpenAI-compatible connection yields the Responses events and a function call', async () => {
     const upstream = await harness.upstream({ format: 'openai', name: 'glm' });
-    const headroom = await harness.headroom({
+    const leeway = await harness.leeway({
       connections: [openaiConnection('glm', upstream.url, { models: ['glm-4.6'] })],
     });
-    const client = new OpenAI({ baseURL: `${headroom.url}/v1`, apiKey: headroom.key, maxRetries: 0 });
+    const client = new OpenAI({ baseURL: `${leeway.url}/v1`, apiKey: leeway.key, maxRetries: 0 });
     upstream.enqueue({ kind: 'tool-call', calls: [{ name: 'get_weather', input: CITY }], fragments: 4 });
     const stream = client.responses.stream({
       model: 'glm-4.6',
@@ -288,16 +288,16 @@ describe('OpenAI SDK Responses API through Headroom, translated (issue 12 §2)',
     ]);
   });
 
-  it('ROUTE-3: background: true is served synchronously with an x-headroom-warning header', async () => {
-    const { upstream, headroom, client } = await anthropicBehind();
+  it('ROUTE-3: background: true is served synchronously with an x-leeway-warning header', async () => {
+    const { upstream, leeway, client } = await anthropicBehind();
     upstream.enqueue({ kind: 'ok', text: 'not in the background' });
     const { data, response } = await client.responses
       .create({ model: MODEL, input: 'hi', background: true })
       .withResponse();
     expect(data.status).toBe('completed');
     expect(data.output_text).toBe('not in the background');
-    expect(response.headers.get('x-headroom-warning')).toMatch(/background/i);
+    expect(response.headers.get('x-leeway-warning')).toMatch(/background/i);
     expect(bodyOf(upstream).background).toBeUndefined();
-    expect(headroom.logs.some((line) => /background/i.test(line))).toBe(true);
+    expect(leeway.logs.some((line) => /background/i.test(line))).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 /**
- * Follows `GET /api/events` of a running Headroom and keeps the id of every `activity.request`
+ * Follows `GET /api/events` of a running Leeway and keeps the id of every `activity.request`
  * entry, i.e. every request-log id handed to the dashboard.
  */
 export interface ActivityIds {

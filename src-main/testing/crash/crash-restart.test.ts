@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CooldownSnapshot } from '../../../src-shared/domain/cooldown';
 import { openDatabase } from '../../db/open';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream';
-import { anthropicConnection, TEST_ADMIN_TOKEN, TEST_LOCAL_KEY } from '../start-headroom';
+import { anthropicConnection, TEST_ADMIN_TOKEN, TEST_LOCAL_KEY } from '../start-leeway';
 import { followActivityIds, type ActivityIds } from './activity-ids';
 import { spawnHeadless, type HeadlessProcess } from './headless-process';
 
@@ -100,7 +100,7 @@ function durableState(snap: CooldownSnapshot) {
 
 /** Opens the data dir's database after the process is gone. */
 function inspect(dataDir: string): { integrity: unknown; ids: number[] } {
-  const db = openDatabase(join(dataDir, 'headroom.sqlite'));
+  const db = openDatabase(join(dataDir, 'leeway.sqlite'));
   try {
     const integrity = db.pragma('integrity_check', { simple: true });
     const ids = db
@@ -124,7 +124,7 @@ describe('crash and restart of the headless process', () => {
       const steady = await fake('steady');
       const slow = await fake('slow');
       slow.setDefault({ kind: 'slow-stream', intervalMs: 100, deltas: 300 });
-      const dataDir = mkdtempSync(join(tmpdir(), 'headroom-crash-'));
+      const dataDir = mkdtempSync(join(tmpdir(), 'leeway-crash-'));
       dirs.push(dataDir);
       const configFile = join(dataDir, 'config.json');
       const connection = (up: FakeUpstream) => anthropicConnection(up.name, up.url, { models: [`m-${up.name}`] });

@@ -33,12 +33,12 @@ export async function spawnHeadless(opts: {
       cwd: root,
       env: {
         ...process.env,
-        HEADROOM_PORT: undefined,
-        HEADROOM_ADMIN_PORT: undefined,
-        HEADROOM_ADMIN_TOKEN: opts.adminToken,
+        LEEWAY_PORT: undefined,
+        LEEWAY_ADMIN_PORT: undefined,
+        LEEWAY_ADMIN_TOKEN: opts.adminToken,
         // Startup model discovery would ask each fake upstream GET /v1/models and could take a
         // response a test scripted for its own request.
-        HEADROOM_MODEL_DISCOVERY: '0',
+        LEEWAY_MODEL_DISCOVERY: '0',
       },
     },
   );

@@ -1,6 +1,6 @@
 /**
  * Shared by the claude-oauth integration tests: fake Claude services, fake Anthropic API-key
- * upstreams and one real Headroom on its own data dir (restartable), all stopped after each test.
+ * upstreams and one real Leeway on its own data dir (restartable), all stopped after each test.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,17 +11,17 @@ import type { ClaudeConnectionStatus } from '../../../src-shared/domain/claude';
 import type { RequestLogEntry } from '../../../src-shared/domain/request-log';
 import { call } from '../../resilience/resilience-it-kit';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream';
-import { startHeadroom, type RunningHeadroom } from '../start-headroom';
+import { startLeeway, type RunningLeeway } from '../start-leeway';
 import { startFakeClaude, type FakeClaude, type FakeClaudeOptions, type RecordedRequest } from './fake-claude';
 
 export interface ClaudeScene {
   claude(options?: FakeClaudeOptions): Promise<FakeClaude>;
   anthropic(name: string): Promise<FakeUpstream>;
-  /** Starts Headroom on the scene's data dir with this config file content. */
-  start(config: Record<string, unknown>): Promise<RunningHeadroom>;
-  /** Stops Headroom and starts it again on the same data dir, with `config` (default: the last one). */
-  restart(config?: Record<string, unknown>): Promise<RunningHeadroom>;
-  readonly h: RunningHeadroom;
+  /** Starts Leeway on the scene's data dir with this config file content. */
+  start(config: Record<string, unknown>): Promise<RunningLeeway>;
+  /** Stops Leeway and starts it again on the same data dir, with `config` (default: the last one). */
+  restart(config?: Record<string, unknown>): Promise<RunningLeeway>;
+  readonly h: RunningLeeway;
   /** Every core event since start (or restart), oldest first. */
   readonly events: CoreEvent[];
 }
@@ -29,21 +29,21 @@ export interface ClaudeScene {
 /** Call once at the top of a test file; registers the afterEach that stops everything. */
 export function useClaudeScene(): ClaudeScene {
   let fakes: { close(): Promise<void> }[] = [];
-  let headroom: RunningHeadroom | null = null;
+  let leeway: RunningLeeway | null = null;
   let config: Record<string, unknown> = {};
   let dataDir: string | null = null;
   let events: CoreEvent[] = [];
-  const dir = () => (dataDir ??= mkdtempSync(join(tmpdir(), 'headroom-claude-it-')));
+  const dir = () => (dataDir ??= mkdtempSync(join(tmpdir(), 'leeway-claude-it-')));
   const boot = async (next: Record<string, unknown>) => {
     config = next;
     events = [];
-    headroom = await startHeadroom(config, { dataDir: dir() });
-    headroom.core.events.subscribe((event) => events.push(event));
-    return headroom;
+    leeway = await startLeeway(config, { dataDir: dir() });
+    leeway.core.events.subscribe((event) => events.push(event));
+    return leeway;
   };
   afterEach(async () => {
-    await headroom?.stop();
-    headroom = null;
+    await leeway?.stop();
+    leeway = null;
     await Promise.all(fakes.map((f) => f.close()));
     fakes = [];
     if (dataDir) rmSync(dataDir, { recursive: true, force: true });
@@ -62,13 +62,13 @@ export function useClaudeScene(): ClaudeScene {
     },
     start: boot,
     async restart(next) {
-      await headroom?.stop();
-      headroom = null;
+      await leeway?.stop();
+      leeway = null;
       return boot(next ?? config);
     },
     get h() {
-      if (!headroom) throw new Error('Headroom is not running');
-      return headroom;
+      if (!leeway) throw new Error('Leeway is not running');
+      return leeway;
     },
     get events() {
       return events;
@@ -79,8 +79,8 @@ export function useClaudeScene(): ClaudeScene {
 export const MODEL = 'claude-sonnet-4-6';
 export const SLOW = 'anthropic-usage-limit';
 
-/** POST /v1/messages through Headroom as Claude Code would send it. */
-export function ask(h: RunningHeadroom, options: { stream?: boolean; model?: string } = {}): Promise<Response> {
+/** POST /v1/messages through Leeway as Claude Code would send it. */
+export function ask(h: RunningLeeway, options: { stream?: boolean; model?: string } = {}): Promise<Response> {
   return fetch(`${h.url}/v1/messages`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', 'x-api-key': h.key, 'anthropic-version': '2023-06-01' },
@@ -94,7 +94,7 @@ export function ask(h: RunningHeadroom, options: { stream?: boolean; model?: str
 }
 
 /** Asks and reads the whole answer. */
-export async function send(h: RunningHeadroom, options: { stream?: boolean; model?: string } = {}) {
+export async function send(h: RunningLeeway, options: { stream?: boolean; model?: string } = {}) {
   const res = await ask(h, options);
   const text = await res.text();
   return { status: res.status, headers: res.headers, text };
@@ -107,13 +107,13 @@ export function answerText(body: string): string {
 }
 
 /** The connection's id, for matching `claude.status` rows. */
-export async function connectionId(h: RunningHeadroom, name: string): Promise<string> {
+export async function connectionId(h: RunningLeeway, name: string): Promise<string> {
   const found = (await call(h, 'connections.list', undefined)).find((c) => c.name === name);
   if (!found) throw new Error(`no connection ${name}`);
   return found.id;
 }
 
-export async function claudeStatus(h: RunningHeadroom, name: string): Promise<ClaudeConnectionStatus> {
+export async function claudeStatus(h: RunningLeeway, name: string): Promise<ClaudeConnectionStatus> {
   const id = await connectionId(h, name);
   const row = (await call(h, 'claude.status', undefined)).find((s) => s.connectionId === id);
   if (!row) throw new Error(`no claude.status row for ${name}`);
@@ -121,7 +121,7 @@ export async function claudeStatus(h: RunningHeadroom, name: string): Promise<Cl
 }
 
 /** The activity log once it holds `count` entries (they are written just after the answer ends). */
-export async function activityEntries(h: RunningHeadroom, count: number): Promise<RequestLogEntry[]> {
+export async function activityEntries(h: RunningLeeway, count: number): Promise<RequestLogEntry[]> {
   const deadline = Date.now() + 2_000;
   for (;;) {
     const entries: RequestLogEntry[] = await call(h, 'activity.list', {});

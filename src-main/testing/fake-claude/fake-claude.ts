@@ -1,5 +1,5 @@
 /**
- * A loopback fake of the Claude subscription service Headroom's claude-oauth connections talk to:
+ * A loopback fake of the Claude subscription service Leeway's claude-oauth connections talk to:
  * the Messages API with `anthropic-ratelimit-unified-*` usage headers, a scriptable usage wall with
  * the low-priority lane (slot_busy / 529 steps), the OAuth token endpoint with rotation and
  * `invalid_grant`, and the session-limit reset endpoints. Every request is recorded with its headers.
@@ -192,7 +192,7 @@ export async function startFakeClaude(options: FakeClaudeOptions = {}): Promise<
   return fake;
 }
 
-/** A claude-oauth config entry for `startHeadroom` pointing at this fake (token endpoint included). */
+/** A claude-oauth config entry for `startLeeway` pointing at this fake (token endpoint included). */
 export function claudeConnection(
   name: string,
   fake: FakeClaude,

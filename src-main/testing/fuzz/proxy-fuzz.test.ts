@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream';
-import { anthropicConnection, openaiConnection, startHeadroom, type RunningHeadroom } from '../start-headroom';
+import { anthropicConnection, openaiConnection, startLeeway, type RunningLeeway } from '../start-leeway';
 import { createPrng } from './prng';
 import { exchangeRaw, openRaw, portOf, type RawExchange, type RawResponse } from './raw-http';
 import { generateCase, type FuzzCase } from './request-generator';
 import { canCountSockets, openServerSockets } from './server-sockets';
 
 /*
- * Random malformed requests over raw sockets to a real Headroom with fake upstreams. Seeded: a
- * failure prints its seed and case number; rerun with HEADROOM_FUZZ_SEED=<seed> to reproduce.
+ * Random malformed requests over raw sockets to a real Leeway with fake upstreams. Seeded: a
+ * failure prints its seed and case number; rerun with LEEWAY_FUZZ_SEED=<seed> to reproduce.
  */
-const SEED = Number(process.env.HEADROOM_FUZZ_SEED ?? 20_250_801);
-const CASES = Number(process.env.HEADROOM_FUZZ_CASES ?? 800);
+const SEED = Number(process.env.LEEWAY_FUZZ_SEED ?? 20_250_801);
+const CASES = Number(process.env.LEEWAY_FUZZ_CASES ?? 800);
 const PARALLEL = 12;
 const IDLE_MS = 1_000;
 const REQUEST_MS = 5_000;
@@ -20,13 +20,13 @@ const CASE_WAIT_MS = REQUEST_MS + 4_000;
 
 let anthropicUp: FakeUpstream;
 let openaiUp: FakeUpstream;
-let h: RunningHeadroom;
+let h: RunningLeeway;
 let port: number;
 
 beforeAll(async () => {
   anthropicUp = await startFakeUpstream({ format: 'anthropic' });
   openaiUp = await startFakeUpstream({ format: 'openai' });
-  h = await startHeadroom({
+  h = await startLeeway({
     connections: [
       anthropicConnection('a1', anthropicUp.url, { models: ['claude-sonnet-4-5'] }),
       openaiConnection('o1', openaiUp.url, { models: ['gpt-4o'] }),
@@ -73,7 +73,7 @@ function isAdminError(json: unknown): boolean {
   return isRecord(json) && json.ok === false && isRecord(json.error) && typeof json.error.code === 'string';
 }
 
-/** Problems with one answer; empty when it is what Headroom must send. */
+/** Problems with one answer; empty when it is what Leeway must send. */
 function judgeResponse(c: FuzzCase, response: RawResponse, index: number): string[] {
   const problems: string[] = [];
   if (response.status >= 500 && response.status !== 502 && response.status !== 503 && response.status !== 504)
@@ -92,12 +92,9 @@ function judgeResponse(c: FuzzCase, response: RawResponse, index: number): strin
   } catch {
     return [...problems, `error ${response.status} body is not JSON: ${response.body.slice(0, 80)}`];
   }
-  // Before a request head parses no endpoint is known; Headroom marks such answers and guesses the shape.
+  // Before a request head parses no endpoint is known; Leeway marks such answers and guesses the shape.
   const httpPhase =
-    isRecord(json) &&
-    isRecord(json.headroom) &&
-    isRecord(json.headroom.details) &&
-    json.headroom.details.phase === 'http';
+    isRecord(json) && isRecord(json.leeway) && isRecord(json.leeway.details) && json.leeway.details.phase === 'http';
   if (index === 0 && c.anthropic && !httpPhase && !isAnthropicError(json))
     problems.push(`error ${response.status} not in the Anthropic shape: ${response.body.slice(0, 120)}`);
   if (!isAnthropicError(json) && !isOpenaiError(json) && !isAdminError(json))
@@ -154,7 +151,7 @@ function isWellFormedRow(row: unknown): boolean {
 }
 
 describe('fuzz: malformed requests over raw sockets', () => {
-  it(`every malformed request gets an HTTP answer in JSON, Headroom stays healthy, writes only well-formed rows and leaves no socket open (seed ${SEED})`, async () => {
+  it(`every malformed request gets an HTTP answer in JSON, Leeway stays healthy, writes only well-formed rows and leaves no socket open (seed ${SEED})`, async () => {
     const rng = createPrng(SEED);
     const cases = Array.from({ length: CASES }, () => generateCase(rng, { good: h.key }));
     const failures: string[] = [];

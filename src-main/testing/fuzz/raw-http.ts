@@ -137,7 +137,7 @@ export function parseResponses(all: string, bodiless: boolean[] = []): { respons
       text = after;
       continue;
     }
-    // A HEAD is answered without a body, unless Headroom answered raw before the head was even parsed.
+    // A HEAD is answered without a body, unless Leeway answered raw before the head was even parsed.
     if (bodiless[responses.length] === true && (after === '' || after.startsWith('HTTP/'))) {
       responses.push({ status, headers, body: '' });
       text = after;

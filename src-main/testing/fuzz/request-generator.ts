@@ -21,7 +21,7 @@ export interface FuzzCase {
   keepAlive: boolean;
   /** Errors must be in the Anthropic shape: the path is the Messages API and the request head was sent whole. */
   anthropic: boolean;
-  /** The path is Headroom's proxy namespace, where every error is JSON. */
+  /** The path is Leeway's proxy namespace, where every error is JSON. */
   proxyPath: boolean;
   /** Nothing at all was sent: a silent close is the right answer. */
   empty: boolean;
@@ -260,7 +260,7 @@ function oneRequest(rng: Prng, keys: FuzzKeys, lastOnSocket: boolean): OneReques
   const contentType = mutate(0.1, 'content-type') ? rng.pick(CONTENT_TYPES) : 'application/json';
   if (contentType !== null) headers.push(`content-type: ${contentType}`);
   if (!mutate(0.1, 'no-auth')) {
-    const key = mutate(0.1, 'wrong-key') ? 'hr-wrong-key-0000000000000' : keys.good;
+    const key = mutate(0.1, 'wrong-key') ? 'lw-wrong-key-0000000000000' : keys.good;
     headers.push(anthropic ? `x-api-key: ${key}` : `authorization: Bearer ${key}`);
     if (anthropic) headers.push('anthropic-version: 2023-06-01');
   }

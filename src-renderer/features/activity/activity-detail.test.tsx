@@ -46,7 +46,7 @@ describe('Activity detail view (issue 13 §3)', () => {
     expect(within(dialog).getByText('held 1.5 s')).toBeTruthy();
   });
 
-  it('ISSUE-13: a refused request says no key was stored, gives Headroom’s reason, and that no upstream was tried', async () => {
+  it('ISSUE-13: a refused request says no key was stored, gives Leeway’s reason, and that no upstream was tried', async () => {
     await renderWithFake(<ActivityTab />, { seed: { activity: [refusedEntry(5)] } });
     const row = screen.getByTestId('request-5');
     expect(within(row).getByText('401 failed')).toBeTruthy();
@@ -55,7 +55,7 @@ describe('Activity detail view (issue 13 §3)', () => {
     const dialog = screen.getByRole('dialog', { name: 'Request 5' });
     expect(within(dialog).getByText('none (refused before a key was verified)')).toBeTruthy();
     expect(within(dialog).getByText('Invalid local API key')).toBeTruthy();
-    expect(within(dialog).getByText('No upstream was tried: Headroom answered this request itself.')).toBeTruthy();
+    expect(within(dialog).getByText('No upstream was tried: Leeway answered this request itself.')).toBeTruthy();
     expect(within(dialog).queryByRole('list', { name: 'Attempts' })).toBeNull();
   });
 

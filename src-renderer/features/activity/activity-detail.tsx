@@ -117,7 +117,7 @@ export function ActivityDetail({ entry: e, onClose }: { entry: RequestLogEntry; 
       </dl>
       <h4 className="attempts-title">{attempts.length === 1 ? '1 attempt' : `${attempts.length} attempts`}</h4>
       {attempts.length === 0 ? (
-        <p className="muted">No upstream was tried: Headroom answered this request itself.</p>
+        <p className="muted">No upstream was tried: Leeway answered this request itself.</p>
       ) : (
         <ol className="attempts" aria-label="Attempts">
           {attempts.map((attempt, index) => (

@@ -48,7 +48,7 @@ export const failoverEntry = (id: number): RequestLogEntry =>
     sessionPin: 'moved',
   });
 
-/** A wrong key, refused by Headroom before routing: no key, no connection, no attempt. */
+/** A wrong key, refused by Leeway before routing: no key, no connection, no attempt. */
 export const refusedEntry = (id: number): RequestLogEntry =>
   activityEntry(id, {
     keyName: null,

@@ -92,7 +92,7 @@ describe('Activity search, time range and export (issue 13 §3)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Export CSV' }));
     await flush();
     expect(view.inputsOf('activity.exportCsv')).toEqual([{ status: 'error' }]);
-    expect(screen.getByRole('status').textContent).toBe('Exported 1 request to headroom-activity-fake.csv');
+    expect(screen.getByRole('status').textContent).toBe('Exported 1 request to leeway-activity-fake.csv');
     expect(clicked).toHaveBeenCalledTimes(1);
     expect(await created[0]?.text()).toBe('id,status,connection\r\n3,401,');
   });

@@ -33,7 +33,7 @@ export function ActivityTab() {
             </EmptyState>
           ) : (
             <EmptyState title="No requests yet">
-              <p>Point a client at Headroom (see Setup) and send a prompt; each request appears here as it finishes.</p>
+              <p>Point a client at Leeway (see Setup) and send a prompt; each request appears here as it finishes.</p>
             </EmptyState>
           )
         ) : (

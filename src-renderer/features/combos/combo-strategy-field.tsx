@@ -46,7 +46,7 @@ export const STRATEGY_TEXT: Record<ComboStrategy, { label: string; explanation: 
     explanation:
       'Spends first the quota that would otherwise be lost fastest: what is left divided by the time until its window resets.',
   },
-  headroom: {
+  leeway: {
     label: 'Most quota left',
     explanation: 'The target whose provider reports the most unspent quota goes first.',
   },
@@ -75,7 +75,7 @@ export const STRATEGY_TEXT: Record<ComboStrategy, { label: string; explanation: 
   fusion: {
     label: 'Fusion (best of panel)',
     explanation:
-      'The targets are a panel and the one with the best success rate answers; Headroom does not fan out one request to all of them.',
+      'The targets are a panel and the one with the best success rate answers; Leeway does not fan out one request to all of them.',
   },
   pipeline: {
     label: 'Pipeline (stages)',

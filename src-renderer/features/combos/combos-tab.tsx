@@ -46,8 +46,8 @@ export function CombosTab() {
         {state.items.length === 0 ? (
           <EmptyState title="No combos yet">
             <p>
-              A combo is a model name that Headroom spreads over several connections, trying them in order and failing
-              over when one is rate limited. Without one, clients ask for a model by its own name and Headroom picks a
+              A combo is a model name that Leeway spreads over several connections, trying them in order and failing
+              over when one is rate limited. Without one, clients ask for a model by its own name and Leeway picks a
               connection that serves it.
             </p>
             {canAdd ? (

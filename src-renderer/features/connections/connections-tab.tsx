@@ -40,8 +40,8 @@ export function ConnectionsTab() {
         {rows.length === 0 ? (
           <EmptyState title="No connections yet">
             <p>
-              Headroom needs at least one upstream before it can answer requests: an Anthropic or OpenAI API key, a
-              Claude subscription login, or an OpenAI-compatible server such as Ollama.
+              Leeway needs at least one upstream before it can answer requests: an Anthropic or OpenAI API key, a Claude
+              subscription login, or an OpenAI-compatible server such as Ollama.
             </p>
             <p>
               <button type="button" className="button primary" onClick={() => setEditing({ mode: 'add' })}>

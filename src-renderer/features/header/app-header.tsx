@@ -5,7 +5,7 @@ import { useStores } from '../../stores/stores-context';
 import { RequestsToday } from './requests-today';
 import { StorageBanner } from './storage-banner';
 
-/** Proxy URL, version, requests today and the pause switch: the state of Headroom at a glance. */
+/** Proxy URL, version, requests today and the pause switch: the state of Leeway at a glance. */
 export function AppHeader() {
   const { app } = useStores();
   const info = useStore(app, (s) => s.info);
@@ -25,7 +25,7 @@ export function AppHeader() {
   return (
     <header className="app-header">
       <div className="brand">
-        <h1>Headroom</h1>
+        <h1>Leeway</h1>
         {info && <span className="muted">v{info.version}</span>}
       </div>
       {info ? (
@@ -42,11 +42,11 @@ export function AppHeader() {
       ) : loadError ? (
         <span className="error-text" role="alert">
           {loadError.code === 'unauthorized'
-            ? 'Not signed in: open the dashboard link Headroom printed at start.'
+            ? 'Not signed in: open the dashboard link Leeway printed at start.'
             : loadError.message}
         </span>
       ) : (
-        <span className="muted">Connecting to Headroom…</span>
+        <span className="muted">Connecting to Leeway…</span>
       )}
       <StorageBanner />
     </header>

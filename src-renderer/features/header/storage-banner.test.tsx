@@ -10,7 +10,7 @@ describe('storage lost banner', () => {
   it('ISSUE-8 shows a banner naming the lost data directory when the core reports storage.lost', async () => {
     const { fake } = await renderWithFake(<AppHeader />);
     expect(screen.queryByText(/lost its data directory/)).toBeNull();
-    const message = '/tmp/hr was deleted; nothing is saved any more; restart Headroom';
+    const message = '/tmp/hr was deleted; nothing is saved any more; restart Leeway';
     act(() => fake.emit({ type: 'storage.lost', payload: { dataDir: '/tmp/hr', message } }));
     const banner = screen.getByText(/lost its data directory/).closest('[role="alert"]');
     expect(banner?.textContent).toContain(message);

@@ -14,7 +14,7 @@ export function StorageBanner() {
   return (
     // A full row of the wrapping header, so it cannot be missed beside the proxy URL.
     <div className="notice error storage-lost" role="alert" style={{ flexBasis: '100%', margin: 0 }}>
-      <strong>Headroom lost its data directory.</strong> {lost.message}
+      <strong>Leeway lost its data directory.</strong> {lost.message}
     </div>
   );
 }

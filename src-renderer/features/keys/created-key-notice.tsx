@@ -2,7 +2,7 @@ import { useStore } from 'zustand';
 import { CopyButton } from '../../components/copy-button';
 import { useStores } from '../../stores/stores-context';
 
-/** The one time a plain key is visible: Headroom stores only its hash. */
+/** The one time a plain key is visible: Leeway stores only its hash. */
 export function CreatedKeyNotice() {
   const { keys } = useStores();
   const created = useStore(keys, (s) => s.lastCreated);
@@ -11,8 +11,7 @@ export function CreatedKeyNotice() {
   return (
     <div className="notice success" role="status">
       <p>
-        Key <strong>{created.key.name}</strong> created. Copy it now: Headroom keeps only a hash and cannot show it
-        again.
+        Key <strong>{created.key.name}</strong> created. Copy it now: Leeway keeps only a hash and cannot show it again.
       </p>
       <div className="key-row">
         <code className="plain-key">{created.plainKey}</code>

@@ -12,7 +12,7 @@ afterEach(cleanup);
 const key = (id: string, name: string): LocalKeyView => ({
   id,
   name,
-  prefix: 'hr-abcd',
+  prefix: 'lw-abcd',
   createdAt: 0,
   lastUsedAt: null,
   revokedAt: null,
@@ -43,8 +43,8 @@ describe('keys tab: rename in place (issue 13 §8)', () => {
     expect(screen.getByText('work-laptop')).toBeTruthy();
     expect(screen.queryByLabelText('New name for laptop')).toBeNull();
     expect(view.fake.state.keys.map((k) => [k.id, k.name, k.prefix])).toEqual([
-      ['k1', 'work-laptop', 'hr-abcd'],
-      ['k2', 'desktop', 'hr-abcd'],
+      ['k1', 'work-laptop', 'lw-abcd'],
+      ['k2', 'desktop', 'lw-abcd'],
     ]);
   });
 

@@ -32,8 +32,8 @@ export function KeysTab() {
         {state.items.length === 0 ? (
           <EmptyState title="No keys yet">
             <p>
-              Clients such as Claude Code and aider authenticate to Headroom with a local key. Create one above, then
-              see Setup.
+              Clients such as Claude Code and aider authenticate to Leeway with a local key. Create one above, then see
+              Setup.
             </p>
           </EmptyState>
         ) : (

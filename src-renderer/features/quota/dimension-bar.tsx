@@ -24,7 +24,7 @@ export function DimensionBar({ dimension, threshold }: { dimension: QuotaDimensi
         <span className={dimension.mode === 'strict' ? 'badge warn' : 'badge ok'}>{dimension.mode}</span>
         <span className="small">
           {summary}
-          {dimension.saturationSource === 'provider' ? ' · reported by the provider' : ' · counted by Headroom'}
+          {dimension.saturationSource === 'provider' ? ' · reported by the provider' : ' · counted by Leeway'}
         </span>
       </div>
       <div className="quota-bar" role="img" aria-label={`${dimensionLabel(dimension)}: ${summary}, ${dimension.mode}`}>

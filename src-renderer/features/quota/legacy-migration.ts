@@ -2,7 +2,7 @@ import type { Result } from '../../../src-shared/contract/errors';
 import type { QuotaPoolInput, QuotaPoolView } from '../../../src-shared/domain/quota';
 
 /** QUI-11: where an earlier dashboard kept pools in the browser. */
-export const LEGACY_POOLS_KEY = 'headroom:quota-share:pools';
+export const LEGACY_POOLS_KEY = 'leeway:quota-share:pools';
 
 export interface MigrationDeps {
   storage: Pick<Storage, 'getItem' | 'removeItem'>;

@@ -34,7 +34,7 @@ describe('dimension bar', () => {
     expect([...bar.querySelectorAll<HTMLElement>('.quota-bar-mark')].map((m) => m.style.left)).toEqual(['50%']);
     expect(bar.querySelector<HTMLElement>('.quota-bar-threshold')?.style.left).toBe('50%');
     expect(screen.getByText('strict').className).toContain('warn');
-    expect(container.textContent).toContain('counted by Headroom');
+    expect(container.textContent).toContain('counted by Leeway');
     expect(screen.getByText('alice: 12 of 10 share')).toBeTruthy();
   });
 

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 
 /** localStorage key remembering that the person closed the introduction. */
-export const CONCEPT_DISMISSED_KEY = 'headroom:quota:concept-dismissed';
+export const CONCEPT_DISMISSED_KEY = 'leeway:quota:concept-dismissed';
 
 function readDismissed(): boolean {
   try {

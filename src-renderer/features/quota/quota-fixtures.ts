@@ -13,7 +13,7 @@ export function fakeKey(name: string): LocalKeyView {
   return {
     id: `key-${name}`,
     name,
-    prefix: 'hr-abcde',
+    prefix: 'lw-abcde',
     createdAt: 0,
     lastUsedAt: null,
     revokedAt: null,

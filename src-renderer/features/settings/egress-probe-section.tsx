@@ -67,7 +67,7 @@ export function EgressProbeSection({
       <header className="settings-card-header">
         <h3 id="section-egressProbe-title">Egress IP probe</h3>
         <p className="muted small">
-          Off by default. With a URL set, Headroom asks it for each connection’s public IP (through the connection’s own
+          Off by default. With a URL set, Leeway asks it for each connection’s public IP (through the connection’s own
           outbound proxy, at most every 5 minutes per connection) so a provider that limits by IP cools only the
           connections that share one.
         </p>

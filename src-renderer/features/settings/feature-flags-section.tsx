@@ -41,12 +41,12 @@ export function FeatureFlagsSection({
       <FormField
         id="feature-emergency-fallback"
         label="Emergency fallback"
-        hint="A combo target whose last failure was about money (402, a spent budget) is tried only after every other target, until it serves again. HEADROOM_EMERGENCY_FALLBACK sets the default."
+        hint="A combo target whose last failure was about money (402, a spent budget) is tried only after every other target, until it serves again. LEEWAY_EMERGENCY_FALLBACK sets the default."
         error={error ?? undefined}
       >
         {(aria) => (
           <select {...aria} value={current} disabled={saving} onChange={(e) => void change(pick(e.target.value))}>
-            <option value="env">From the environment (HEADROOM_EMERGENCY_FALLBACK)</option>
+            <option value="env">From the environment (LEEWAY_EMERGENCY_FALLBACK)</option>
             <option value="on">On</option>
             <option value="off">Off</option>
           </select>

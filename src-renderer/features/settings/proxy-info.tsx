@@ -12,17 +12,17 @@ function portOf(url: string): string {
   }
 }
 
-/** Where Headroom listens and keeps its data; set at start (`--port`, `--data-dir`), so shown read-only. */
+/** Where Leeway listens and keeps its data; set at start (`--port`, `--data-dir`), so shown read-only. */
 export function ProxyInfo() {
   const { app } = useStores();
   const info = useStore(app, (s) => s.info);
   return (
     <section className="settings-card" aria-labelledby="section-info-title">
       <header className="settings-card-header">
-        <h3 id="section-info-title">Where Headroom runs</h3>
+        <h3 id="section-info-title">Where Leeway runs</h3>
         <p className="muted small">
-          Chosen at start with <code>--port</code> / <code>HEADROOM_PORT</code> and <code>--data-dir</code> /{' '}
-          <code>HEADROOM_DATA_DIR</code>; restart Headroom to change them.
+          Chosen at start with <code>--port</code> / <code>LEEWAY_PORT</code> and <code>--data-dir</code> /{' '}
+          <code>LEEWAY_DATA_DIR</code>; restart Leeway to change them.
         </p>
       </header>
       {info ? (

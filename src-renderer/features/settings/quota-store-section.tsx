@@ -167,8 +167,8 @@ export function QuotaStoreSection({
       <header className="settings-card-header">
         <h3 id="section-quotaStore-title">Quota store</h3>
         <p className="muted small">
-          Where quota pools count consumption: SQLite in the data directory, or Redis so several Headroom instances
-          count one pool together. An empty field uses its QUOTA_* environment variable, then the default.
+          Where quota pools count consumption: SQLite in the data directory, or Redis so several Leeway instances count
+          one pool together. An empty field uses its QUOTA_* environment variable, then the default.
         </p>
       </header>
       {status && <StatusLine status={status} />}

@@ -88,7 +88,7 @@ describe('Settings tab', () => {
     expect(view.inputsOf('settings.update').at(-1)).toEqual({ maxBodyBytes: 1_048_576, requestLogMaxAgeDays: 7 });
     expect(view.fake.state.settings.requestLogMaxAgeDays).toBe(7);
 
-    const where = screen.getByRole('region', { name: 'Where Headroom runs' });
+    const where = screen.getByRole('region', { name: 'Where Leeway runs' });
     expect(within(where).getByText(FAKE_INFO.dataDir)).toBeTruthy();
     expect(within(where).getByText('7431')).toBeTruthy();
     expect(within(where).queryByRole('textbox')).toBeNull();

@@ -80,11 +80,11 @@ const GROUPS: GroupSpec[] = [
   {
     id: 'proxy',
     title: 'Proxy',
-    summary: 'Timeouts and limits of the local endpoint, the egress IP probe, and where Headroom runs.',
+    summary: 'Timeouts and limits of the local endpoint, the egress IP probe, and where Leeway runs.',
     sections: [
       PROXY_SECTION,
       { id: 'egressProbe', title: 'Egress IP probe' },
-      { id: 'info', title: 'Where Headroom runs' },
+      { id: 'info', title: 'Where Leeway runs' },
     ],
     render: (state) => (
       <>
@@ -112,7 +112,7 @@ export const SETTINGS_GROUP_IDS = GROUPS.map((g) => g.id);
 
 /**
  * Resilience, routing, proxy and quota settings in foldable groups (issue 13 §8), durations in
- * seconds, minutes or hours (stored as milliseconds), and where Headroom runs.
+ * seconds, minutes or hours (stored as milliseconds), and where Leeway runs.
  */
 export function SettingsTab() {
   const { settings } = useStores();

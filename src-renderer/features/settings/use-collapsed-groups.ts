@@ -1,7 +1,7 @@
 import { useCallback, useState } from 'react';
 
 /** localStorage key: the ids of the settings groups the person folded away. */
-export const COLLAPSED_GROUPS_KEY = 'headroom:settings:collapsed-groups';
+export const COLLAPSED_GROUPS_KEY = 'leeway:settings:collapsed-groups';
 
 function readCollapsed(): ReadonlySet<string> {
   try {

@@ -10,13 +10,13 @@ afterEach(() => cleanup());
 describe('Configure Claude Code (issue 13 §6)', () => {
   it('PROD-13: previews the settings.json change, applies it only when asked, and undo restores the file', async () => {
     const state = createFakeSetupState({ settings: '{\n  "theme": "dark"\n}\n' });
-    const { inputsOf } = await renderWithFake(<ClaudeCodeConfig suggestedKey="hr-created-key-000000" />, {
+    const { inputsOf } = await renderWithFake(<ClaudeCodeConfig suggestedKey="lw-created-key-000000" />, {
       wrap: withFakeSetup(state),
     });
     const before = state.settings;
     fireEvent.click(screen.getByRole('button', { name: 'Preview change' }));
     await flush();
-    expect(inputsOf('setup.claudeCodePreview')).toEqual([{ authToken: 'hr-created-key-000000' }]);
+    expect(inputsOf('setup.claudeCodePreview')).toEqual([{ authToken: 'lw-created-key-000000' }]);
     const diff = screen.getByLabelText('Change to settings.json');
     expect(diff.textContent).toContain('+   "env": {');
     expect(diff.textContent).toContain('"theme": "dark"');
@@ -27,7 +27,7 @@ describe('Configure Claude Code (issue 13 §6)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Apply' }));
     await flush();
     expect(state.settings).toContain('ANTHROPIC_AUTH_TOKEN');
-    expect(screen.getByRole('status').textContent).toMatch(/previous state is in .*headroom-backup-1/);
+    expect(screen.getByRole('status').textContent).toMatch(/previous state is in .*leeway-backup-1/);
 
     fireEvent.click(screen.getByRole('button', { name: 'Undo' }));
     await flush();
@@ -43,7 +43,7 @@ describe('Configure Claude Code (issue 13 §6)', () => {
     fireEvent.change(screen.getByLabelText('Local key'), { target: { value: 'sk-ant-not-local' } });
     fireEvent.click(preview);
     await flush();
-    expect(screen.getByRole('alert').textContent).toContain('not a Headroom local key');
+    expect(screen.getByRole('alert').textContent).toContain('not a Leeway local key');
     expect(inputsOf('setup.configureClaudeCode')).toEqual([]);
     expect(state.settings).toBeNull();
   });

@@ -73,7 +73,7 @@ export function ClaudeCodeConfig({ suggestedKey }: { suggestedKey: string | null
       </header>
       <p className="muted small">
         Writes ANTHROPIC_BASE_URL and ANTHROPIC_AUTH_TOKEN into the env block of Claude Code&apos;s settings.json (every
-        other setting stays), so a plain <code>claude</code> goes through Headroom. A backup is made first.
+        other setting stays), so a plain <code>claude</code> goes through Leeway. A backup is made first.
       </p>
       <div className="inline-form">
         <label htmlFor="claude-code-key">Local key</label>
@@ -83,7 +83,7 @@ export function ClaudeCodeConfig({ suggestedKey }: { suggestedKey: string | null
           autoComplete="off"
           spellCheck={false}
           value={value}
-          placeholder="hr-… (create one in the Keys tab)"
+          placeholder="lw-… (create one in the Keys tab)"
           onChange={(e) => {
             setToken(e.target.value);
             setStep({ kind: 'idle' });

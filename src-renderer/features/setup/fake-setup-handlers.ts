@@ -39,7 +39,7 @@ function nextSettings(current: string | null, proxyUrl: string): string {
     env: {
       ...env,
       ANTHROPIC_BASE_URL: proxyUrl,
-      ANTHROPIC_AUTH_TOKEN: 'hr-…',
+      ANTHROPIC_AUTH_TOKEN: 'lw-…',
       CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: '1',
     },
   };
@@ -55,7 +55,7 @@ function change(state: FakeSetupState, proxyUrl: string): ClaudeCodeSettingsChan
     exists: state.settings !== null,
     env: {
       ANTHROPIC_BASE_URL: proxyUrl,
-      ANTHROPIC_AUTH_TOKEN: 'hr-…',
+      ANTHROPIC_AUTH_TOKEN: 'lw-…',
       CLAUDE_CODE_ENABLE_GATEWAY_MODEL_DISCOVERY: '1',
     },
     removed: state.settings?.includes('ANTHROPIC_API_KEY') ? ['ANTHROPIC_API_KEY'] : [],
@@ -71,7 +71,7 @@ function change(state: FakeSetupState, proxyUrl: string): ClaudeCodeSettingsChan
 /** The contract's setup and discovery methods over memory, like the core's (no disk, no upstream). */
 export function createFakeSetupHandlers(state: FakeSetupState, proxyUrl: () => string): FakeSetupHandlers {
   const keyCheck = (token: string): Result<never> | null =>
-    token.startsWith('hr-') ? null : fail('invalid_input', 'That is not a Headroom local key (or it was revoked)');
+    token.startsWith('lw-') ? null : fail('invalid_input', 'That is not a Leeway local key (or it was revoked)');
   return {
     'models.discovered': (input) =>
       ok(state.discovered.filter((d) => input?.connection === undefined || d.connection === input.connection)),
@@ -83,16 +83,16 @@ export function createFakeSetupHandlers(state: FakeSetupState, proxyUrl: () => s
       if (!c.changes) return ok<ClaudeCodeSetupResult>({ ...c, backupPath: null });
       state.backups.push(state.settings);
       state.settings = nextSettings(state.settings, proxyUrl());
-      return ok<ClaudeCodeSetupResult>({ ...c, backupPath: `${PATH}.headroom-backup-${state.backups.length}` });
+      return ok<ClaudeCodeSetupResult>({ ...c, backupPath: `${PATH}.leeway-backup-${state.backups.length}` });
     },
     'setup.undoClaudeCode': () => {
-      if (state.backups.length === 0) return fail('not_found', `No Headroom backup of ${PATH} to restore`);
+      if (state.backups.length === 0) return fail('not_found', `No Leeway backup of ${PATH} to restore`);
       const at = state.backups.length;
       const previous = state.backups.pop() ?? null;
       state.settings = previous;
       return ok<ClaudeCodeUndoResult>({
         path: PATH,
-        restoredFrom: `${PATH}.headroom-backup-${at}`,
+        restoredFrom: `${PATH}.leeway-backup-${at}`,
         removedFile: previous === null,
       });
     },

@@ -7,10 +7,10 @@ export interface SetupSnippet {
 }
 
 /** Shown in place of a key the page cannot know: keys are stored hashed and shown once. */
-export const KEY_PLACEHOLDER = '<your-headroom-key>';
+export const KEY_PLACEHOLDER = '<your-leeway-key>';
 
-/** The variable the codex provider reads its key from (`env_key`); `headroom claude` reads it too. */
-export const CODEX_KEY_VARIABLE = 'HEADROOM_KEY';
+/** The variable the codex provider reads its key from (`env_key`); `leeway claude` reads it too. */
+export const CODEX_KEY_VARIABLE = 'LEEWAY_KEY';
 
 /**
  * Every snippet gives Claude Code its key as ANTHROPIC_AUTH_TOKEN: with ANTHROPIC_API_KEY it asks to
@@ -26,7 +26,7 @@ export function buildSetupSnippets(proxyUrl: string, key: string | null): SetupS
       title: 'Claude Code',
       note:
         'Run in the shell you start claude from (or use "Configure Claude Code" above). No /v1 on the base URL: ' +
-        'Claude Code adds it. The last line lets /model list the models Headroom serves.',
+        'Claude Code adds it. The last line lets /model list the models Leeway serves.',
       code: [
         'unset ANTHROPIC_API_KEY',
         `export ANTHROPIC_BASE_URL=${base}`,
@@ -49,12 +49,12 @@ export function buildSetupSnippets(proxyUrl: string, key: string | null): SetupS
     {
       id: 'codex-config',
       title: 'codex (~/.codex/config.toml)',
-      note: 'Add to ~/.codex/config.toml: codex speaks the Responses API, which Headroom serves on any connection.',
+      note: 'Add to ~/.codex/config.toml: codex speaks the Responses API, which Leeway serves on any connection.',
       code: [
-        'model_provider = "headroom"',
+        'model_provider = "leeway"',
         '',
-        '[model_providers.headroom]',
-        'name = "Headroom"',
+        '[model_providers.leeway]',
+        'name = "Leeway"',
         `base_url = "${base}/v1"`,
         `env_key = "${CODEX_KEY_VARIABLE}"`,
         'wire_api = "responses"',

@@ -4,7 +4,7 @@ import { asRecord, parseInstantMs } from './parse-instant';
 /** What the claim endpoint itself answers. */
 export type ClaimResult = 'reset' | 'already_used' | 'not_limited' | 'ineligible' | 'unavailable';
 
-/** A claim's result, plus the transport-level outcomes Headroom derives from the HTTP exchange. */
+/** A claim's result, plus the transport-level outcomes Leeway derives from the HTTP exchange. */
 export type ClaimOutcome = ClaimResult | 'rate_limited' | 'auth_error' | 'error';
 
 /** The claim answer with instants as epoch ms. */

@@ -8,7 +8,7 @@ export type LimitResetOutcome =
 export interface LimitResetResult {
   reset: boolean;
   outcome: LimitResetOutcome;
-  /** When the reset is next offered, or (memo_skip) when Headroom will next ask; epoch ms. */
+  /** When the reset is next offered, or (memo_skip) when Leeway will next ask; epoch ms. */
   nextAvailableAt: number | null;
   /** A sentence for logs and the UI. */
   reason: string;

@@ -4,7 +4,7 @@
  */
 export const QUOTA_SHARE_STRATEGY = 'quota-share';
 
-/** Routing strategies that only Headroom itself assigns (the seed's internal strategy values). */
+/** Routing strategies that only Leeway itself assigns (the seed's internal strategy values). */
 export const INTERNAL_ROUTING_STRATEGIES: readonly string[] = [QUOTA_SHARE_STRATEGY];
 
 /** Whether a strategy name is internal-only. */

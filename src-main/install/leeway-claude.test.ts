@@ -8,15 +8,15 @@ import { findClaudeBinary } from '../testing/clients/claude-code-binary';
 import { reservePort, startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
 
 /*
- * `headroom start`, `headroom claude -p …` and `headroom stop` as a user runs them, from the source
- * (HEADROOM_FROM_SOURCE=1: the unit run does not build out/), with the real Claude Code binary
+ * `leeway start`, `leeway claude -p …` and `leeway stop` as a user runs them, from the source
+ * (LEEWAY_FROM_SOURCE=1: the unit run does not build out/), with the real Claude Code binary
  * against a fake Anthropic upstream on loopback (issue 13 §7).
  */
 const root = join(import.meta.dirname, '..', '..');
-const BIN = join(root, 'bin', 'headroom.mjs');
+const BIN = join(root, 'bin', 'leeway.mjs');
 const ANSWER = 'hello from the fake upstream';
 const binary = findClaudeBinary();
-if (!binary) console.warn('Skipping headroom claude: the Claude Code native binary is not installed');
+if (!binary) console.warn('Skipping leeway claude: the Claude Code native binary is not installed');
 
 const cleanups: Array<() => Promise<void> | void> = [];
 afterAll(async () => {
@@ -29,15 +29,15 @@ interface Run {
   stderr: string;
 }
 
-/** `headroom …args` with a throwaway HOME and none of the caller's Headroom or proxy variables. */
-function headroom(args: string[], env: Record<string, string>, until?: RegExp): Promise<Run> {
+/** `leeway …args` with a throwaway HOME and none of the caller's Leeway or proxy variables. */
+function leeway(args: string[], env: Record<string, string>, until?: RegExp): Promise<Run> {
   const child = spawn(process.execPath, [BIN, ...args], {
     cwd: env.HOME,
     env: {
       PATH: '/usr/local/bin:/usr/bin:/bin',
       TMPDIR: tmpdir(),
       LANG: 'C.UTF-8',
-      HEADROOM_FROM_SOURCE: '1',
+      LEEWAY_FROM_SOURCE: '1',
       DISABLE_AUTOUPDATER: '1',
       DISABLE_TELEMETRY: '1',
       DISABLE_ERROR_REPORTING: '1',
@@ -51,7 +51,7 @@ function headroom(args: string[], env: Record<string, string>, until?: RegExp): 
   let signalled = false;
   child.stdout.on('data', (c: Buffer) => {
     stdout += c.toString();
-    // Once: a second SIGTERM means "exit without waiting" to Headroom.
+    // Once: a second SIGTERM means "exit without waiting" to Leeway.
     if (!signalled && until?.test(stdout)) {
       signalled = true;
       child.kill('SIGTERM');
@@ -69,11 +69,11 @@ function headroom(args: string[], env: Record<string, string>, until?: RegExp): 
 
 /** A home, a data dir, a config naming the fake upstream, and the variables that point at them. */
 async function setup(upstream: FakeUpstream): Promise<{ env: Record<string, string>; dataDir: string }> {
-  const base = mkdtempSync(join(tmpdir(), 'headroom-bin-'));
+  const base = mkdtempSync(join(tmpdir(), 'leeway-bin-'));
   const home = join(base, 'home');
   const dataDir = join(base, 'data');
   mkdirSync(home);
-  const config = join(base, 'headroom.json');
+  const config = join(base, 'leeway.json');
   // The connection key comes from the environment, as a user keeps secrets out of the file.
   writeFileSync(
     config,
@@ -82,9 +82,9 @@ async function setup(upstream: FakeUpstream): Promise<{ env: Record<string, stri
   const env = {
     HOME: home,
     XDG_CONFIG_HOME: join(home, '.config'),
-    HEADROOM_DATA_DIR: dataDir,
-    HEADROOM_PORT: String(await reservePort()),
-    HEADROOM_CONFIG: config,
+    LEEWAY_DATA_DIR: dataDir,
+    LEEWAY_PORT: String(await reservePort()),
+    LEEWAY_CONFIG: config,
     A1_KEY: 'sk-ant-secret-a1-0000',
   };
   cleanups.push(() => {
@@ -103,32 +103,32 @@ async function upstream(): Promise<FakeUpstream> {
   return up;
 }
 
-describe('headroom start', () => {
+describe('leeway start', () => {
   it('PROD-1: runs the headless proxy in the foreground with the given flags, and stops on SIGTERM', async () => {
     const { env, dataDir } = await setup(await upstream());
-    const run = await headroom(['start', '--port', '0', '--log-level', 'warn'], env, /Dashboard: /);
+    const run = await leeway(['start', '--port', '0', '--log-level', 'warn'], env, /Dashboard: /);
     expect(run.stdout).toMatch(/running headless \(data: .*\)/);
     expect(run.stdout).toMatch(/Proxy: +http:\/\/127\.0\.0\.1:\d+/);
     expect(run.code).toBe(0);
-    expect(existsSync(join(dataDir, 'headroom.sqlite'))).toBe(true);
+    expect(existsSync(join(dataDir, 'leeway.sqlite'))).toBe(true);
   }, 60_000);
 });
 
-describe('headroom claude', () => {
+describe('leeway claude', () => {
   it.skipIf(!binary)(
-    'PROD-10 (skipped without the Claude Code native binary): starts Headroom in the background, creates and keeps a local key, runs `claude -p` through it; the next run reuses both; stop ends it',
+    'PROD-10 (skipped without the Claude Code native binary): starts Leeway in the background, creates and keeps a local key, runs `claude -p` through it; the next run reuses both; stop ends it',
     async () => {
       const up = await upstream();
       const { env, dataDir } = await setup(up);
       // A real Anthropic key in the caller's environment must not reach Claude Code.
-      const first = await headroom(['claude', '-p', 'say hi'], {
+      const first = await leeway(['claude', '-p', 'say hi'], {
         ...env,
         ANTHROPIC_API_KEY: 'sk-ant-real-key-of-the-user',
       });
       expect(first.stdout).toContain(ANSWER);
       expect(first.code).toBe(0);
       expect(first.stderr).toMatch(/started in the background \(pid \d+, port \d+\)/);
-      expect(first.stderr).toMatch(/created the local key "headroom-cli"/);
+      expect(first.stderr).toMatch(/created the local key "leeway-cli"/);
       const keyFile = join(dataDir, 'cli-key');
       expect(statSync(keyFile).mode & 0o777).toBe(0o600);
       const key = readFileSync(keyFile, 'utf8').trim();
@@ -142,21 +142,21 @@ describe('headroom claude', () => {
         expect(JSON.stringify(r.headers)).not.toContain('sk-ant-real-key-of-the-user');
       }
       const running = runningOn(dataDir);
-      expect(running?.port).toBe(Number(env.HEADROOM_PORT));
+      expect(running?.port).toBe(Number(env.LEEWAY_PORT));
 
-      const second = await headroom(['claude', '-p', 'say hi again'], env);
+      const second = await leeway(['claude', '-p', 'say hi again'], env);
       expect(second.stdout).toContain(ANSWER);
       expect(second.code).toBe(0);
       expect(second.stderr).toBe('');
       expect(runningOn(dataDir)?.pid).toBe(running?.pid);
       expect(readFileSync(keyFile, 'utf8').trim()).toBe(key);
 
-      const stopped = await headroom(['stop'], env);
-      expect(stopped).toMatchObject({ code: 0, stdout: `Headroom (pid ${running?.pid}) stopped (data: ${dataDir})\n` });
+      const stopped = await leeway(['stop'], env);
+      expect(stopped).toMatchObject({ code: 0, stdout: `Leeway (pid ${running?.pid}) stopped (data: ${dataDir})\n` });
       expect(runningOn(dataDir)).toBeNull();
-      expect(await headroom(['stop'], env)).toMatchObject({
+      expect(await leeway(['stop'], env)).toMatchObject({
         code: 0,
-        stdout: `Headroom is not running on ${dataDir}\n`,
+        stdout: `Leeway is not running on ${dataDir}\n`,
       });
     },
     180_000,
@@ -165,9 +165,9 @@ describe('headroom claude', () => {
   it('PROD-10: a start that fails (a missing config variable) is reported with the reason, and nothing keeps running', async () => {
     const { env, dataDir } = await setup(await upstream());
     const { A1_KEY: _unset, ...withoutKey } = env;
-    const failed = await headroom(['claude', '-p', 'say hi'], withoutKey);
+    const failed = await leeway(['claude', '-p', 'say hi'], withoutKey);
     expect(failed.code).toBe(1);
-    expect(failed.stderr).toContain('Headroom did not start');
+    expect(failed.stderr).toContain('Leeway did not start');
     expect(failed.stderr).toContain('connections.0.apiKey: environment variable A1_KEY is not set');
     expect(runningOn(dataDir)).toBeNull();
   }, 120_000);

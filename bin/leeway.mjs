@@ -1,6 +1,6 @@
 #!/usr/bin/env node
-// `headroom`, the command `npm install -g` puts on PATH (package.json "bin"). Runs the headless
-// proxy + web dashboard (`headroom start`), Claude Code through it (`headroom claude`), or stops it.
+// `leeway`, the command `npm install -g` puts on PATH (package.json "bin"). Runs the headless
+// proxy + web dashboard (`leeway start`), Claude Code through it (`leeway claude`), or stops it.
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { constants as os } from 'node:os';
@@ -26,8 +26,8 @@ async function stop() {
   const result = await stopRunning(process.env);
   console.log(
     result.stopped
-      ? `Headroom (pid ${result.pid}) stopped (data: ${result.dataDir})`
-      : `Headroom is not running on ${result.dataDir}`,
+      ? `Leeway (pid ${result.pid}) stopped (data: ${result.dataDir})`
+      : `Leeway is not running on ${result.dataDir}`,
   );
   return 0;
 }
@@ -38,7 +38,7 @@ async function main(argv) {
     case '--version':
     case '-v':
     case 'version':
-      console.log(`Headroom ${version}`);
+      console.log(`Leeway ${version}`);
       return 0;
     case '--help':
     case '-h':
@@ -55,7 +55,7 @@ async function main(argv) {
       return start([]);
     default:
       if (command.startsWith('-')) return start(argv);
-      console.error(`Headroom: unknown command "${command}" (see headroom --help)`);
+      console.error(`Leeway: unknown command "${command}" (see leeway --help)`);
       return USAGE_ERROR;
   }
 }
@@ -63,7 +63,7 @@ async function main(argv) {
 main(process.argv.slice(2)).then(
   (code) => process.exit(code),
   (error) => {
-    console.error(`Headroom: ${error instanceof LauncherError ? error.message : (error?.stack ?? String(error))}`);
+    console.error(`Leeway: ${error instanceof LauncherError ? error.message : (error?.stack ?? String(error))}`);
     process.exit(1);
   },
 );

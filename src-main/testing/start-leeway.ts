@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCore, type Core, type CoreOptions } from '../core';
 
-export const TEST_LOCAL_KEY = 'hr-test-local-key-0123456789';
+export const TEST_LOCAL_KEY = 'lw-test-local-key-0123456789';
 export const TEST_ADMIN_TOKEN = 'test-admin-token-abcdefghijklmnop';
 
-export interface RunningHeadroom {
+export interface RunningLeeway {
   core: Core;
   /** Proxy origin, e.g. http://127.0.0.1:PORT */
   url: string;
@@ -21,7 +21,7 @@ export interface RunningHeadroom {
  * Starts a real core (SQLite file, proxy on port 0) from a config object, the same way
  * `npm start -- --config FILE` does; a `keys` entry with TEST_LOCAL_KEY is added unless given.
  */
-export async function startHeadroom(
+export async function startLeeway(
   config: Record<string, unknown>,
   extra: {
     rendererDir?: string | null;
@@ -32,8 +32,8 @@ export async function startHeadroom(
     /** Ask upstreams for their model lists (issue 13 §5); off by default so fakes see only the test's requests. */
     modelDiscovery?: boolean;
   } = {},
-): Promise<RunningHeadroom> {
-  const dataDir = extra.dataDir ?? mkdtempSync(join(tmpdir(), 'headroom-it-'));
+): Promise<RunningLeeway> {
+  const dataDir = extra.dataDir ?? mkdtempSync(join(tmpdir(), 'leeway-it-'));
   const file = join(dataDir, 'config.json');
   const withKey = { keys: [{ name: 'test', key: TEST_LOCAL_KEY }], ...config };
   writeFileSync(file, JSON.stringify(withKey));
@@ -53,7 +53,7 @@ export async function startHeadroom(
     modelDiscovery: extra.modelDiscovery ?? false,
   });
   const started = await core.start();
-  if (!started.ok) throw new Error(`Headroom did not start: ${started.error.message}`);
+  if (!started.ok) throw new Error(`Leeway did not start: ${started.error.message}`);
   return {
     core,
     url: started.value.proxyUrl,

@@ -12,17 +12,17 @@ import { credentialsPath } from '../providers/claude-oauth/credentials-file';
 import { envProxySettings } from '../providers/upstream-pools';
 import { resolveQuotaConfig } from '../quota/engine/quota-config';
 import { resolveResilienceSettings } from '../resilience/resilience-settings';
-import { HEADROOM_VERSION } from '../version';
+import { LEEWAY_VERSION } from '../version';
 
 /*
- * The `headroom` command (package.json "bin", issue 13 §7): --version, and a --help that lists every
- * flag of the headless entry and every environment variable Headroom reads. Both lists are derived
+ * The `leeway` command (package.json "bin", issue 13 §7): --version, and a --help that lists every
+ * flag of the headless entry and every environment variable Leeway reads. Both lists are derived
  * from the source here: the variables the env readers actually touch (recorded through a Proxy, so
- * composed names like HEADROOM_CIRCUIT_BREAKER_OAUTH_THRESHOLD count) plus every literal env read
+ * composed names like LEEWAY_CIRCUIT_BREAKER_OAUTH_THRESHOLD count) plus every literal env read
  * in src-main and bin/.
  */
 const root = join(import.meta.dirname, '..', '..');
-const BIN = join(root, 'bin', 'headroom.mjs');
+const BIN = join(root, 'bin', 'leeway.mjs');
 
 function run(args: string[], env: Record<string, string | undefined> = {}) {
   const child = spawn(process.execPath, [BIN, ...args], { cwd: root, env: { ...process.env, ...env } });
@@ -90,13 +90,13 @@ function literalReads(): Map<string, string> {
 
 const listed = ENV_GROUPS.flatMap(([, vars]) => vars.map(([name]) => name));
 
-describe('headroom command', () => {
+describe('leeway command', () => {
   it('PROD-1: --version prints the version of package.json and of the core', async () => {
     const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; bin: unknown };
-    expect(pkg.bin).toEqual({ headroom: 'bin/headroom.mjs' });
+    expect(pkg.bin).toEqual({ leeway: 'bin/leeway.mjs' });
     const result = await run(['--version']);
-    expect(result).toEqual({ code: 0, stdout: `Headroom ${pkg.version}\n`, stderr: '' });
-    expect(pkg.version).toBe(HEADROOM_VERSION);
+    expect(result).toEqual({ code: 0, stdout: `Leeway ${pkg.version}\n`, stderr: '' });
+    expect(pkg.version).toBe(LEEWAY_VERSION);
   });
 
   it('PROD-14: --help lists, one line each, every environment variable the source reads, and no other', async () => {
@@ -106,8 +106,8 @@ describe('headroom command', () => {
     const recorded = [...recordedReads()];
     const literal = literalReads();
     // Sanity: the derivation sees the variables everyone knows are there.
-    expect(recorded).toEqual(expect.arrayContaining(['HEADROOM_PORT', 'HEADROOM_CIRCUIT_BREAKER_LOCAL_RESET_MS']));
-    expect([...literal.keys()]).toEqual(expect.arrayContaining(['HEADROOM_EGRESS_IP_LOCK_PROVIDERS', 'HEADROOM_KEY']));
+    expect(recorded).toEqual(expect.arrayContaining(['LEEWAY_PORT', 'LEEWAY_CIRCUIT_BREAKER_LOCAL_RESET_MS']));
+    expect([...literal.keys()]).toEqual(expect.arrayContaining(['LEEWAY_EGRESS_IP_LOCK_PROVIDERS', 'LEEWAY_KEY']));
 
     for (const name of recorded.filter((n) => /^[A-Z][A-Z0-9_]+$/.test(n)))
       expect(
@@ -134,20 +134,19 @@ describe('headroom command', () => {
     expect(new Set(helped)).toEqual(new Set([...accepted, '-h']));
     const result = await run(['-h']);
     for (const [flag] of FLAGS) expect(result.stdout).toContain(`  ${flag}`);
-    for (const command of ['headroom [start]', 'headroom claude', 'headroom stop'])
-      expect(result.stdout).toContain(command);
+    for (const command of ['leeway [start]', 'leeway claude', 'leeway stop']) expect(result.stdout).toContain(command);
   });
 
   it('PROD-2: an unknown command is a usage error that points at --help', async () => {
     expect(await run(['launch'])).toEqual({
       code: 2,
       stdout: '',
-      stderr: 'Headroom: unknown command "launch" (see headroom --help)\n',
+      stderr: 'Leeway: unknown command "launch" (see leeway --help)\n',
     });
   });
 
   it('issue 9 perf: the launcher runs the headless entry with its runtime flags, and node applies them (16 MB young generation)', async () => {
-    const args = await headlessArgs({ HEADROOM_FROM_SOURCE: '1' });
+    const args = await headlessArgs({ LEEWAY_FROM_SOURCE: '1' });
     expect(args.slice(0, NODE_RUNTIME_FLAGS.length)).toEqual(NODE_RUNTIME_FLAGS);
     const newSpace = (flags: readonly string[]) => {
       const script =
@@ -169,17 +168,17 @@ describe('headroom command', () => {
     ];
     for (const [platform, env] of cases)
       expect(dataDirOf(env, platform, '/home/u')).toBe(defaultDataDir(platform, env, '/home/u'));
-    expect(dataDirOf({ HEADROOM_DATA_DIR: '/srv/headroom' }, 'linux', '/home/u')).toBe(
-      parseArgs([], { HEADROOM_DATA_DIR: '/srv/headroom' }, { dataDir: 'x' }).ok ? '/srv/headroom' : 'parse failed',
+    expect(dataDirOf({ LEEWAY_DATA_DIR: '/srv/leeway' }, 'linux', '/home/u')).toBe(
+      parseArgs([], { LEEWAY_DATA_DIR: '/srv/leeway' }, { dataDir: 'x' }).ok ? '/srv/leeway' : 'parse failed',
     );
   });
 
   it('PROD-10: Claude Code gets the proxy URL and the local key as ANTHROPIC_AUTH_TOKEN, never a real ANTHROPIC_API_KEY', () => {
-    const env = claudeEnv({ ANTHROPIC_API_KEY: 'sk-ant-real', HOME: '/h' }, 'http://127.0.0.1:7431', 'hr-local');
-    expect(env).toEqual({ HOME: '/h', ANTHROPIC_BASE_URL: 'http://127.0.0.1:7431', ANTHROPIC_AUTH_TOKEN: 'hr-local' });
+    const env = claudeEnv({ ANTHROPIC_API_KEY: 'sk-ant-real', HOME: '/h' }, 'http://127.0.0.1:7431', 'lw-local');
+    expect(env).toEqual({ HOME: '/h', ANTHROPIC_BASE_URL: 'http://127.0.0.1:7431', ANTHROPIC_AUTH_TOKEN: 'lw-local' });
   });
 
-  it('PROD-10: claude on PATH wins; without one, the Claude Code package installed beside Headroom runs', () => {
+  it('PROD-10: claude on PATH wins; without one, the Claude Code package installed beside Leeway runs', () => {
     const installed = findClaude({ PATH: '/nonexistent' });
     expect(installed).toMatch(/@anthropic-ai[\\/]claude-code[\\/]bin[\\/]claude/);
     const onPath = findClaude({ PATH: ['/nonexistent', join(root, 'node_modules', '.bin')].join(':') });
