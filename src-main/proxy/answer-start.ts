@@ -5,6 +5,7 @@ import type { ChunkWatch } from '../resilience/watchdog/stream-watchdog';
 import type { WireFormat } from '../../src-shared/domain/connection';
 import { createEventSpotter, firstEventOf, statusOfErrorEvent, streamEndOf } from './sse-scan';
 import type { Usage, UsageTap } from './usage-tap';
+import { isErrorObject, statusOfErrorObject } from '../translate/error-body';
 
 /**
  * A non-stream answer is held whole up to this size so a broken one can still fail over; past it
@@ -36,6 +37,11 @@ export type AnswerStart =
    * good as that status, so it can fail over; else it is relayed as held, the client parses it.
    */
   | { kind: 'stream_error'; status: number; bodyText: string; held: Extract<AnswerStart, { kind: 'ready' }> }
+  /**
+   * A whole 2xx JSON body that is an error object (issue 21 §1): learned and failed over like the
+   * status it stands for; when nothing else may serve, the client gets that status, not a 200.
+   */
+  | { kind: 'error_body'; status: number; body: Buffer }
   | { kind: 'aborted' };
 
 /**
@@ -116,8 +122,10 @@ export function readAnswerStart(
         });
       // The tap parses a held JSON body once anyway; its answer doubles as the validity check when it found usage.
       const usage = tap.finish();
-      const problem = malformedJson(chunks, size, usage);
-      if (problem) return finish({ kind: 'failed', failure: 'empty_response', detail: problem });
+      const verdict = judgeJson(chunks, size, usage);
+      if (verdict.kind === 'malformed')
+        return finish({ kind: 'failed', failure: 'empty_response', detail: verdict.detail });
+      if (verdict.kind === 'error') return finish({ kind: 'error_body', status: verdict.status, body: verdict.body });
       finish({ kind: 'ready', chunks, ended: true, firstByteAt, usage });
     };
     const onError = (error: Error) => {
@@ -138,24 +146,29 @@ export function readAnswerStart(
 
 function ignore(): void {}
 
-/** Why a whole non-stream body is no answer, or null when it is a JSON object. */
-function malformedJson(chunks: Buffer[], size: number, usage: Usage): string | null {
-  if (size === 0) return 'an empty body';
-  // Usage can only have come from a body that parsed as a JSON object: no second parse needed.
+type JsonVerdict =
+  { kind: 'answer' } | { kind: 'malformed'; detail: string } | { kind: 'error'; status: number; body: Buffer };
+
+/** Whether a whole non-stream body is an answer, no answer, or an error object standing for a status. */
+function judgeJson(chunks: Buffer[], size: number, usage: Usage): JsonVerdict {
+  if (size === 0) return { kind: 'malformed', detail: 'an empty body' };
+  // Usage can only have come from a body that parsed as a JSON object, and error bodies carry none:
+  // no second parse on the common path.
   if (
     usage.inputTokens !== null ||
     usage.outputTokens !== null ||
     usage.cacheReadTokens !== null ||
     usage.cacheWriteTokens !== null
   )
-    return null;
+    return { kind: 'answer' };
+  const whole = chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, size);
+  let value: unknown;
   try {
-    const whole = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks, size);
-    const value: unknown = JSON.parse(whole?.toString('utf8') ?? '');
-    return typeof value === 'object' && value !== null && !Array.isArray(value)
-      ? null
-      : 'a JSON body that is not an object';
+    value = JSON.parse(whole.toString('utf8'));
   } catch {
-    return 'a body that is not valid JSON';
+    return { kind: 'malformed', detail: 'a body that is not valid JSON' };
   }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { kind: 'malformed', detail: 'a JSON body that is not an object' };
+  return isErrorObject(value) ? { kind: 'error', status: statusOfErrorObject(value), body: whole } : { kind: 'answer' };
 }

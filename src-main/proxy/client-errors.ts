@@ -5,7 +5,8 @@ import { retryHintsOf } from './retry-hints';
 /** The error dialect a client understands, decided by the endpoint it called. */
 export type ClientFormat = 'anthropic' | 'openai';
 
-function anthropicType(status: number): string {
+/** Anthropic's error `type` for a status. */
+export function anthropicTypeOf(status: number): string {
   if (status === 401) return 'authentication_error';
   if (status === 403) return 'permission_error';
   if (status === 404) return 'not_found_error';
@@ -17,7 +18,8 @@ function anthropicType(status: number): string {
   return 'api_error';
 }
 
-function openaiType(status: number): string {
+/** OpenAI's error `type` for a status. */
+export function openaiTypeOf(status: number): string {
   if (status === 401) return 'authentication_error';
   if (status === 403) return 'permission_error';
   if (status === 404) return 'not_found_error';
@@ -32,9 +34,9 @@ export function errorBody(format: ClientFormat, error: AppError): Record<string,
   const status = statusOf(error);
   const leeway = { code: error.code, ...(error.details === undefined ? {} : { details: error.details }) };
   if (format === 'anthropic') {
-    return { type: 'error', error: { type: anthropicType(status), message: error.message }, leeway };
+    return { type: 'error', error: { type: anthropicTypeOf(status), message: error.message }, leeway };
   }
-  return { error: { message: error.message, type: openaiType(status), code: error.code, param: null }, leeway };
+  return { error: { message: error.message, type: openaiTypeOf(status), code: error.code, param: null }, leeway };
 }
 
 function errorHeaders(status: number, error: AppError, body: string): Record<string, string | number> {

@@ -1,10 +1,13 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
-import type { Dispatcher } from 'undici';
-import { errorBody, type ClientFormat } from './client-errors';
+import { anthropicErrorType, openaiErrorKind } from '../translate/error-types';
+import { readErrorMessage } from '../translate/error-messages';
+import { parseObject } from '../translate/json-narrow';
+import { anthropicTypeOf, errorBody, openaiTypeOf, type ClientFormat } from './client-errors';
 import { redactSecrets } from './redact-secrets';
 import { summarizeUpstreamText } from './upstream-text';
 import { headerValue } from './header-value';
 import { buildClientHeaders } from './upstream-headers';
+import type { UpstreamAnswer } from './upstream-answer';
 
 export interface ErrorRelay {
   format: ClientFormat;
@@ -25,23 +28,29 @@ export interface ErrorRelay {
  */
 export function relayErrorResponse(
   res: ServerResponse,
-  upstream: Dispatcher.ResponseData,
+  upstream: UpstreamAnswer,
   body: Buffer,
   relay: ErrorRelay,
 ): void {
-  const headers = buildClientHeaders(upstream.headers, relay.extraHeaders);
+  const headers = buildClientHeaders(upstream.headers, relay.extraHeaders, relay.secrets);
   const text = body.toString('utf8');
   const redacted = redactSecrets(text, relay.secrets);
   let out: Buffer;
   if (isClientErrorBody(relay.format, redacted)) {
     out = redacted === text ? body : Buffer.from(redacted, 'utf8');
   } else {
-    const summary = summarizeUpstreamText(redacted, headerValue(upstream.headers['content-type']));
-    const message = `${relay.connection} answered ${upstream.statusCode}: ${summary}`;
-    out = Buffer.from(
-      JSON.stringify(errorBody(relay.format, { code: 'upstream_error', status: relay.status, message })),
-      'utf8',
-    );
+    // Another dialect's error keeps its words and its kind in the client's envelope (issue 21 §6);
+    // anything else (HTML, plain text) is summed up in a message of Leeway's.
+    const restated = restatedErrorBody(relay.format, redacted, relay.status, relay.connection);
+    if (restated !== null) out = Buffer.from(JSON.stringify(restated), 'utf8');
+    else {
+      const summary = summarizeUpstreamText(redacted, headerValue(upstream.headers['content-type']));
+      const message = `${relay.connection} answered ${upstream.statusCode}: ${summary}`;
+      out = Buffer.from(
+        JSON.stringify(errorBody(relay.format, { code: 'upstream_error', status: relay.status, message })),
+        'utf8',
+      );
+    }
     // The body is Leeway's now: the upstream's encoding and validators no longer describe it.
     for (const name of ['content-encoding', 'etag', 'last-modified']) delete headers[name];
   }
@@ -69,7 +78,38 @@ function isClientErrorBody(format: ClientFormat, text: string): boolean {
     return false;
   }
   if (!isObject(value) || !isObject(value.error) || typeof value.error.message !== 'string') return false;
-  return format === 'openai' || (value.type === 'error' && typeof value.error.type === 'string');
+  // Anthropic's envelope says `type: "error"` at the top; OpenAI's has no top-level type.
+  return format === 'openai'
+    ? value.type === undefined && typeof value.error.type === 'string'
+    : value.type === 'error' && typeof value.error.type === 'string';
+}
+
+/**
+ * A JSON error of another dialect (or a loose gateway shape) in the client's envelope: the
+ * upstream's message as it was, its kind mapped across vocabularies (translate/error-types.ts),
+ * the status deciding when the kind says nothing. Null when the body is no JSON error.
+ */
+function restatedErrorBody(
+  format: ClientFormat,
+  text: string,
+  status: number,
+  connection: string,
+): Record<string, unknown> | null {
+  const value = text.trimStart().startsWith('{') ? parseObject(text) : null;
+  if (value === null) return null;
+  const said = readErrorMessage(text);
+  if (said === null) return null;
+  const leeway = { code: 'upstream_error', connection };
+  const anthropicDialect = value.type === 'error';
+  if (format === 'anthropic') {
+    const mapped = anthropicErrorType(said.type, said.code);
+    const type = mapped === 'api_error' ? anthropicTypeOf(status) : mapped;
+    return { type: 'error', error: { type, message: said.message }, leeway };
+  }
+  const kind = anthropicDialect ? openaiErrorKind(said.type) : null;
+  const type = kind?.type ?? (said.type === 'api_error' ? openaiTypeOf(status) : said.type);
+  const code = kind?.code ?? said.code ?? type;
+  return { error: { message: said.message, type, code, param: null }, leeway };
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {

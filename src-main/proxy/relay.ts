@@ -6,6 +6,7 @@ import type { WireFormat } from '../../src-shared/domain/connection';
 import { createLastEventKeeper } from './last-event';
 import { streamEndOf } from './sse-scan';
 import { headerValue } from './header-value';
+import { createSecretScrubber } from './secret-scrubber';
 import type { UpstreamAnswer } from './upstream-answer';
 import { clientHeaderList } from './upstream-headers';
 import type { Usage, UsageTap } from './usage-tap';
@@ -21,6 +22,21 @@ export interface RelayOutcome {
 }
 
 type ReadyStart = Extract<AnswerStart, { kind: 'ready' }>;
+
+/** One answer to relay: the upstream's (or its translation), what was held before the commit, and what reads it. */
+export interface RelayInput {
+  upstream: UpstreamAnswer;
+  start: ReadyStart;
+  tap: UsageTap;
+  /** Leeway's own response headers (`x-leeway-*`). */
+  headers: Record<string, string>;
+  format: WireFormat;
+  startedAt: number;
+  /** WATCH-1: the attempt's throughput watchdog (it saw the held chunks already); null when off. */
+  watch: ChunkWatch | null;
+  /** The connection's credentials, masked in every relayed header and byte. */
+  secrets: readonly string[];
+}
 
 /** Ends an already-started SSE response with an error event the client can parse. */
 export function endStreamWithError(
@@ -64,19 +80,10 @@ function ignore(): void {}
  * commit, with backpressure both ways: the upstream is paused while the client's socket is full.
  * A stream is checked for its terminal event at the end. Abort is driven by the caller's signal.
  */
-export function relayResponse(
-  res: ServerResponse,
-  upstream: UpstreamAnswer,
-  start: ReadyStart,
-  tap: UsageTap,
-  extraHeaders: Record<string, string>,
-  format: WireFormat,
-  startedAt: number,
-  /** WATCH-1: the attempt's throughput watchdog (it saw the held chunks already); null when off. */
-  watch: ChunkWatch | null = null,
-): Promise<RelayOutcome> {
+export function relayResponse(res: ServerResponse, input: RelayInput): Promise<RelayOutcome> {
+  const { upstream, start, tap, format, watch } = input;
   const isSse = headerValue(upstream.headers['content-type'])?.includes('text/event-stream') ?? false;
-  const ttfbMs = start.firstByteAt === null ? null : start.firstByteAt - startedAt;
+  const ttfbMs = start.firstByteAt === null ? null : start.firstByteAt - input.startedAt;
   if (res.destroyed) {
     // The client left while the answer's start was read: its 'close' has fired already, so stop here.
     upstream.body.destroy();
@@ -89,7 +96,10 @@ export function relayResponse(
     });
   }
   // Headers may already be out: a keep-alive stream opened while the request waited in the lane.
-  if (!res.headersSent) res.writeHead(upstream.statusCode, clientHeaderList(upstream.headers, extraHeaders));
+  if (!res.headersSent)
+    res.writeHead(upstream.statusCode, clientHeaderList(upstream.headers, input.headers, input.secrets));
+  // Issue 21 §5: an upstream that echoes its credential in the body (an error event mid-stream) is masked.
+  const scrub = createSecretScrubber(input.secrets);
 
   if (start.ended) {
     // The whole body was held and checked: one write, and its usage is already known.
@@ -97,9 +107,15 @@ export function relayResponse(
       const lastAt = start.chunks.length - 1;
       for (let i = 0; i < lastAt; i++) {
         const chunk = start.chunks[i];
-        if (chunk) res.write(chunk);
+        const out = chunk && scrub ? scrub.push(chunk) : chunk;
+        if (out) res.write(out);
       }
-      const last = start.chunks[lastAt];
+      let last = start.chunks[lastAt];
+      if (scrub && last) {
+        const out = scrub.push(last);
+        const rest = scrub.end();
+        last = out && rest ? Buffer.concat([out, rest]) : (out ?? rest ?? undefined);
+      }
       // Settled once: a second resolve() is a no-op for the promise but still a trip into Node's
       // promise hooks, and 'close' follows the end callback on every kept-alive response.
       let settled = false;
@@ -141,7 +157,9 @@ export function relayResponse(
         settle(false, 'client_closed');
       }
     };
-    const send = (chunk: Buffer) => {
+    const send = (read: Buffer) => {
+      const chunk = scrub ? scrub.push(read) : read;
+      if (chunk === null) return;
       ends?.push(chunk);
       if (!res.write(chunk)) {
         body.pause();
@@ -158,6 +176,11 @@ export function relayResponse(
     };
     body.on('data', onData);
     const onEnd = () => {
+      const rest = scrub?.end() ?? null;
+      if (rest) {
+        ends?.push(rest);
+        res.write(rest);
+      }
       const end = ends ? streamEndOf(format, ends.last()) : 'terminal';
       if (end === 'missing')
         return res.end(streamErrorFrame(format, UNTERMINATED[format], 'upstream_invalid_response'), () =>

@@ -1,3 +1,4 @@
+import { isErrorObject, statusOfErrorObject } from '../translate/error-body';
 import type { WireFormat } from '../../src-shared/domain/connection';
 
 /** What a stream's last event says about how it ended. */
@@ -99,9 +100,17 @@ export function firstEventOf(text: string): SseEvent | undefined {
 
 /** The status an in-band error event stands for, so it is learned like the status it replaces. */
 export function statusOfErrorEvent(event: SseEvent): number {
-  if (event.data.includes('overloaded_error')) return 529;
-  if (event.data.includes('rate_limit')) return 429;
-  return 500;
+  // Error events are rare: one parse, read with the same vocabulary as error bodies.
+  try {
+    const value: unknown = JSON.parse(event.data);
+    // A Responses `response.failed` event wraps its response object.
+    const inner = typeof value === 'object' && value !== null && 'response' in value ? value.response : value;
+    return statusOfErrorObject(isErrorObject(inner) ? inner : value);
+  } catch {
+    if (event.data.includes('overloaded_error')) return 529;
+    if (event.data.includes('rate_limit')) return 429;
+    return 500;
+  }
 }
 
 /**

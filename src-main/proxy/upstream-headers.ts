@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http';
 import type { ConnectionSecret } from '../../src-shared/domain/connection';
 import type { RuntimeConnection } from '../routing/catalog';
+import { redactHeaderValue } from './redact-secrets';
 
 /**
  * Client headers that carry meaning for the upstream API and nothing about the client's identity.
@@ -46,16 +47,20 @@ const DROP_FROM_RESPONSE = new Set([
   'set-cookie',
 ]);
 
-/** Upstream response headers minus hop-by-hop ones and cookies, plus Leeway's own. */
+/**
+ * Upstream response headers minus hop-by-hop ones and cookies, plus Leeway's own; any connection
+ * secret an upstream echoes in a header is redacted (issue 21 §5).
+ */
 export function buildClientHeaders(
   upstream: Record<string, string | string[] | undefined>,
   extra: Record<string, string>,
+  secrets: readonly string[],
 ): OutgoingHttpHeaders {
   const headers: OutgoingHttpHeaders = {};
   for (const name in upstream) {
     const value = upstream[name];
     if (value === undefined || DROP_FROM_RESPONSE.has(name)) continue;
-    headers[name] = value;
+    headers[name] = redactHeaderValue(value, secrets);
   }
   return Object.assign(headers, extra);
 }
@@ -69,12 +74,13 @@ export function buildClientHeaders(
 export function clientHeaderList(
   upstream: Record<string, string | string[] | undefined>,
   extra: Record<string, string>,
+  secrets: readonly string[],
 ): OutgoingHttpHeader[] {
   const list: OutgoingHttpHeader[] = [];
   for (const name in upstream) {
     const value = upstream[name];
     if (value === undefined || DROP_FROM_RESPONSE.has(name) || Object.hasOwn(extra, name)) continue;
-    list.push(name, value);
+    list.push(name, redactHeaderValue(value, secrets));
   }
   for (const name in extra) {
     const value = extra[name];

@@ -18,14 +18,15 @@ export async function perform(
 ): Promise<void> {
   switch (behaviour.kind) {
     case 'ok':
-      return exchange.send(okPlan(ctx, record, pathname, behaviour));
+      return exchange.send(withEchoHeader(okPlan(ctx, record, pathname, behaviour), behaviour.echoKeyHeader, record));
     case 'tool-call':
       return exchange.send(toolCallPlan(ctx, record, pathname, behaviour));
     case 'status': {
       const message = behaviour.echoKey
         ? `Invalid credential: ${credentialOf(record)}`
         : defaultErrorMessage(ctx.format, behaviour.status);
-      return exchange.send(errorPlan(ctx, behaviour.status, message, behaviour.body, behaviour.headers));
+      const plan = errorPlan(ctx, behaviour.status, message, behaviour.body, behaviour.headers);
+      return exchange.send(withEchoHeader(plan, behaviour.echoKeyHeader, record));
     }
     case 'delay':
       if (!(await exchange.wait(behaviour.ms))) return;
@@ -64,10 +65,11 @@ export async function perform(
         const status = type === 'overloaded_error' ? 529 : 500;
         return exchange.send(errorPlan(ctx, status, defaultErrorMessage(ctx.format, status)));
       }
+      const echo = behaviour.echoKey ? ` (credential ${credentialOf(record)})` : '';
       const frame =
         ctx.format === 'anthropic'
-          ? anthropicErrorFrame(type, 'Overloaded')
-          : openaiErrorFrame(type, 'The server had an error while processing your request.');
+          ? anthropicErrorFrame(type, `Overloaded${echo}`)
+          : openaiErrorFrame(type, `The server had an error while processing your request.${echo}`);
       return exchange.send({
         ...plan,
         chunks: [...plan.chunks.slice(0, behaviour.after), frame],
@@ -95,6 +97,11 @@ export async function perform(
 }
 
 /** The key the request authenticated with (x-api-key or Bearer), for gateways that echo it back. */
+/** The plan with one more header carrying the request's credential (a gateway that echoes it). */
+function withEchoHeader(plan: ResponsePlan, name: string | undefined, record: RecordedRequest): ResponsePlan {
+  return name === undefined ? plan : { ...plan, headers: { ...plan.headers, [name]: credentialOf(record) } };
+}
+
 function credentialOf(record: RecordedRequest): string {
   return record.headers['x-api-key'] ?? /^Bearer\s+(.+)$/i.exec(record.headers['authorization'] ?? '')?.[1] ?? '';
 }

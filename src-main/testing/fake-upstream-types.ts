@@ -11,6 +11,8 @@ export interface OkBehaviour {
   headers?: Record<string, string>;
   /** How many text deltas a streamed answer is cut into (default 3). */
   deltas?: number;
+  /** A response header whose value is the credential the request carried, as some gateways echo it. */
+  echoKeyHeader?: string;
 }
 
 /** Answer with an error status; body defaults to the format's realistic error envelope. */
@@ -21,6 +23,8 @@ export interface StatusBehaviour {
   headers?: Record<string, string>;
   /** Put the credential the request carried into the message, as some gateways do ("invalid key sk-…"). */
   echoKey?: boolean;
+  /** A response header whose value is the credential the request carried. */
+  echoKeyHeader?: string;
 }
 
 /** Wait before sending anything (time-to-first-byte timeouts), then behave as `then` (default ok). */
@@ -70,6 +74,8 @@ export interface StreamErrorBehaviour {
   kind: 'stream-error';
   after: number;
   errorType?: string;
+  /** Put the credential the request carried into the error event's message. */
+  echoKey?: boolean;
 }
 
 /** Send 200 headers (SSE or JSON, as the request asked), then reset the socket before any body byte. */

@@ -2,6 +2,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
 import type { UpstreamAnswer } from '../proxy/upstream-answer';
 import type { Bridge } from './bridges';
+import { isErrorObject } from './error-body';
 import { parseObject } from './json-narrow';
 import { createSseReader, writeSse } from './sse-reader';
 import type { Json, ResponseContext, SseOut, StreamTranslator } from './translate-types';
@@ -115,8 +116,12 @@ function jsonChunks(
       return '';
     },
     end() {
-      const parsed = parseObject(Buffer.concat(chunks, size).toString('utf8'));
+      const text = Buffer.concat(chunks, size).toString('utf8');
+      const parsed = parseObject(text);
       if (!parsed) throw new Error('the upstream answer is not a JSON object');
+      // An error is no answer to translate (issue 21 §1): it goes on as it came, and the attempt
+      // learns it like the status it stands for; the error relay puts it in the client's format.
+      if (isErrorObject(parsed)) return text;
       let body: Json = parsed;
       for (let i = bridge.hops.length - 1; i >= 0; i--) {
         const hop = bridge.hops[i];

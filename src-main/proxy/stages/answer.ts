@@ -46,16 +46,16 @@ export async function sendAnswer(frame: RequestFrame, answer: Answer, pinned: bo
     case 'relay': {
       const name = answer.target.connection.view.name;
       frame.keepAlive.stop();
-      const outcome = await relayResponse(
-        res,
-        answer.upstream,
-        answer.held,
-        answer.tap,
-        leewayHeaders(frame, name, pinned),
-        endpoint.wire,
-        frame.request.startedAt,
-        answer.watch,
-      );
+      const outcome = await relayResponse(res, {
+        upstream: answer.upstream,
+        start: answer.held,
+        tap: answer.tap,
+        headers: leewayHeaders(frame, name, pinned),
+        format: endpoint.wire,
+        startedAt: frame.request.startedAt,
+        watch: answer.watch,
+        secrets: answer.secrets,
+      });
       return { connection: name, status: answer.upstream.statusCode, outcome, errorCode: outcome.errorCode };
     }
     case 'local': {

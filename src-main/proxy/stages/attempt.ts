@@ -1,4 +1,3 @@
-import type { Dispatcher } from 'undici';
 import type { AppError } from '../../../src-shared/contract/errors';
 import type { FailoverHop } from '../../../src-shared/domain/request-log';
 import type { UpstreamOperation } from '../../providers/adapter';
@@ -15,7 +14,7 @@ import { headerValue } from '../header-value';
 import { bodyForModel } from '../parse-model-body';
 import type { ProxyContext } from '../proxy-context';
 import { ERROR_BODY_CAP, readUpstreamBody } from '../read-upstream-body';
-import { redactSecrets, secretStrings } from '../redact-secrets';
+import { redactSecrets, secretListOf, secretStrings } from '../redact-secrets';
 import type { Admission } from '../resilience-port';
 import { withoutUnsignedThinking } from '../unsigned-thinking';
 import { summarizeUpstreamText } from '../upstream-text';
@@ -36,11 +35,13 @@ export type Answer =
       tap: UsageTap;
       /** The attempt's throughput watchdog, carried on into the relay (null when off). */
       watch: ChunkWatch | null;
+      /** The connection's credentials, masked in whatever is relayed (issue 21 §5). */
+      secrets: readonly string[];
     }
   | {
       kind: 'upstream-error';
       target: Target;
-      upstream: Dispatcher.ResponseData;
+      upstream: UpstreamAnswer;
       body: Buffer;
       status: number;
       retryAfterMs: number | null;
@@ -174,6 +175,12 @@ export async function attemptCandidate(
       return start.failure === 'slow'
         ? slowFailure(ctx, frame, target, admission, operation, start.detail)
         : earlyFailure(ctx, frame, target, admission, operation, start.failure, start.detail);
+    if (start.kind === 'error_body') {
+      // A 200 whose body is an error object: the status it stands for, learned and relayed as such.
+      const secrets = secretStrings(target.connection.secret, result.sentSecret);
+      const response = { ...upstream, statusCode: start.status };
+      return failedWithError(ctx, target, admission, operation, frame, response, start.body, secrets);
+    }
     if (start.kind === 'stream_error') {
       const bodyText = redactSecrets(start.bodyText, secretStrings(target.connection.secret, result.sentSecret));
       const verdict = learnFailure(
@@ -185,7 +192,8 @@ export async function attemptCandidate(
         request.body,
       );
       // Relayed as held when nothing else may serve: the client parses the error event itself.
-      const answer: Answer = { kind: 'relay', target, upstream, held: start.held, tap, watch };
+      const secrets = secretListOf(target.connection.secret, result.sentSecret);
+      const answer: Answer = { kind: 'relay', target, upstream, held: start.held, tap, watch, secrets };
       return {
         kind: 'failed-before-first-byte',
         hop: { connection: name, status: start.status, reason: verdict.reason },
@@ -195,15 +203,34 @@ export async function attemptCandidate(
       };
     }
     learnSuccess(ctx, target, admission);
-    return { kind: 'served', answer: { kind: 'relay', target, upstream, held: start, tap, watch } };
+    const secrets = secretListOf(target.connection.secret, result.sentSecret);
+    return { kind: 'served', answer: { kind: 'relay', target, upstream, held: start, tap, watch, secrets } };
   }
 
-  const upstream = raw;
-  const bodyBytes =
-    (await readUpstreamBody(upstream.body, ERROR_BODY_CAP, frame.errorBodyTimeoutMs)) ?? Buffer.alloc(0);
+  const bodyBytes = (await readUpstreamBody(raw.body, ERROR_BODY_CAP, frame.errorBodyTimeoutMs)) ?? Buffer.alloc(0);
   if (frame.signal.aborted) return { kind: 'refused', reason: 'aborted' };
-  // An upstream that echoes the credential must not carry it into the client, the log or the UI.
   const secrets = secretStrings(target.connection.secret, result.sentSecret);
+  return failedWithError(ctx, target, admission, operation, frame, raw, bodyBytes, secrets, result.wallResetAt);
+}
+
+/**
+ * An upstream error answer (a non-2xx, or a 2xx whose body is an error object), learned once; the
+ * next candidate may serve it, else the client gets it in its own format.
+ */
+function failedWithError(
+  ctx: ProxyContext,
+  target: Target,
+  admission: Admission,
+  operation: UpstreamOperation,
+  frame: RequestFrame,
+  upstream: UpstreamAnswer,
+  bodyBytes: Buffer,
+  /** The connection's credentials: an upstream that echoes one must not carry it into the client, the log or the UI. */
+  secrets: readonly string[],
+  wallResetAt: number | null = null,
+): AttemptOutcome {
+  const name = target.connection.view.name;
+  const counting = frame.request.endpoint.name === 'count_tokens';
   const bodyText = redactSecrets(bodyBytes.toString('utf8'), secrets);
   const verdict = learnFailure(
     ctx,
@@ -215,9 +242,9 @@ export async function attemptCandidate(
       status: upstream.statusCode,
       headers: upstream.headers,
       bodyText,
-      ...(result.wallResetAt === null ? {} : { cooldownUntil: result.wallResetAt }),
+      ...(wallResetAt === null ? {} : { cooldownUntil: wallResetAt }),
     },
-    request.body,
+    frame.request.body,
   );
   if (counting && (upstream.statusCode === 404 || upstream.statusCode === 405)) {
     // An Anthropic-format upstream without count_tokens (PROD-10: not a failure): the next may count, else an estimate.
