@@ -83,6 +83,18 @@ describe('state-change lines', () => {
     expect(lines).toHaveLength(1);
   });
 
+  it('issue 21 §14: a connection that cools again after its first cooldown ran out gets a second line', () => {
+    const { states, lines } = setUp();
+    states.snapshot(snap({ connections: [cooling] }));
+    // No snapshot comes when the first cooldown runs out; the next one is a new cooldown.
+    const again = row('primary', { ...cooling, rateLimitedUntil: NOW + 95_000, retryAfterMs: 60_000, backoffLevel: 2 });
+    states.snapshot(snap({ connections: [again], now: NOW + 35_000 }));
+    expect(lines).toEqual([
+      'WARN cooldown set: primary for 30 s (rate_limited, backoff level 1)',
+      'WARN cooldown set: primary for 60 s (rate_limited, backoff level 2)',
+    ]);
+  });
+
   it('ISSUE-13: breaker open, half-open and closed, each once', () => {
     const { states, lines } = setUp();
     states.snapshot(snap({ providers: [breaker('OPEN', { failureCount: 5, retryAfterMs: 60_000 })] }));

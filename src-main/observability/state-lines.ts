@@ -45,7 +45,10 @@ export function createStateLines(logger: Logger, now: () => number) {
       const before = connections.get(c.id);
       const cooling = c.retryAfterMs !== null;
       const why = c.lastErrorType ?? c.errorCode ?? 'error';
-      if (cooling && !before?.cooling) {
+      // A cooldown whose time ran out changed no snapshot (nothing is emitted for an expiry), so the
+      // remembered mark may still say cooling: a new cooldown after it is news all the same.
+      const wasCooling = before?.cooling === true && (before.until === null || before.until > s.now);
+      if (cooling && !wasCooling) {
         logger.warn(
           {
             event: 'cooldown',

@@ -8,6 +8,8 @@ export const TEST_ADMIN_TOKEN = 'test-admin-token-abcdefghijklmnop';
 
 export interface RunningLeeway {
   core: Core;
+  /** Every human-readable log line (state changes, requests, warnings), as the terminal would show it. */
+  lines: string[];
   /** Proxy origin, e.g. http://127.0.0.1:PORT */
   url: string;
   key: string;
@@ -38,6 +40,7 @@ export async function startLeeway(
   const withKey = { keys: [{ name: 'test', key: TEST_LOCAL_KEY }], ...config };
   writeFileSync(file, JSON.stringify(withKey));
   const logs: string[] = [];
+  const lines: string[] = [];
   const core = createCore({
     dataDir,
     host: '127.0.0.1',
@@ -48,6 +51,7 @@ export async function startLeeway(
     mode: 'headless',
     rendererDir: extra.rendererDir ?? null,
     log: (line) => logs.push(line),
+    logTerminal: (line) => lines.push(line),
     ...(extra.now ? { now: extra.now } : {}),
     ...(extra.wrapQuotaStore ? { wrapQuotaStore: extra.wrapQuotaStore } : {}),
     modelDiscovery: extra.modelDiscovery ?? false,
@@ -61,6 +65,7 @@ export async function startLeeway(
     adminToken: TEST_ADMIN_TOKEN,
     dataDir,
     logs,
+    lines,
     async stop() {
       await core.stop();
       if (!extra.dataDir) rmSync(dataDir, { recursive: true, force: true });
