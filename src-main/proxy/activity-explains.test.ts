@@ -190,7 +190,8 @@ describe('Activity that explains, through the proxy (issue 13 §3)', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('x-leeway-held')).toBe('cooldown');
     const row = await newestRow((r) => r.model === `primary/${MODEL}`);
-    expect(row.failover).toEqual([]);
+    // Issue 21 §13: the failure before the wait is part of the failover list (and header) too.
+    expect(row.failover).toEqual([{ connection: 'primary', status: 429, reason: expect.any(String) as string }]);
     expect((row.attempts ?? []).map((a) => [a.connection, a.status, a.reason])).toEqual([
       ['primary', 429, expect.any(String) as string],
       ['primary', 200, 'served'],

@@ -44,7 +44,7 @@ function errorHeaders(status: number, error: AppError, body: string): Record<str
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),
   };
-  const hints = retryHintsOf(status, error.retryAfterMs);
+  const hints = retryHintsOf(status, error.retryAfterMs, error.shouldRetry);
   if (hints.retryAfterSeconds !== null) headers['retry-after'] = hints.retryAfterSeconds;
   if (hints.shouldRetry !== null) headers['x-should-retry'] = hints.shouldRetry;
   return headers;

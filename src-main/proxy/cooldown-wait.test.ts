@@ -66,7 +66,7 @@ describe('combo cooldown wait (CONC-7..9)', () => {
     expect(res.headers.get('content-type')).toContain('text/event-stream');
     expect(res.headers.get('x-leeway-held')).toBe('cooldown');
     const text = await res.text();
-    expect(text).toMatch(/^: leeway keep-alive \(waiting for only's cooldown to end\)/);
+    expect(text).toMatch(/^: leeway keep-alive \(waiting for only's cooldown to end at \d\d:\d\d:\d\d UTC\)/);
     expect(text).toMatch(/: leeway held \d+ ms \(cooldown\)/);
     expect(text).toContain('event: message_stop');
     expect(only.requests).toHaveLength(2);

@@ -4,7 +4,9 @@ import type { WireFormat } from '../../src-shared/domain/connection';
 import { extractSessionKey } from '../routing/affinity/session-key';
 import type { LeaseClaim } from '../routing/leases/lease-owner-match';
 import { sendClientError } from './client-errors';
-import { holdForCooldown } from './cooldown-hold';
+import type { AppError } from '../../src-shared/contract/errors';
+import { holdForCooldown, type HoldResult } from './cooldown-hold';
+import { freeAgain } from './reset-words';
 import { parseModelBody } from './parse-model-body';
 import { recordRefusal } from './record-refusal';
 import { BACKGROUND_WARNING, foregroundBody } from './responses-background';
@@ -19,7 +21,7 @@ import {
   quotaApplies,
 } from './stages/admit';
 import { sendAnswer, answerError } from './stages/answer';
-import type { AttemptOutcome } from './stages/attempt';
+import type { Answer, AttemptOutcome } from './stages/attempt';
 import { noteAttempt, startAttempt, type AttemptJournal } from './stages/attempt-journal';
 import type { ModelRequest, RequestFrame } from './stages/frame';
 import { learnPick, learnPin, learnQuota, markQuota, recordRequest, type Ended } from './stages/learn';
@@ -50,9 +52,13 @@ type Pass =
   | {
       kind: 'cooling';
       excluded: () => readonly TargetExclusion[] | null;
-      finish(): Promise<Ended>;
+      /** The held answer (or refusal), saying when the first target serves again when that is known. */
+      finish(reset: ResetWord | null): Promise<Ended>;
+      /** A wait follows: the held answer is dropped, and its failure stays in the failover list. */
       discard(): void;
     };
+
+type ResetWord = Extract<HoldResult, { kind: 'give-up' }>['reset'];
 
 /**
  * One model request through the stages of ARCHITECTURE §2: plan → admit → attempt (until one
@@ -148,12 +154,12 @@ export async function handleModelRequest(ctx: ProxyContext, asked: ModelRequest)
         return;
       }
       const hold = await holdForCooldown(ctx, frame, pass.excluded);
-      if (hold === 'give-up') {
-        ended = await pass.finish();
+      if (hold.kind === 'give-up') {
+        ended = await pass.finish(hold.reset);
         return;
       }
       pass.discard();
-      if (hold === 'aborted') return;
+      if (hold.kind === 'aborted') return;
       // The next pass plans afresh; what earlier passes tried stays in the hops.
       frame.excluded = [];
       frame.quota = null;
@@ -171,15 +177,48 @@ function withHeldMs(ctx: ProxyContext, heldMs: number): ProxyContext {
 }
 
 /** A refusal that a wait may turn into an answer: only the cooling one, made from its exclusions. */
-function refusal(frame: RequestFrame, error: Parameters<typeof answerError>[1]): Pass {
+function refusal(ctx: ProxyContext, frame: RequestFrame, error: AppError): Pass {
   const excluded = exclusionsBehind(error);
   if (excluded === null) return { kind: 'ended', ended: answerError(frame, error) };
   return {
     kind: 'cooling',
     excluded: () => excluded,
-    finish: () => Promise.resolve(answerError(frame, error)),
+    finish: (reset) => Promise.resolve(answerError(frame, reset ? withReset(error, reset, ctx.now()) : error)),
     discard: () => undefined,
   };
+}
+
+/**
+ * Issue 21 §11: a refusal that no wait will turn into an answer says when the first target serves
+ * again, gives that as Retry-After, and, when that is longer than anyone would wait, tells the
+ * client not to retry sooner (Claude Code would otherwise retry silently for minutes).
+ */
+function withReset(error: AppError, reset: NonNullable<ResetWord>, now: number): AppError {
+  return {
+    ...error,
+    message: `${error.message} The earliest: ${freeAgain(reset.earliest, now)}.`,
+    retryAfterMs: Math.max(1_000, reset.earliest.until - now),
+    ...(reset.tooLong ? { shouldRetry: false } : {}),
+  };
+}
+
+/** A held answer that says when the first target serves again (issue 21 §11); a relayed stream error stays as it came. */
+function answerWithReset(answer: Answer, reset: NonNullable<ResetWord>, now: number): Answer {
+  switch (answer.kind) {
+    case 'error':
+      return { ...answer, error: withReset(answer.error, reset, now) };
+    case 'upstream-error':
+      return {
+        ...answer,
+        reset: {
+          note: `Leeway: every target is cooling down; the earliest: ${freeAgain(reset.earliest, now)}.`,
+          retryAfterMs: Math.max(1_000, reset.earliest.until - now),
+          shouldRetry: !reset.tooLong,
+        },
+      };
+    default:
+      return answer;
+  }
 }
 
 /** Statuses a short cooldown explains (CONC-7): rate limited, or unavailable for now. */
@@ -213,9 +252,12 @@ function failedLast(ctx: ProxyContext, frame: RequestFrame, input: PassInput, ou
       again.quotaShare?.release();
       return null;
     },
-    finish: () => sendAnswer(frame, outcome.answer, false),
+    finish: (reset) =>
+      sendAnswer(frame, reset ? answerWithReset(outcome.answer, reset, ctx.now()) : outcome.answer, false),
     discard: () => {
       if (outcome.kind === 'failed-before-first-byte') outcome.drop?.body.destroy();
+      // The failure before the wait is part of the story the failover header tells (issue 21 §13).
+      if (outcome.hop) frame.hops.push(outcome.hop);
     },
   };
 }
@@ -229,13 +271,13 @@ async function runPass(
 ): Promise<Pass> {
   // plan
   const plan: Plan = planRequest(ctx, input);
-  if (plan.kind === 'refused') return refusal(frame, plan.error);
+  if (plan.kind === 'refused') return refusal(ctx, frame, plan.error);
   frame.excluded = plan.excluded;
   const releaseShare = plan.quotaShare?.release ?? null;
   try {
     // admit (the list gates: leases, then quota — only for a key a pool allocates)
     const gate = admitLeaseGate(ctx, input.model, plan.candidates, frame.excluded, input.claim);
-    if (!gate.ok) return refusal(frame, gate.error);
+    if (!gate.ok) return refusal(ctx, frame, gate.error);
     let candidates = gate.candidates;
     if (quotaApplies(ctx, frame)) {
       // Both gates answer synchronously in the common case: no await (and no microtask) then.
@@ -301,7 +343,7 @@ async function runPass(
           case 'failed-after-commit':
             if (frame.held?.streamOpened === true) {
               if (!isLast) {
-                frame.hops.push({ connection: target.connection.view.name, status: null, reason: 'upstream_error' });
+                frame.hops.push(outcome.hop);
                 continue;
               }
               const held = failedLast(ctx, frame, input, outcome);
@@ -325,7 +367,7 @@ async function runPass(
     // held some of them, its refusal says why (a person must see "quota", not "busy").
     const quotaError = frame.quota?.error ?? null;
     if (quotaError) return { kind: 'ended', ended: answerError(frame, quotaError) };
-    return refusal(frame, noTargetError(input.model, frame.excluded));
+    return refusal(ctx, frame, noTargetError(input.model, frame.excluded));
   } finally {
     releaseShare?.();
   }

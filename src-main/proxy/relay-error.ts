@@ -18,6 +18,11 @@ export interface ErrorRelay {
   extraHeaders: Record<string, string>;
   /** The connection's credentials, removed from anything relayed. */
   secrets: readonly string[];
+  /**
+   * Leeway's word on when any target serves again (issue 21 §11), added to the upstream's message;
+   * its Retry-After then replaces the upstream's, which spoke for one connection only.
+   */
+  reset?: { note: string; retryAfterMs: number; shouldRetry: boolean } | undefined;
 }
 
 /**
@@ -37,15 +42,17 @@ export function relayErrorResponse(
   const redacted = redactSecrets(text, relay.secrets);
   let out: Buffer;
   if (isClientErrorBody(relay.format, redacted)) {
-    out = redacted === text ? body : Buffer.from(redacted, 'utf8');
+    const noted = relay.reset ? withNote(redacted, relay.reset.note) : null;
+    out = noted !== null ? Buffer.from(noted, 'utf8') : redacted === text ? body : Buffer.from(redacted, 'utf8');
   } else {
     // Another dialect's error keeps its words and its kind in the client's envelope (issue 21 §6);
     // anything else (HTML, plain text) is summed up in a message of Leeway's.
-    const restated = restatedErrorBody(relay.format, redacted, relay.status, relay.connection);
+    const restated = restatedErrorBody(relay.format, redacted, relay.status, relay.connection, relay.reset?.note);
     if (restated !== null) out = Buffer.from(JSON.stringify(restated), 'utf8');
     else {
       const summary = summarizeUpstreamText(redacted, headerValue(upstream.headers['content-type']));
-      const message = `${relay.connection} answered ${upstream.statusCode}: ${summary}`;
+      const note = relay.reset ? ` ${relay.reset.note}` : '';
+      const message = `${relay.connection} answered ${upstream.statusCode}: ${summary}${note}`;
       out = Buffer.from(
         JSON.stringify(errorBody(relay.format, { code: 'upstream_error', status: relay.status, message })),
         'utf8',
@@ -55,7 +62,10 @@ export function relayErrorResponse(
     for (const name of ['content-encoding', 'etag', 'last-modified']) delete headers[name];
   }
   setJsonHeaders(headers, out.length);
-  if (headers['retry-after'] === undefined && relay.retryAfterMs !== null && relay.retryAfterMs > 0) {
+  if (relay.reset) {
+    headers['retry-after'] = String(Math.max(1, Math.ceil(relay.reset.retryAfterMs / 1000)));
+    if (!relay.reset.shouldRetry) headers['x-should-retry'] = 'false';
+  } else if (headers['retry-after'] === undefined && relay.retryAfterMs !== null && relay.retryAfterMs > 0) {
     headers['retry-after'] = String(Math.max(1, Math.ceil(relay.retryAfterMs / 1000)));
   }
   res.writeHead(relay.status, headers);
@@ -94,11 +104,13 @@ function restatedErrorBody(
   text: string,
   status: number,
   connection: string,
+  note: string | undefined,
 ): Record<string, unknown> | null {
   const value = text.trimStart().startsWith('{') ? parseObject(text) : null;
   if (value === null) return null;
-  const said = readErrorMessage(text);
-  if (said === null) return null;
+  const read = readErrorMessage(text);
+  if (read === null) return null;
+  const said = note === undefined ? read : { ...read, message: `${read.message} ${note}` };
   const leeway = { code: 'upstream_error', connection };
   const anthropicDialect = value.type === 'error';
   if (format === 'anthropic') {
@@ -114,4 +126,12 @@ function restatedErrorBody(
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** The client-format error body with Leeway's note after the upstream's message; null when it has none to extend. */
+function withNote(text: string, note: string): string | null {
+  const value = parseObject(text);
+  const error = value === null || !isObject(value.error) ? null : value.error;
+  if (value === null || error === null || typeof error.message !== 'string') return null;
+  return JSON.stringify({ ...value, error: { ...error, message: `${error.message} ${note}` } });
 }

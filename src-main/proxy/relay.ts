@@ -36,6 +36,8 @@ export interface RelayInput {
   watch: ChunkWatch | null;
   /** The connection's credentials, masked in every relayed header and byte. */
   secrets: readonly string[];
+  /** SSE comments written before the stream ends, when its headers went out before a connection was picked. */
+  trailer: string | null;
 }
 
 /** Ends an already-started SSE response with an error event the client can parse. */
@@ -44,9 +46,11 @@ export function endStreamWithError(
   format: WireFormat,
   message: string,
   code = 'upstream_error',
+  /** SSE comments said before the error event (a held stream's would-be headers). */
+  trailer: string | null = null,
 ): void {
   if (res.destroyed || res.writableEnded) return;
-  res.end(streamErrorFrame(format, message, code));
+  res.end(`${trailer ?? ''}${streamErrorFrame(format, message, code)}`);
 }
 
 /** The last words of a stream that broke after the client already had bytes: an error event it can parse. */
@@ -139,6 +143,7 @@ export function relayResponse(res: ServerResponse, input: RelayInput): Promise<R
 
   // Only the head of the newest event block is kept, enough to read how the stream ended.
   const ends = isSse ? createLastEventKeeper() : null;
+  const trailer = input.trailer ?? '';
 
   return new Promise((resolve) => {
     const body = upstream.body;
@@ -183,15 +188,18 @@ export function relayResponse(res: ServerResponse, input: RelayInput): Promise<R
       }
       const end = ends ? streamEndOf(format, ends.last()) : 'terminal';
       if (end === 'missing')
-        return res.end(streamErrorFrame(format, UNTERMINATED[format], 'upstream_invalid_response'), () =>
+        return res.end(`${trailer}${streamErrorFrame(format, UNTERMINATED[format], 'upstream_invalid_response')}`, () =>
           settle(false, 'upstream_invalid_response'),
         );
+      if (trailer !== '') res.write(trailer);
       res.end(() => settle(true, end === 'error' ? 'upstream_stream_error' : null));
     };
     const onError = () => {
       if (res.destroyed) return settle(false, 'client_closed');
       if (isSse) {
-        res.end(streamErrorFrame(format, LOST, 'upstream_stream_error'), () => settle(false, 'upstream_stream_error'));
+        res.end(`${trailer}${streamErrorFrame(format, LOST, 'upstream_stream_error')}`, () =>
+          settle(false, 'upstream_stream_error'),
+        );
       } else {
         // A truncated JSON body must not look complete: cut the connection.
         res.destroy();
@@ -206,7 +214,7 @@ export function relayResponse(res: ServerResponse, input: RelayInput): Promise<R
       body.on('error', ignore);
       body.destroy(); // cancels the upstream request: only this attempt ends
       if (res.destroyed) return settle(false, 'client_closed');
-      res.end(streamErrorFrame(format, tooSlow(verdict), 'upstream_too_slow'), () =>
+      res.end(`${trailer}${streamErrorFrame(format, tooSlow(verdict), 'upstream_too_slow')}`, () =>
         settle(false, 'upstream_too_slow'),
       );
     };

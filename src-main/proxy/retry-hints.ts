@@ -21,9 +21,14 @@ const TRANSIENT_DEFAULT_SECONDS = new Map([
 ]);
 
 /** Hints for an error status, with the error's own retry delay when it has one. */
-export function retryHintsOf(status: number, retryAfterMs: number | undefined): RetryHints {
+export function retryHintsOf(
+  status: number,
+  retryAfterMs: number | undefined,
+  /** The error's own say (e.g. every target is cooling for longer than anyone would wait). */
+  shouldRetry?: boolean,
+): RetryHints {
   const own = retryAfterMs === undefined ? null : Math.max(1, Math.ceil(retryAfterMs / 1000));
-  if (PERMANENT.has(status)) return { shouldRetry: 'false', retryAfterSeconds: own };
+  if (shouldRetry === false || PERMANENT.has(status)) return { shouldRetry: 'false', retryAfterSeconds: own };
   const fallback = TRANSIENT_DEFAULT_SECONDS.get(status);
   if (fallback !== undefined) return { shouldRetry: 'true', retryAfterSeconds: own ?? fallback };
   return { shouldRetry: null, retryAfterSeconds: own };

@@ -22,6 +22,8 @@ export interface KeepAlive {
 class SseKeepAlive implements KeepAlive {
   private timer: NodeJS.Timeout | null = null;
   private opened = false;
+  /** Each periodic comment says again what the stream waits for (issue 21 §11). */
+  private waitingFor = '';
   constructor(private readonly res: ServerResponse) {}
 
   get committed(): boolean {
@@ -39,11 +41,12 @@ class SseKeepAlive implements KeepAlive {
       });
       res.once('close', () => this.stop());
     }
+    this.waitingFor = waitingFor;
     this.note(`leeway keep-alive (waiting for ${waitingFor})`);
     if (!this.timer) {
       this.timer = setInterval(() => {
         if (res.destroyed || res.writableEnded) return this.stop();
-        res.write(': leeway keep-alive\n\n');
+        res.write(`: leeway keep-alive (waiting for ${this.waitingFor})\n\n`);
       }, KEEPALIVE_EVERY_MS);
       this.timer.unref();
     }

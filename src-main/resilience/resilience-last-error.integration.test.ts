@@ -16,7 +16,8 @@ describe('the last error of a connection', () => {
     upstream.enqueue({
       kind: 'status',
       status: 429,
-      headers: { 'retry-after': '60' },
+      // Longer than the cooldown wait's 90 s (CONC-8): the 429 is the answer, not a hold.
+      headers: { 'retry-after': '180' },
       body: {
         type: 'error',
         error: { type: 'rate_limit_error', message: `Too many requests at ${upstream.url}/v1/messages, slow down` },

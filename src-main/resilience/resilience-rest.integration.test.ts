@@ -48,10 +48,10 @@ async function pair(): Promise<{ first: FakeUpstream; second: FakeUpstream }> {
   return { first, second };
 }
 
-/** Both connections of the combo cooling: first for 120 s, second for 60 s. */
+/** Both connections of the combo cooling: first for 240 s, second for 180 s (longer than the 90 s wait, CONC-8). */
 async function coolBoth(first: FakeUpstream, second: FakeUpstream): Promise<void> {
-  first.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '120' } });
-  second.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '60' } });
+  first.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '240' } });
+  second.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '180' } });
   expect((await send(askAnthropic(scene.h, 'main'))).status).toBe(429);
 }
 

@@ -42,6 +42,8 @@ export interface AppError {
   message: string;
   status?: number;
   retryAfterMs?: number;
+  /** False when a client retrying soon cannot succeed (`x-should-retry: false`); absent: decided by the status. */
+  shouldRetry?: boolean;
   details?: unknown;
 }
 

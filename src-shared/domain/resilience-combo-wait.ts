@@ -8,11 +8,11 @@ export const comboCooldownWaitSchema = z
   .object({
     enabled: z.boolean().default(true),
     /** The longest single cooldown still worth waiting for; a longer one fails at once. */
-    maxWaitMs: z.number().int().min(100).max(600_000).default(30_000),
+    maxWaitMs: z.number().int().min(100).max(600_000).default(90_000),
     /** Waits per request before the refusal is given. */
     maxAttempts: z.number().int().min(1).max(20).default(5),
     /** Total time a request may spend waiting, all waits together. */
-    budgetMs: z.number().int().min(100).max(1_800_000).default(30_000),
+    budgetMs: z.number().int().min(100).max(1_800_000).default(300_000),
   })
   .strict();
 export type ComboCooldownWaitSettings = z.infer<typeof comboCooldownWaitSchema>;

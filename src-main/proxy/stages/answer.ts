@@ -1,4 +1,5 @@
-import type { AppError } from '../../../src-shared/contract/errors';
+import { statusOf, type AppError } from '../../../src-shared/contract/errors';
+import { HELD_MS_HEADER } from '../cooldown-hold';
 import { sendClientError } from '../client-errors';
 import { formatFailoverHeader } from '../failover-policy';
 import { endStreamWithError, relayResponse } from '../relay';
@@ -14,14 +15,29 @@ export const TRANSLATED_HEADER = 'x-leeway-translated';
 export const WARNING_HEADER = 'x-leeway-warning';
 
 /** Leeway's own response headers: who served it, who was tried first, and whether a pin decided. */
-function leewayHeaders(frame: RequestFrame, connection: string, pinned: boolean): Record<string, string> {
-  const extra: Record<string, string> = { 'x-leeway-connection': connection };
+function leewayHeaders(frame: RequestFrame, connection: string | null, pinned: boolean): Record<string, string> {
+  const extra: Record<string, string> = {};
+  if (connection !== null) extra['x-leeway-connection'] = connection;
   if (frame.hops.length > 0) extra['x-leeway-failover'] = formatFailoverHeader(frame.hops);
-  if (pinned) extra[SESSION_PIN_HEADER] = connection;
+  if (pinned && connection !== null) extra[SESSION_PIN_HEADER] = connection;
   if (frame.translated !== null) extra[TRANSLATED_HEADER] = frame.translated;
   if (frame.warning !== null) extra[WARNING_HEADER] = frame.warning;
   if (frame.quotaHeader !== null) extra[QUOTA_HEADER] = frame.quotaHeader;
   return extra;
+}
+
+/**
+ * Issue 21 §13: a stream opened for a wait sent its headers before any connection was picked, so
+ * what those headers would have said comes as SSE comments at its end (and in the activity row).
+ * Null when the headers were the real ones.
+ */
+function heldTrailer(frame: RequestFrame, connection: string | null, pinned = false): string | null {
+  if (!frame.keepAlive.committed) return null;
+  const headers = leewayHeaders(frame, connection, pinned);
+  if (frame.held !== null) headers[HELD_MS_HEADER] = String(Math.round(frame.held.heldMs));
+  let text = '';
+  for (const name in headers) text += `: ${name}: ${headers[name] ?? ''}\n`;
+  return text === '' ? null : `${text}\n`;
 }
 
 /** Leeway's own error, in the client's format; only an SSE event once a keep-alive stream is open. */
@@ -32,8 +48,12 @@ export function answerError(
   reason?: string,
 ): Ended {
   const { res, endpoint } = frame.request;
-  if (frame.keepAlive.committed) endStreamWithError(res, endpoint.wire, error.message, error.code);
-  else sendClientError(res, endpoint.format, error);
+  if (frame.keepAlive.committed) {
+    endStreamWithError(res, endpoint.wire, error.message, error.code, heldTrailer(frame, connection));
+    // The client saw a 200 and then this error event: the row tells the status the failure stands for.
+    return { connection, status: statusOf(error), outcome: null, errorCode: reason ?? error.code };
+  }
+  sendClientError(res, endpoint.format, error);
   return { connection, status: res.statusCode, outcome: null, errorCode: reason ?? error.code };
 }
 
@@ -55,6 +75,7 @@ export async function sendAnswer(frame: RequestFrame, answer: Answer, pinned: bo
         startedAt: frame.request.startedAt,
         watch: answer.watch,
         secrets: answer.secrets,
+        trailer: heldTrailer(frame, name, pinned),
       });
       return { connection: name, status: answer.upstream.statusCode, outcome, errorCode: outcome.errorCode };
     }
@@ -80,6 +101,7 @@ export async function sendAnswer(frame: RequestFrame, answer: Answer, pinned: bo
         retryAfterMs: answer.retryAfterMs,
         extraHeaders: leewayHeaders(frame, name, false),
         secrets: answer.secrets,
+        reset: answer.reset,
       });
       return { connection: name, status: answer.status, outcome: null, errorCode: answer.reason };
     }

@@ -82,7 +82,7 @@ function verdictOf(frame: RequestFrame, start: AttemptStart, outcome: AttemptOut
       // `unsupported`: nothing was sent. `aborted`: the client left while this one was running.
       return outcome.reason === 'aborted' ? { status: null, reason: 'client_closed' } : null;
     case 'failed-after-commit':
-      return errorVerdict(outcome.answer);
+      return { status: outcome.hop.status, reason: outcome.hop.reason };
     case 'failed-before-first-byte': {
       const hop = outcome.hop ?? (frame.hops.length > start.hops ? frame.hops.at(-1) : undefined);
       if (hop) return { status: hop.status, reason: hop.reason };

@@ -47,6 +47,8 @@ export type Answer =
       retryAfterMs: number | null;
       secrets: readonly string[];
       reason: string;
+      /** Said when no target serves soon (issue 21 §11): when the first does, as a note and Retry-After. */
+      reset?: { note: string; retryAfterMs: number; shouldRetry: boolean };
     }
   /** An error the client is told in its own format (or as an SSE event once a keep-alive stream is open). */
   | { kind: 'error'; error: AppError; connection: string | null; reason?: string }
@@ -68,7 +70,8 @@ export type AttemptOutcome =
       answer: Answer;
       drop?: UpstreamAnswer;
     }
-  | { kind: 'failed-after-commit'; answer: Answer }
+  /** `hop`: the failure as the failover list tells it (the answer is an SSE error event now). */
+  | { kind: 'failed-after-commit'; hop: FailoverHop; answer: Answer }
   | { kind: 'refused'; reason: 'aborted' | 'unsupported' };
 
 /**
@@ -255,8 +258,18 @@ function failedWithError(
   if (frame.keepAlive.committed) {
     // The client already has a 200 stream (it waited in the lane): the error can only be an SSE event now.
     const summary = summarizeUpstreamText(bodyText, headerValue(upstream.headers['content-type']));
-    const error: AppError = { code: 'upstream_error', message: `${name} answered ${upstream.statusCode}: ${summary}` };
-    return { kind: 'failed-after-commit', answer: { kind: 'error', error, connection: name, reason: verdict.reason } };
+    const error: AppError = {
+      code: 'upstream_error',
+      message: `${name} answered ${upstream.statusCode}: ${summary}`,
+      // The activity row tells the status the failure stands for, not the 200 the keep-alive sent.
+      status: upstream.statusCode,
+    };
+    const hop = { connection: name, status: upstream.statusCode, reason: verdict.reason };
+    return {
+      kind: 'failed-after-commit',
+      hop,
+      answer: { kind: 'error', error, connection: name, reason: verdict.reason },
+    };
   }
   const status = verdict.status ?? upstream.statusCode;
   const answer: Answer = {

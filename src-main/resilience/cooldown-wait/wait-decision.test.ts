@@ -16,12 +16,12 @@ function cooling(
 }
 
 describe('decideCooldownWait', () => {
-  it('CONC-8: the defaults are on, 30 s per wait, 5 waits, 30 s in all', () => {
+  it('CONC-8 issue 21 §11: the defaults are on, 90 s per wait, 5 waits, 300 s in all (a per-minute limit is covered)', () => {
     expect(comboCooldownWaitSchema.parse({})).toEqual({
       enabled: true,
-      maxWaitMs: 30_000,
+      maxWaitMs: 90_000,
       maxAttempts: 5,
-      budgetMs: 30_000,
+      budgetMs: 300_000,
     });
   });
 
@@ -72,6 +72,21 @@ describe('decideCooldownWait', () => {
     const sooner = { ...cooling('rate_limit_exceeded', 1_500), connection: 'c' };
     const decision = decideCooldownWait([later, sooner], FRESH, ON, NOW);
     expect(decision).toMatchObject({ kind: 'wait', connection: 'c', ms: 1_500 + WAIT_MARGIN_MS });
+  });
+
+  it('CONC-7 issue 21 §13: targets cooled by one burst are waited for together, within the bounds', () => {
+    const first = { ...cooling('rate_limit_exceeded', 1_000), connection: 'a' };
+    const next = { ...cooling('rate_limit_exceeded', 1_040), connection: 'b' };
+    const far = { ...cooling('rate_limit_exceeded', 2_100), connection: 'c' };
+    expect(decideCooldownWait([next, far, first], FRESH, ON, NOW)).toMatchObject({
+      kind: 'wait',
+      connection: 'a',
+      ms: 1_040 + WAIT_MARGIN_MS,
+    });
+    // Never past maxWaitMs: a partner due after it is left for the next pass.
+    const edge = { ...cooling('rate_limit_exceeded', 4_900), connection: 'a' };
+    const beyond = { ...cooling('rate_limit_exceeded', 5_300), connection: 'b' };
+    expect(decideCooldownWait([edge, beyond], FRESH, ON, NOW)).toMatchObject({ ms: 4_900 + WAIT_MARGIN_MS });
   });
 
   it('CONC-9: a target locked until midnight does not stop the wait for a short one beside it', () => {

@@ -27,6 +27,13 @@ export type GiveUpReason = 'disabled' | 'max_attempts' | 'not_transient' | 'too_
 export const WAIT_MARGIN_MS = 50;
 
 /**
+ * Targets cooled by one burst (a combo's targets answering 429 one after the other) come back a
+ * few milliseconds apart: the wait runs to the last of those due this soon after the first, so the
+ * next pass has them all and one more failure there can still fail over (issue 21 §13).
+ */
+export const TOGETHER_MS = 1_000;
+
+/**
  * Causes a short wait may heal (CONC-7): per-minute rate limits, overload, server errors. Never
  * `quota_exhausted` (locked until a reset), auth or not-found causes (CONC-9), nor an unknown one.
  */
@@ -76,10 +83,18 @@ export function decideCooldownWait(
   const remaining = Math.max(0, earliest.until - now);
   if (remaining > settings.maxWaitMs) return { kind: 'give-up', why: 'too_long' };
   if (remaining > settings.budgetMs - held.heldMs) return { kind: 'give-up', why: 'budget' };
+  // The bounds judge the first target back; the ones due with it may stretch the wait a little,
+  // never past a bound.
+  const limit = now + Math.min(settings.maxWaitMs, settings.budgetMs - held.heldMs);
+  let end = Math.max(now, earliest.until);
+  for (const c of candidates) {
+    if (!isWaitable(c) || c.until === null || c.until <= end) continue;
+    if (c.until - earliest.until <= TOGETHER_MS && c.until <= limit) end = c.until;
+  }
   return {
     kind: 'wait',
-    ms: remaining + WAIT_MARGIN_MS,
-    until: now + remaining + WAIT_MARGIN_MS,
+    ms: end - now + WAIT_MARGIN_MS,
+    until: end + WAIT_MARGIN_MS,
     connection: earliest.connection,
   };
 }

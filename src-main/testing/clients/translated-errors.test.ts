@@ -73,11 +73,12 @@ describe('errors across formats (issue 12)', () => {
 
   it('issue 12 §1: an OpenAI-compatible 429 reaches the Anthropic SDK as RateLimitError with rate_limit_error', async () => {
     const { upstream, client } = await anthropicClientOnGlm();
-    upstream.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '90' } });
+    // Longer than the cooldown wait's 90 s (CONC-8): the 429 is the answer, not a hold.
+    upstream.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '600' } });
     const error = await failure(client.messages.create({ model: 'glm-4.6', max_tokens: 16, messages: hi }));
     expect(error).toBeInstanceOf(Anthropic.RateLimitError);
     const apiError = error as InstanceType<typeof Anthropic.APIError>;
-    expect(apiError.headers?.get('retry-after')).toBe('90');
+    expect(apiError.headers?.get('retry-after')).toBe('600');
     expect(apiError.error).toMatchObject({
       type: 'error',
       error: { type: 'rate_limit_error', message: expect.stringContaining('Rate limit') },

@@ -22,9 +22,9 @@ describe('Settings › Resilience › Wait out short cooldowns and Request queue
     expect(inputsOf('resilience.updateSettings')).toEqual([{ comboCooldownWait: { enabled: false, maxAttempts: 3 } }]);
     expect(fake.state.resilienceSettings.comboCooldownWait).toEqual({
       enabled: false,
-      maxWaitMs: 30_000,
+      maxWaitMs: 90_000,
       maxAttempts: 3,
-      budgetMs: 30_000,
+      budgetMs: 300_000,
     });
   });
 
