@@ -16,9 +16,21 @@ export type ChaosPhase = 'storm' | 'healed';
  * (below the proxy's timeouts), `reset_before` destroys the socket without a byte, `reset_mid`
  * sends 200 headers and part of the body then destroys it, `hang` never answers (the proxy's
  * timeout must cut it), `unavailable` answers 503 with Anthropic's error envelope, `stall_error`
- * sends 503 headers and half of that envelope, then stalls (hangs after the headers).
+ * sends 503 headers and half of that envelope, then stalls (hangs after the headers);
+ * `ok_error_body` answers 200 whose body is a rate-limit error (a stream: whose first event is),
+ * `empty_ok` answers 200 with no body at all (issue 21 §1: neither may reach a client as a success).
  */
-export const CHAOS_ACTIONS = ['ok', 'slow', 'reset_before', 'reset_mid', 'hang', 'unavailable', 'stall_error'] as const;
+export const CHAOS_ACTIONS = [
+  'ok',
+  'slow',
+  'reset_before',
+  'reset_mid',
+  'hang',
+  'unavailable',
+  'stall_error',
+  'ok_error_body',
+  'empty_ok',
+] as const;
 export type ChaosAction = (typeof CHAOS_ACTIONS)[number];
 export type ChaosWeights = Readonly<Record<ChaosAction, number>>;
 
@@ -29,8 +41,10 @@ export const STORM_WEIGHTS: ChaosWeights = {
   reset_before: 20,
   reset_mid: 10,
   hang: 10,
-  unavailable: 35,
+  unavailable: 30,
   stall_error: 5,
+  ok_error_body: 5,
+  empty_ok: 5,
 };
 /** Always a normal answer, some of them a little late. */
 export const HEALED_WEIGHTS: ChaosWeights = {
@@ -41,6 +55,8 @@ export const HEALED_WEIGHTS: ChaosWeights = {
   hang: 0,
   unavailable: 0,
   stall_error: 0,
+  ok_error_body: 0,
+  empty_ok: 0,
 };
 
 export interface ChaosUpstreamOptions {
@@ -100,6 +116,8 @@ const emptyTally = (): Record<ChaosAction, number> => ({
   hang: 0,
   unavailable: 0,
   stall_error: 0,
+  ok_error_body: 0,
+  empty_ok: 0,
 });
 
 interface Parsed {
@@ -159,6 +177,18 @@ const UNAVAILABLE_BODY = JSON.stringify({
   type: 'error',
   error: { type: 'api_error', message: 'Service temporarily unavailable' },
 });
+
+const RATE_LIMIT_ERROR = JSON.stringify({
+  type: 'error',
+  error: { type: 'rate_limit_error', message: 'Number of requests has exceeded your rate limit' },
+});
+
+/** A 200 that is no answer: the error as the whole JSON body, or as a stream's first event. */
+function errorBodyOk(stream: boolean): { headers: Record<string, string>; body: string } {
+  const body = stream ? `event: error\ndata: ${RATE_LIMIT_ERROR}\n\n` : RATE_LIMIT_ERROR;
+  const type = stream ? 'text/event-stream' : 'application/json';
+  return { headers: { 'content-type': type, 'content-length': String(Buffer.byteLength(body)) }, body };
+}
 
 function unavailableHeaders(name: string, seq: number): Record<string, string> {
   return {
@@ -254,6 +284,20 @@ export async function startChaosUpstream(options: ChaosUpstreamOptions): Promise
       case 'stall_error':
         res.writeHead(503, unavailableHeaders(name, seq));
         res.write(UNAVAILABLE_BODY.slice(0, Math.floor(UNAVAILABLE_BODY.length / 2)));
+        return;
+      case 'ok_error_body': {
+        const { headers, body } = errorBodyOk(parsed.stream);
+        res.writeHead(200, { ...headers, 'request-id': `req_${name}_${seq}`, 'x-fake-upstream': name });
+        res.end(body);
+        return;
+      }
+      case 'empty_ok':
+        res.writeHead(200, {
+          'content-type': parsed.stream ? 'text/event-stream' : 'application/json',
+          'content-length': '0',
+          'x-fake-upstream': name,
+        });
+        res.end();
         return;
     }
   };
