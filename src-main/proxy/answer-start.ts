@@ -5,6 +5,7 @@ import type { ChunkWatch } from '../resilience/watchdog/stream-watchdog';
 import type { WireFormat } from '../../src-shared/domain/connection';
 import { createEventSpotter, firstEventOf, statusOfErrorEvent, streamEndOf } from './sse-scan';
 import type { Usage, UsageTap } from './usage-tap';
+import { TranslationFailure } from '../translate/translation-failure';
 
 /**
  * A non-stream answer is held whole up to this size so a broken one can still fail over; past it
@@ -122,6 +123,9 @@ export function readAnswerStart(
     };
     const onError = (error: Error) => {
       if (signal.aborted) return finish({ kind: 'aborted' });
+      // A translated answer the bridge gave up on: malformed, like any unusable 200 (failover may help).
+      if (error instanceof TranslationFailure)
+        return finish({ kind: 'failed', failure: 'empty_response', detail: error.what });
       if (error instanceof errors.BodyTimeoutError)
         return finish({
           kind: 'failed',

@@ -4,6 +4,7 @@ import type { UpstreamAnswer } from '../proxy/upstream-answer';
 import type { Bridge } from './bridges';
 import { parseObject } from './json-narrow';
 import { createSseReader, writeSse } from './sse-reader';
+import { TranslationFailure } from './translation-failure';
 import type { Json, ResponseContext, SseOut, StreamTranslator } from './translate-types';
 
 /** A translated JSON answer is held whole; past this it is refused rather than parsed on the event loop. */
@@ -12,9 +13,10 @@ const JSON_CAP = 8 * 1024 * 1024;
 /** Headers that described the upstream's bytes and no longer describe ours. */
 const STALE = ['content-length', 'content-encoding', 'content-md5', 'etag', 'digest'];
 
+/** Bytes in, the client's wire text out, in pieces (a huge event is a piece of its own). */
 interface ChunkTranslator {
-  push(chunk: Buffer): string;
-  end(): string;
+  push(chunk: Buffer): string[];
+  end(): string[];
 }
 
 /**
@@ -48,10 +50,13 @@ function translatedBody(source: Readable, translator: ChunkTranslator): Readable
       callback(error);
     },
   });
-  const emit = (text: string) => {
-    if (text !== '' && !out.push(Buffer.from(text, 'utf8'))) source.pause();
+  const emit = (pieces: string[]) => {
+    let full = false;
+    for (const text of pieces) if (!out.push(Buffer.from(text, 'utf8'))) full = true;
+    if (full) source.pause();
   };
   source.on('data', (chunk: Buffer) => {
+    if (out.destroyed) return;
     try {
       emit(translator.push(chunk));
     } catch (error) {
@@ -110,19 +115,19 @@ function jsonChunks(
   return {
     push(chunk) {
       size += chunk.length;
-      if (size > JSON_CAP) throw new Error('the upstream answer is too large to translate');
+      if (size > JSON_CAP) throw new TranslationFailure(`an answer over ${JSON_CAP / (1024 * 1024)} MiB`);
       chunks.push(chunk);
-      return '';
+      return [];
     },
     end() {
       const parsed = parseObject(Buffer.concat(chunks, size).toString('utf8'));
-      if (!parsed) throw new Error('the upstream answer is not a JSON object');
+      if (!parsed) throw new TranslationFailure('a body that is not a JSON object');
       let body: Json = parsed;
       for (let i = bridge.hops.length - 1; i >= 0; i--) {
         const hop = bridge.hops[i];
         if (hop) body = hop.response(body, { ...context, request: requests[i] ?? {} });
       }
-      return JSON.stringify(body);
+      return [JSON.stringify(body)];
     },
   };
 }
