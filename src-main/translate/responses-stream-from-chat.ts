@@ -13,7 +13,7 @@ import {
   toolCallItem,
   type ResponseParts,
 } from './responses-object';
-import { customInput, resolveTool, responsesToolIndex, type ResponsesTool } from './responses-tools';
+import { customInput, declaredTools, resolveTool, responsesToolIndex, type ResponsesTool } from './responses-tools';
 import type { Json, ResponseContext, SseOut, StreamTranslator, StreamTranslatorFactory } from './translate-types';
 
 /**
@@ -63,7 +63,7 @@ class ResponsesStream implements StreamTranslator {
   constructor(private readonly context: ResponseContext) {
     this.echo = responseEcho(context);
     this.id = responseId(context);
-    this.toolIndex = responsesToolIndex(context.request.tools);
+    this.toolIndex = responsesToolIndex(declaredTools(context.request).tools);
   }
 
   push(event: string | null, data: string): SseOut[] {
