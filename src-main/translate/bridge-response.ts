@@ -3,6 +3,7 @@ import { Readable } from 'node:stream';
 import type { UpstreamAnswer } from '../proxy/upstream-answer';
 import type { Bridge } from './bridges';
 import { parseObject } from './json-narrow';
+import { LONG_STRING } from './shared-json';
 import { createSseReader, writeSse } from './sse-reader';
 import { TranslationFailure } from './translation-failure';
 import type { Json, ResponseContext, SseOut, StreamTranslator } from './translate-types';
@@ -52,7 +53,22 @@ function translatedBody(source: Readable, translator: ChunkTranslator): Readable
   });
   const emit = (pieces: string[]) => {
     let full = false;
-    for (const text of pieces) if (!out.push(Buffer.from(text, 'utf8'))) full = true;
+    // A long string repeated by several events of one push (a Responses stream's finished text) is
+    // encoded once; the same bytes are pushed again (a Buffer in a stream is only ever read).
+    let long: string | null = null;
+    let longBytes: Buffer | null = null;
+    for (const text of pieces) {
+      let bytes: Buffer;
+      if (longBytes !== null && text === long) bytes = longBytes;
+      else {
+        bytes = Buffer.from(text, 'utf8');
+        if (text.length >= LONG_STRING) {
+          long = text;
+          longBytes = bytes;
+        }
+      }
+      if (!out.push(bytes)) full = true;
+    }
     if (full) source.pause();
   };
   source.on('data', (chunk: Buffer) => {

@@ -312,3 +312,31 @@ describe('responsesStreamFromChat: tools declared in additional_tools (issue 21 
     ]);
   });
 });
+
+describe('responsesStreamFromChat: a long text (issue 21 §2)', () => {
+  it('issue 21 §2: the events repeating a long text are the same JSON, built around one escaped copy of it', () => {
+    const text = 'é"\\'.repeat(40_000);
+    const events = responsesStreamFromChat({ clientModel: 'm', request: {}, idSeed: 's4' });
+    const out = [
+      ...events.push(null, JSON.stringify(chatChunk({ role: 'assistant', content: '' }))),
+      ...events.push(null, JSON.stringify(chatChunk({ content: text }))),
+      ...events.push(null, JSON.stringify(chatChunk({}, 'stop'))),
+      ...events.push(null, '[DONE]'),
+    ];
+    const escaped = JSON.stringify(text);
+    const carrying = out.filter((e) => e.pieces !== undefined);
+    expect(carrying.map((e) => e.event)).toEqual([
+      'response.output_text.delta',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    const shared = carrying.map((e) => e.pieces?.find((p) => p.length >= escaped.length));
+    for (const piece of shared) expect(Object.is(piece, shared[0])).toBe(true);
+    expect(shared[0]).toBe(escaped);
+    for (const e of carrying) expect(e.pieces?.join('')).toBe(e.data);
+    const done = out.find((e) => e.event === 'response.output_item.done');
+    expect(JSON.parse(done?.data ?? '{}')).toMatchObject({ item: { content: [{ text }] } });
+  });
+});

@@ -142,9 +142,9 @@ const PIECE_TARGET = 1024 * 1024;
 
 /**
  * Events back to wire text: `event:` only when named; JSON data never holds a raw newline. Small
- * events are joined into pieces; the data of an event bigger than a piece is a piece of its own, so
- * a huge event is never copied into a larger string before it is encoded (a Responses stream
- * repeats a huge answer in five events).
+ * events are joined into pieces; the data of an event bigger than a piece is a piece of its own (or
+ * its own pieces, see SseOut.pieces), so a huge event is never copied into a larger string before
+ * it is encoded.
  */
 export function writeSse(events: readonly SseOut[]): string[] {
   const pieces: string[] = [];
@@ -152,7 +152,7 @@ export function writeSse(events: readonly SseOut[]): string[] {
   for (const e of events) {
     const head = e.event === null ? 'data: ' : `event: ${e.event}\ndata: `;
     if (e.data.length > PIECE_TARGET) {
-      pieces.push(piece + head, e.data);
+      pieces.push(piece + head, ...(e.pieces ?? [e.data]));
       piece = '\n\n';
       continue;
     }
