@@ -7,7 +7,8 @@ import { anthropicConnection, openaiConnection, startLeeway, type RunningLeeway 
  * event loop carries only Leeway's own work and the small requests: what is measured. The upstream
  * writes 16 KiB pieces, honouring backpressure, at most 32 KiB a millisecond (a fast link, like a
  * real socket, not one write). Models: `*-big` answer one line of `lineBytes`, `*-over` one of
- * `overBytes`, `*-small` a small JSON answer.
+ * `overBytes` after a first small event, `*-overfirst` the same line first, `*-small` a small JSON
+ * answer.
  */
 
 /** `client->connection`; the same format on both sides is the untranslated passthrough, for comparison. */
@@ -71,7 +72,10 @@ const server = http.createServer((req, res) => {
       console.log(JSON.stringify({ model, finished: res.writableFinished }));
       if (wake) wake();
     });
-    for (const part of bigBody(req.url, model.endsWith('-over') ? OVER : LINE)) {
+    const parts = bigBody(req.url, model.endsWith('-big') ? LINE : OVER);
+    // The huge line first: nothing can be committed before it.
+    if (model.endsWith('-overfirst')) parts.shift();
+    for (const part of parts) {
       for (let at = 0; at < part.length; at += 16384, n++) {
         if (res.destroyed) return;
         if (!res.write(part.subarray(at, at + 16384))) await new Promise((r) => { wake = r; res.once('drain', r); });
@@ -157,14 +161,16 @@ export function clientRequest(direction: Direction, model: string, stream: boole
 }
 
 /** The model family a direction's upstream serves: `gpt-*` on the OpenAI-compatible connection, `claude-*` on Anthropic's. */
-export function modelFor(direction: Direction, size: 'big' | 'over' | 'small'): string {
+export type Size = 'big' | 'over' | 'overfirst' | 'small';
+
+export function modelFor(direction: Direction, size: Size): string {
   return `${direction.endsWith('openai') ? 'gpt' : 'claude'}-${size}`;
 }
 
 export interface LongLineRig {
   leeway: RunningLeeway;
   /** Streams one big answer through the proxy from a child process. */
-  bigStream(direction: Direction, size: 'big' | 'over'): { done: Promise<BigStream>; kill(): void };
+  bigStream(direction: Direction, size: Exclude<Size, 'small'>): { done: Promise<BigStream>; kill(): void };
   /** One small non-stream request of `direction` from this process: its status and latency in ms. */
   askSmall(direction: Direction): Promise<{ status: number; ms: number }>;
   /** The newest activity row id so far: rows of what a test does next come after it. */
@@ -182,8 +188,8 @@ export async function startLongLineRig(lineBytes: number, overBytes: number): Pr
   const url = `http://127.0.0.1:${port}`;
   const leeway = await startLeeway({
     connections: [
-      anthropicConnection('an', url, { models: ['claude-big', 'claude-over', 'claude-small'] }),
-      openaiConnection('oa', url, { models: ['gpt-big', 'gpt-over', 'gpt-small'] }),
+      anthropicConnection('an', url, { models: ['claude-big', 'claude-over', 'claude-overfirst', 'claude-small'] }),
+      openaiConnection('oa', url, { models: ['gpt-big', 'gpt-over', 'gpt-overfirst', 'gpt-small'] }),
     ],
   });
   /** The big streams' readers, ended with the rig (one still reading when a test timed out). */

@@ -47,3 +47,21 @@ describe('issue 21 §2: an SSE line past the translators’ cap', () => {
     }, 60_000);
   }
 });
+
+describe('issue 21 §2: an SSE line past the cap before anything was committed', () => {
+  it("issue 21 §2: anthropic->openai: the answer is a malformed 200 (failover): with no other candidate, a 502 in the client's format naming the cause", async () => {
+    const after = await rig.lastRowId();
+    const endsBefore = rig.upstreamEnds().length;
+    const got = await rig.bigStream('anthropic->openai', 'overfirst').done;
+
+    expect(got.status).toBe(502);
+    const body = JSON.parse(got.tail) as { type: string; error: { type: string; message: string } };
+    expect(body.type).toBe('error');
+    expect(body.error.message).toContain(`answered 200 with an SSE event over ${SSE_EVENT_CAP / (1024 * 1024)} MiB`);
+    const row = await rig.rowFor('gpt-overfirst', after);
+    expect(row).toMatchObject({ errorCode: 'upstream_invalid_response' });
+    await expect
+      .poll(() => rig.upstreamEnds().slice(endsBefore))
+      .toEqual([{ model: 'gpt-overfirst', finished: false }]);
+  }, 60_000);
+});
