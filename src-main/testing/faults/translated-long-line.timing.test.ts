@@ -4,7 +4,7 @@ import { median, smallLatenciesWhile, startLongLineRig, type Direction, type Lon
 /*
  * Issue 21 §2: one 32 MB SSE data line on a translated stream, sent by the upstream in 16 KiB pieces
  * like a real socket, through the real proxy. Before the fix the translators' SSE reader searched the
- * whole growing line on every chunk: 35-50 s for 32 MB, the event loop frozen for seconds at a time,
+ * whole growing line on every chunk: 35-85 s for 32 MB, the event loop frozen for seconds at a time,
  * small requests beside it waiting tens of seconds (some reset). Now each byte is searched once.
  * A timing file (`npm test` runs it alone): the medians are the issue's bound, measured generously.
  */
