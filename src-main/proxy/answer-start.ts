@@ -6,6 +6,7 @@ import type { WireFormat } from '../../src-shared/domain/connection';
 import { createEventSpotter, firstEventOf, statusOfErrorEvent, streamEndOf } from './sse-scan';
 import type { Usage, UsageTap } from './usage-tap';
 import { isErrorObject, statusOfErrorObject } from '../translate/error-body';
+import { TranslationFailure } from '../translate/translation-failure';
 
 /**
  * A non-stream answer is held whole up to this size so a broken one can still fail over; past it
@@ -130,6 +131,9 @@ export function readAnswerStart(
     };
     const onError = (error: Error) => {
       if (signal.aborted) return finish({ kind: 'aborted' });
+      // A translated answer the bridge gave up on: malformed, like any unusable 200 (failover may help).
+      if (error instanceof TranslationFailure)
+        return finish({ kind: 'failed', failure: 'empty_response', detail: error.what });
       if (error instanceof errors.BodyTimeoutError)
         return finish({
           kind: 'failed',

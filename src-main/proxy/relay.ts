@@ -3,6 +3,7 @@ import type { ChunkWatch } from '../resilience/watchdog/stream-watchdog';
 import type { WatchdogDecision } from '../resilience/watchdog/throughput-meter';
 import type { AnswerStart } from './answer-start';
 import type { WireFormat } from '../../src-shared/domain/connection';
+import { TranslationFailure } from '../translate/translation-failure';
 import { createLastEventKeeper } from './last-event';
 import { streamEndOf } from './sse-scan';
 import { headerValue } from './header-value';
@@ -194,8 +195,15 @@ export function relayResponse(res: ServerResponse, input: RelayInput): Promise<R
       if (trailer !== '') res.write(trailer);
       res.end(() => settle(true, end === 'error' ? 'upstream_stream_error' : null));
     };
-    const onError = () => {
+    const onError = (error: unknown) => {
       if (res.destroyed) return settle(false, 'client_closed');
+      if (error instanceof TranslationFailure) {
+        // The bridge gave up on the upstream's answer (an event past its cap): say so, not "lost".
+        const message = `Leeway: ${error.message}; the answer is incomplete`;
+        return res.end(streamErrorFrame(format, message, 'upstream_invalid_response'), () =>
+          settle(false, 'upstream_invalid_response'),
+        );
+      }
       if (isSse) {
         res.end(`${trailer}${streamErrorFrame(format, LOST, 'upstream_stream_error')}`, () =>
           settle(false, 'upstream_stream_error'),
@@ -222,7 +230,7 @@ export function relayResponse(res: ServerResponse, input: RelayInput): Promise<R
     body.on('error', onError);
     // A body whose last bytes came with the held ones may have ended (or failed) before these listeners.
     if (body.readableEnded) onEnd();
-    else if (body.errored) onError();
+    else if (body.errored) onError(body.errored);
     // Held at the commit; a full client socket resumes it on drain instead.
     else if (!res.writableNeedDrain) body.resume();
   });

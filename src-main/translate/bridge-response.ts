@@ -4,7 +4,9 @@ import type { UpstreamAnswer } from '../proxy/upstream-answer';
 import type { Bridge } from './bridges';
 import { isErrorObject } from './error-body';
 import { parseObject } from './json-narrow';
+import { LONG_STRING } from './shared-json';
 import { createSseReader, writeSse } from './sse-reader';
+import { TranslationFailure } from './translation-failure';
 import type { Json, ResponseContext, SseOut, StreamTranslator } from './translate-types';
 
 /** A translated JSON answer is held whole; past this it is refused rather than parsed on the event loop. */
@@ -13,9 +15,10 @@ const JSON_CAP = 8 * 1024 * 1024;
 /** Headers that described the upstream's bytes and no longer describe ours. */
 const STALE = ['content-length', 'content-encoding', 'content-md5', 'etag', 'digest'];
 
+/** Bytes in, the client's wire text out, in pieces (a huge event is a piece of its own). */
 interface ChunkTranslator {
-  push(chunk: Buffer): string;
-  end(): string;
+  push(chunk: Buffer): string[];
+  end(): string[];
 }
 
 /**
@@ -49,10 +52,28 @@ function translatedBody(source: Readable, translator: ChunkTranslator): Readable
       callback(error);
     },
   });
-  const emit = (text: string) => {
-    if (text !== '' && !out.push(Buffer.from(text, 'utf8'))) source.pause();
+  const emit = (pieces: string[]) => {
+    let full = false;
+    // A long string repeated by several events of one push (a Responses stream's finished text) is
+    // encoded once; the same bytes are pushed again (a Buffer in a stream is only ever read).
+    let long: string | null = null;
+    let longBytes: Buffer | null = null;
+    for (const text of pieces) {
+      let bytes: Buffer;
+      if (longBytes !== null && text === long) bytes = longBytes;
+      else {
+        bytes = Buffer.from(text, 'utf8');
+        if (text.length >= LONG_STRING) {
+          long = text;
+          longBytes = bytes;
+        }
+      }
+      if (!out.push(bytes)) full = true;
+    }
+    if (full) source.pause();
   };
   source.on('data', (chunk: Buffer) => {
+    if (out.destroyed) return;
     try {
       emit(translator.push(chunk));
     } catch (error) {
@@ -111,23 +132,23 @@ function jsonChunks(
   return {
     push(chunk) {
       size += chunk.length;
-      if (size > JSON_CAP) throw new Error('the upstream answer is too large to translate');
+      if (size > JSON_CAP) throw new TranslationFailure(`an answer over ${JSON_CAP / (1024 * 1024)} MiB`);
       chunks.push(chunk);
-      return '';
+      return [];
     },
     end() {
       const text = Buffer.concat(chunks, size).toString('utf8');
       const parsed = parseObject(text);
-      if (!parsed) throw new Error('the upstream answer is not a JSON object');
+      if (!parsed) throw new TranslationFailure('a body that is not a JSON object');
       // An error is no answer to translate (issue 21 §1): it goes on as it came, and the attempt
       // learns it like the status it stands for; the error relay puts it in the client's format.
-      if (isErrorObject(parsed)) return text;
+      if (isErrorObject(parsed)) return [text];
       let body: Json = parsed;
       for (let i = bridge.hops.length - 1; i >= 0; i--) {
         const hop = bridge.hops[i];
         if (hop) body = hop.response(body, { ...context, request: requests[i] ?? {} });
       }
-      return JSON.stringify(body);
+      return [JSON.stringify(body)];
     },
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { chatRequestFromResponses } from './chat-request-from-responses';
+import { messagesRequestFromChat } from './messages-request-from-chat';
 import { responsesFixture } from './responses-test-support';
 import type { Json, RequestOptions, RequestTranslation } from './translate-types';
 
@@ -361,5 +362,92 @@ describe('chatRequestFromResponses: fields', () => {
       tools: [{ type: 'function', name: 'late', defer_loading: true, parameters: { type: 'object', properties: {} } }],
     });
     expect(toolNames(body)).toEqual(['late']);
+  });
+});
+
+describe('chatRequestFromResponses: additional_tools (codex 0.169 with its default model, issue 21 §10)', () => {
+  it('issue 21 §10: the default model sends its tools only in an additional_tools input item: they become chat tools, and the item no message', () => {
+    const request = responsesFixture('codex-request-responses-lite.json');
+    expect(request).not.toHaveProperty('tools');
+    const { body, dropped } = translate(request);
+    expect(toolNames(body)).toEqual([
+      'functions__exec',
+      'functions__wait',
+      'functions__request_user_input',
+      'functions__request_user_input_async',
+      'clock__sleep',
+      'collaboration__followup_task',
+      'collaboration__interrupt_agent',
+      'collaboration__list_agents',
+      'collaboration__send_message',
+      'collaboration__spawn_agent',
+      'collaboration__wait_agent',
+    ]);
+    // codex's code-mode `exec` is freeform (a lark grammar): one string `input`, the grammar described.
+    const exec = (body.tools as Json[])[0]?.function as Json;
+    expect(exec.parameters).toMatchObject({ required: ['input'] });
+    expect(String(exec.description)).toMatch(/Run JavaScript code[\s\S]*It must match this lark grammar/);
+    expect(body.tool_choice).toBe('auto');
+    expect(body.parallel_tool_calls).toBe(false);
+    // The item carries tools only: no message is made of it, and nothing of it is dropped.
+    expect(messages(body).map((m) => m.role)).toEqual(['system', 'system', 'system', 'system', 'user', 'user']);
+    expect(dropped.join('\n')).not.toContain('input[0]');
+    expect(JSON.stringify(messages(body))).not.toContain('additional_tools');
+  });
+
+  it('issue 21 §10: Responses → Messages: the additional tools reach an Anthropic model as tools', () => {
+    const { body } = translate(responsesFixture('codex-request-responses-lite.json'));
+    const anthropic = messagesRequestFromChat(body, { model: 'claude-sonnet-4-6', reasoning: false });
+    if (!anthropic.ok) throw new Error(`refused: ${anthropic.refusal.field}`);
+    const tools = anthropic.body.tools as Json[];
+    expect(tools.map((t) => t.name)).toEqual(toolNames(body));
+    expect(tools[0]).toMatchObject({ name: 'functions__exec', input_schema: { required: ['input'] } });
+    expect(anthropic.body.tool_choice).toEqual({ type: 'auto', disable_parallel_tool_use: true });
+  });
+
+  it('issue 21 §10: a follow-up after a namespaced exec call: the call keeps the name its additional tool was declared with', () => {
+    const { body } = translate(responsesFixture('codex-request-responses-lite-exec-followup.json'));
+    const assistant = messages(body).find((m) => Array.isArray(m.tool_calls));
+    expect(assistant?.tool_calls).toEqual([
+      {
+        id: 'call_1',
+        type: 'function',
+        function: { name: 'functions__exec', arguments: JSON.stringify({ input: 'text("EXEC_RAN_OK")' }) },
+      },
+    ]);
+    expect(toolNames(body)).toContain('functions__exec');
+    const tool = messages(body).find((m) => m.role === 'tool');
+    expect(tool).toMatchObject({ tool_call_id: 'call_1' });
+    expect(String(tool?.content)).toContain('EXEC_RAN_OK');
+  });
+
+  it('issue 21 §10: tools added later in the conversation join the top-level ones; a later definition of a name replaces the earlier', () => {
+    const fn = (name: string, description: string) => ({ type: 'function', name, description, parameters: {} });
+    const { body, dropped } = translate({
+      model: 'x',
+      tools: [fn('read', 'v1'), fn('write', 'w')],
+      input: [
+        { role: 'user', content: 'hi' },
+        { type: 'additional_tools', role: 'developer', tools: [fn('read', 'v2'), fn('mcp_lookup', 'm')] },
+        { role: 'user', content: 'again' },
+      ],
+    });
+    expect((body.tools as Json[]).map((t) => [(t.function as Json).name, (t.function as Json).description])).toEqual([
+      ['read', 'v2'],
+      ['write', 'w'],
+      ['mcp_lookup', 'm'],
+    ]);
+    expect(dropped).toContain('tools[0] (replaced by input[1].tools[0], a later tool of the same name)');
+    expect(messages(body)).toEqual([
+      { role: 'user', content: 'hi' },
+      { role: 'user', content: 'again' },
+    ]);
+  });
+
+  it('issue 21 §10: an additional tool a chat model cannot serve is refused naming its place in input; one without tools too', () => {
+    expect(refusal({ model: 'x', input: [{ type: 'additional_tools', tools: [{ type: 'file_search' }] }] }).field).toBe(
+      'input[0].tools[0].type',
+    );
+    expect(refusal({ model: 'x', input: [{ type: 'additional_tools' }] }).field).toBe('input[0].tools');
   });
 });

@@ -1,6 +1,6 @@
 import { asArray, asNumber, asObject, asString } from './json-narrow';
 import { chatMessagesFromInput } from './responses-input';
-import { chatToolChoiceName, chatToolsFromResponses } from './responses-tools';
+import { chatToolChoiceName, chatToolsFromResponses, declaredTools } from './responses-tools';
 import type { Json, RequestTranslation, RequestTranslator, TranslateRefusal } from './translate-types';
 
 /**
@@ -63,7 +63,8 @@ export const chatRequestFromResponses: RequestTranslator = (body, options) => {
 
   const out: Json = { model: options.model, messages };
 
-  const tools = chatToolsFromResponses(asArray(body.tools) ?? []);
+  const declared = declaredTools(body);
+  const tools = chatToolsFromResponses(declared.tools, declared.fields);
   if (!tools.ok) return tools;
   dropped.push(...tools.dropped);
   if (tools.tools.length > 0) {

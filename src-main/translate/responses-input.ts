@@ -132,6 +132,10 @@ export function chatMessagesFromInput(items: readonly unknown[], reasoning: bool
         transcript.toolImage(output.images);
         break;
       }
+      case 'additional_tools':
+        // Its tools are declared with the request's own (responses-tools.ts declaredTools).
+        if (!asArray(item.tools)) return refuse(`${field}.tools`, 'an additional_tools item needs a tools array');
+        break;
       case 'compaction':
       case 'compaction_summary':
         return refuse(

@@ -146,3 +146,46 @@ describe('responsesResponseFromChat', () => {
     expect(out.output).toEqual([]);
   });
 });
+
+describe('responsesResponseFromChat: tools declared in additional_tools (issue 21 §10)', () => {
+  it('issue 21 §10: a whole answer calling an additional tool maps back to its namespace and kind', () => {
+    const request = responsesFixture('codex-request-responses-lite.json');
+    const response = responsesResponseFromChat(
+      {
+        id: 'c',
+        object: 'chat.completion',
+        created: 1,
+        model: 'up',
+        choices: [
+          {
+            index: 0,
+            message: {
+              role: 'assistant',
+              content: null,
+              tool_calls: [
+                {
+                  id: 'call_X',
+                  type: 'function',
+                  function: { name: 'functions__exec', arguments: '{"input":"text(1)"}' },
+                },
+              ],
+            },
+            finish_reason: 'tool_calls',
+          },
+        ],
+      },
+      { clientModel: 'gpt-6.1-sol', request, idSeed: 's3' },
+    );
+    expect(response.output).toEqual([
+      {
+        id: 'ctc_s3_0',
+        type: 'custom_tool_call',
+        status: 'completed',
+        call_id: 'call_X',
+        name: 'exec',
+        namespace: 'functions',
+        input: 'text(1)',
+      },
+    ]);
+  });
+});

@@ -11,7 +11,7 @@ import {
   responsesUsage,
   statusOf,
 } from './responses-object';
-import { responsesToolIndex } from './responses-tools';
+import { declaredTools, responsesToolIndex } from './responses-tools';
 import type { Json, ResponseTranslator } from './translate-types';
 
 /**
@@ -37,7 +37,7 @@ export const responsesResponseFromChat: ResponseTranslator = (body, context) => 
   if (text !== '') output.push(messageItem(itemId('msg', context, output.length), 'completed', text));
   const calls = asArray(message.tool_calls) ?? [];
   if (calls.length > 0) {
-    const index = responsesToolIndex(context.request.tools);
+    const index = responsesToolIndex(declaredTools(context.request).tools);
     for (const call of calls) {
       const object = asObject(call);
       if (object) output.push(finishedToolCallItem(index, context, output.length, object));

@@ -256,3 +256,87 @@ describe('responsesStreamFromChat', () => {
     expect(events[2]?.data).toMatchObject({ code: 'server_is_overloaded', message: 'boom' });
   });
 });
+
+describe('responsesStreamFromChat: tools declared in additional_tools (issue 21 §10)', () => {
+  it('issue 21 §10: a call to a tool of an additional_tools namespace comes back as the kind declared, with namespace and bare name', () => {
+    const request = responsesFixture('codex-request-responses-lite.json');
+    const events = runStream(responsesStreamFromChat({ clientModel: 'gpt-6.1-sol', request, idSeed: 's2' }), [
+      sse(chatChunk({ role: 'assistant', content: '' })),
+      sse(
+        chatChunk({
+          tool_calls: [
+            {
+              index: 0,
+              id: 'call_X',
+              type: 'function',
+              function: { name: 'functions__exec', arguments: '{"input":"text(1)"}' },
+            },
+          ],
+        }),
+      ),
+      sse(
+        chatChunk({
+          tool_calls: [
+            {
+              index: 1,
+              id: 'call_S',
+              type: 'function',
+              function: { name: 'clock__sleep', arguments: '{"duration_ms":5}' },
+            },
+          ],
+        }),
+      ),
+      sse(chatChunk({}, 'tool_calls')),
+      sse('[DONE]'),
+    ]);
+    const done = events.filter((e) => e.type === 'response.output_item.done').map(itemOf);
+    expect(done).toEqual([
+      {
+        id: 'ctc_s2_0',
+        type: 'custom_tool_call',
+        status: 'completed',
+        call_id: 'call_X',
+        name: 'exec',
+        namespace: 'functions',
+        input: 'text(1)',
+      },
+      {
+        id: 'fc_s2_1',
+        type: 'function_call',
+        status: 'completed',
+        call_id: 'call_S',
+        name: 'sleep',
+        namespace: 'clock',
+        arguments: '{"duration_ms":5}',
+      },
+    ]);
+  });
+});
+
+describe('responsesStreamFromChat: a long text (issue 21 §2)', () => {
+  it('issue 21 §2: the events repeating a long text are the same JSON, built around one escaped copy of it', () => {
+    const text = 'é"\\'.repeat(40_000);
+    const events = responsesStreamFromChat({ clientModel: 'm', request: {}, idSeed: 's4' });
+    const out = [
+      ...events.push(null, JSON.stringify(chatChunk({ role: 'assistant', content: '' }))),
+      ...events.push(null, JSON.stringify(chatChunk({ content: text }))),
+      ...events.push(null, JSON.stringify(chatChunk({}, 'stop'))),
+      ...events.push(null, '[DONE]'),
+    ];
+    const escaped = JSON.stringify(text);
+    const carrying = out.filter((e) => e.pieces !== undefined);
+    expect(carrying.map((e) => e.event)).toEqual([
+      'response.output_text.delta',
+      'response.output_text.done',
+      'response.content_part.done',
+      'response.output_item.done',
+      'response.completed',
+    ]);
+    const shared = carrying.map((e) => e.pieces?.find((p) => p.length >= escaped.length));
+    for (const piece of shared) expect(Object.is(piece, shared[0])).toBe(true);
+    expect(shared[0]).toBe(escaped);
+    for (const e of carrying) expect(e.pieces?.join('')).toBe(e.data);
+    const done = out.find((e) => e.event === 'response.output_item.done');
+    expect(JSON.parse(done?.data ?? '{}')).toMatchObject({ item: { content: [{ text }] } });
+  });
+});

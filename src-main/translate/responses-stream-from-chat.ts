@@ -13,7 +13,8 @@ import {
   toolCallItem,
   type ResponseParts,
 } from './responses-object';
-import { customInput, resolveTool, responsesToolIndex, type ResponsesTool } from './responses-tools';
+import { customInput, declaredTools, resolveTool, responsesToolIndex, type ResponsesTool } from './responses-tools';
+import { LONG_STRING, SharedJson } from './shared-json';
 import type { Json, ResponseContext, SseOut, StreamTranslator, StreamTranslatorFactory } from './translate-types';
 
 /**
@@ -59,11 +60,15 @@ class ResponsesStream implements StreamTranslator {
   private message: OpenText | null = null;
   private readonly calls = new Map<number, ToolCallState>();
   private out: SseOut[] = [];
+  /** A finished text is repeated by up to five events: long strings are escaped once (shared-json.ts). */
+  private readonly shared = new SharedJson();
+  /** The longest text or arguments so far (a delta may be long too). */
+  private longest = 0;
 
   constructor(private readonly context: ResponseContext) {
     this.echo = responseEcho(context);
     this.id = responseId(context);
-    this.toolIndex = responsesToolIndex(context.request.tools);
+    this.toolIndex = responsesToolIndex(declaredTools(context.request).tools);
   }
 
   push(event: string | null, data: string): SseOut[] {
@@ -98,8 +103,14 @@ class ResponsesStream implements StreamTranslator {
   }
 
   private emit(type: string, fields: Json): void {
-    const data = JSON.stringify({ type, ...fields, sequence_number: this.sequence++ });
-    this.out.push({ event: type, data });
+    const event = { type, ...fields, sequence_number: this.sequence++ };
+    // Only once a text or arguments grew long: the usual small events take no replacer pass.
+    if (this.longest < LONG_STRING) this.out.push({ event: type, data: JSON.stringify(event) });
+    else this.out.push({ event: type, ...this.shared.stringify(event) });
+  }
+
+  private grew(length: number): void {
+    if (length > this.longest) this.longest = length;
   }
 
   private snapshot(parts: Omit<ResponseParts, 'id' | 'createdAt' | 'output'>): Json {
@@ -142,6 +153,7 @@ class ResponsesStream implements StreamTranslator {
       });
     }
     this.reasoning.text += delta;
+    this.grew(this.reasoning.text.length);
     const { id, outputIndex } = this.reasoning;
     this.emit('response.reasoning_text.delta', { item_id: id, output_index: outputIndex, content_index: 0, delta });
   }
@@ -164,6 +176,7 @@ class ResponsesStream implements StreamTranslator {
       });
     }
     this.message.text += delta;
+    this.grew(this.message.text.length);
     const { id, outputIndex } = this.message;
     this.emit('response.output_text.delta', {
       item_id: id,
@@ -191,11 +204,13 @@ class ResponsesStream implements StreamTranslator {
     if (call.outputIndex === null) {
       call.name += asString(fn?.name) ?? '';
       call.args += args;
+      this.grew(call.args.length);
       if (call.name !== '') this.openCall(call);
       return;
     }
     if (args === '') return;
     call.args += args;
+    this.grew(call.args.length);
     if (call.tool?.kind === 'function') {
       this.emit('response.function_call_arguments.delta', {
         item_id: call.id,
@@ -277,6 +292,7 @@ class ResponsesStream implements StreamTranslator {
     const { status, incompleteReason } = statusOf(this.finishReason);
     const response = this.snapshot({ status, usage: this.usage, incompleteReason });
     this.emit(status === 'incomplete' ? 'response.incomplete' : 'response.completed', { response });
+    this.shared.clear();
   }
 
   private fail(value: unknown): void {

@@ -12,6 +12,7 @@ import type { Json, TranslateRefusal } from './translate-types';
  * - hosted tools codex sends on every request and a chat model cannot run (`web_search`,
  *   `tool_search`) are dropped and listed; other hosted tools are refused naming the field.
  * `defer_loading` tools are sent up front: with `tool_search` gone nothing else would load them.
+ * Tools come from the top-level `tools` and from `additional_tools` input items (see declaredTools).
  */
 
 const NAMESPACE_SEPARATOR = '__';
@@ -52,14 +53,60 @@ function fnv1a(text: string): string {
   return hash.toString(16).padStart(8, '0');
 }
 
+/** Every tool a request declares, in order, with the field each came from (for refusals). */
+export interface DeclaredTools {
+  tools: unknown[];
+  fields: string[];
+}
+
+/**
+ * The top-level `tools`, then the tools of each `additional_tools` input item. Such an item adds
+ * tools at its place in the conversation; codex 0.169's default model ("responses lite") sends no
+ * top-level `tools` at all, only one such item first in `input`, on every turn. Chat declares tools
+ * once for the whole conversation, so they are all declared up front; a later definition of a name
+ * replaces an earlier one (a tool updated mid-conversation).
+ */
+export function declaredTools(request: Json): DeclaredTools {
+  const tools: unknown[] = [];
+  const fields: string[] = [];
+  (asArray(request.tools) ?? []).forEach((tool, i) => {
+    tools.push(tool);
+    fields.push(`tools[${i}]`);
+  });
+  (asArray(request.input) ?? []).forEach((entry, i) => {
+    const item = asObject(entry);
+    if (asString(item?.type) !== 'additional_tools') return;
+    (asArray(item?.tools) ?? []).forEach((tool, j) => {
+      tools.push(tool);
+      fields.push(`input[${i}].tools[${j}]`);
+    });
+  });
+  return { tools, fields };
+}
+
 export type ToolsTranslation =
   { ok: true; tools: Json[]; dropped: string[] } | { ok: false; refusal: TranslateRefusal };
 
-export function chatToolsFromResponses(tools: unknown[]): ToolsTranslation {
+/** Chat function tools for the declared tools; `fields[i]` names tool i in refusals (default `tools[i]`). */
+export function chatToolsFromResponses(tools: readonly unknown[], fields: readonly string[] = []): ToolsTranslation {
   const out: Json[] = [];
   const dropped: string[] = [];
+  /** Chat name → its place in `out` and the field it came from: chat servers refuse duplicate names. */
+  const placed = new Map<string, { at: number; field: string }>();
+  const place = (tool: Json, field: string) => {
+    const name = String(asObject(tool.function)?.name);
+    const earlier = placed.get(name);
+    if (earlier === undefined) {
+      placed.set(name, { at: out.length, field });
+      out.push(tool);
+      return;
+    }
+    out[earlier.at] = tool;
+    dropped.push(`${earlier.field} (replaced by ${field}, a later tool of the same name)`);
+    placed.set(name, { at: earlier.at, field });
+  };
   for (let i = 0; i < tools.length; i++) {
-    const field = `tools[${i}]`;
+    const field = fields[i] ?? `tools[${i}]`;
     const tool = asObject(tools[i]);
     const type = asString(tool?.type);
     if (!tool || !type) return refuse(`${field}.type`, 'a tool needs a type');
@@ -72,15 +119,16 @@ export function chatToolsFromResponses(tools: unknown[]): ToolsTranslation {
       const inner = asArray(tool.tools);
       if (!namespace || !inner) return refuse(field, 'a namespace tool needs a name and tools');
       for (let j = 0; j < inner.length; j++) {
-        const one = chatTool(asObject(inner[j]), namespace, `${field}.tools[${j}]`);
+        const innerField = `${field}.tools[${j}]`;
+        const one = chatTool(asObject(inner[j]), namespace, innerField);
         if ('refusal' in one) return { ok: false, refusal: one.refusal };
-        out.push(one.tool);
+        place(one.tool, innerField);
       }
       continue;
     }
     const one = chatTool(tool, null, field);
     if ('refusal' in one) return { ok: false, refusal: one.refusal };
-    out.push(one.tool);
+    place(one.tool, field);
   }
   return { ok: true, tools: out, dropped };
 }
@@ -129,7 +177,7 @@ function customDescription(description: string | null, format: Json | null): str
   return `${base}\n\nPut the tool's raw input in the "input" string. It must match this ${syntax} grammar:\n${definition}`;
 }
 
-/** Chat function name → what the client declared, from the client's request tools. */
+/** Chat function name → what the client declared, from the client's request tools (see declaredTools). */
 export function responsesToolIndex(requestTools: unknown): Map<string, ResponsesTool> {
   const index = new Map<string, ResponsesTool>();
   const add = (tool: Json | null, namespace: string | null) => {

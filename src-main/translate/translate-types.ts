@@ -50,6 +50,11 @@ export interface ResponseContext {
 export interface SseOut {
   event: string | null;
   data: string;
+  /**
+   * The same `data` in pieces, when it is built around long strings other events share
+   * (`shared-json.ts`): written piece by piece, a long string is encoded without being copied.
+   */
+  pieces?: readonly string[];
 }
 
 /**

@@ -36,14 +36,15 @@ export interface CodexOptions {
   /** Leeway's origin; the provider's base URL is `${baseUrl}/v1`. */
   baseUrl: string;
   apiKey: string;
-  model: string;
+  /** Omitted: codex's own default model (no `-m`). */
+  model?: string;
   timeoutMs?: number;
   /** More `-c key=value` overrides. */
   config?: string[];
 }
 
 /**
- * `codex exec --skip-git-repo-check -c model_provider=leeway -c model_providers.leeway={…} -m <model> <prompt>`
+ * `codex exec --skip-git-repo-check -c model_provider=leeway -c model_providers.leeway={…} [-m <model>] <prompt>`
  * with a throwaway HOME (and CODEX_HOME in it), the key in `LEEWAY_KEY`, and none of the caller's
  * OpenAI or proxy variables inherited.
  */
@@ -60,8 +61,7 @@ export function runCodex(binary: string, prompt: string, options: CodexOptions):
     '-c',
     provider,
     ...(options.config ?? []).flatMap((c) => ['-c', c]),
-    '-m',
-    options.model,
+    ...(options.model === undefined ? [] : ['-m', options.model]),
     prompt,
   ];
   const env: Record<string, string> = {

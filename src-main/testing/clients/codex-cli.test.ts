@@ -175,6 +175,55 @@ describe('codex CLI through Leeway (issue 12 §2)', () => {
   );
 
   it.skipIf(!binary)(
+    "issue 21 §10: `codex exec` with its default model (no -m) on an Anthropic connection: the tools of its additional_tools item reach Claude as tools, and a call to code mode's `exec` runs and returns",
+    async () => {
+      const upstream = await harness.upstream({ format: 'anthropic', name: 'claude' });
+      // codex 0.169's default model is gpt-6.1-sol: mapped to a Claude model as a user would.
+      const leeway = await harness.leeway({
+        connections: [
+          anthropicConnection('a1', upstream.url, { modelAliases: { 'gpt-6.1-sol': 'claude-sonnet-4-6' } }),
+        ],
+      });
+      upstream.enqueue(
+        { kind: 'tool-call', calls: [{ name: 'functions__exec', input: { input: 'text("EXEC_RAN_OK")' } }] },
+        { kind: 'ok', text: 'claude saw exec run' },
+      );
+
+      const run = await runCodex(binary ?? '', 'run it', {
+        baseUrl: leeway.url,
+        apiKey: leeway.key,
+        timeoutMs: RUN_TIMEOUT_MS,
+      });
+
+      // Before issue 21 §10 codex printed: input item type "additional_tools" cannot be sent to a chat model.
+      expect(run.code, run.stderr).toBe(0);
+      expect(run.stdout).toContain('claude saw exec run');
+      const [turn1, turn2] = posts(upstream, '/v1/messages');
+      const first = turn1?.json as { model: string; tools: Json[]; messages: Json[] };
+      expect(first.model).toBe('claude-sonnet-4-6');
+      const names = first.tools.map((t) => t.name);
+      expect(names).toEqual(expect.arrayContaining(['functions__exec', 'clock__sleep', 'collaboration__spawn_agent']));
+      expect(first.tools.find((t) => t.name === 'functions__exec')?.input_schema).toMatchObject({
+        required: ['input'],
+      });
+      expect(JSON.stringify(first.messages)).not.toContain('additional_tools');
+      // codex ran the call (as its custom `exec` in namespace `functions`) and sent the output back.
+      const blocks = (turn2?.json as { messages: Json[] }).messages.flatMap((m) =>
+        Array.isArray(m.content) ? (m.content as Json[]) : [],
+      );
+      const use = blocks.find((b) => b.type === 'tool_use');
+      expect(use).toMatchObject({ name: 'functions__exec', input: { input: 'text("EXEC_RAN_OK")' } });
+      const result = blocks.find((b) => b.type === 'tool_result');
+      expect(result).toMatchObject({ tool_use_id: use?.id });
+      expect(JSON.stringify(result)).toContain('EXEC_RAN_OK');
+      expectConnectionCredentialsOnly(upstream);
+      const [latest] = await rows(leeway, 2);
+      expect(latest).toMatchObject({ connection: 'a1', status: 200, translated: 'responses->anthropic' });
+    },
+    TEST_TIMEOUT_MS,
+  );
+
+  it.skipIf(!binary)(
     'issue 12 §2: `codex exec` on an `openai` connection is passed through natively to /v1/responses',
     async () => {
       const upstream = await harness.upstream({ format: 'openai', name: 'oai' });
