@@ -378,6 +378,7 @@ export function createCore(options: CoreOptions): Core {
         options.allowRemote && options.host !== '0.0.0.0' && options.host !== '::' ? [options.host] : [],
       ),
       version: LEEWAY_VERSION,
+      dashboardUrl: `${adminUrl}/`,
     };
     const adminToken = resolveAdminToken(dir, options.adminToken);
     obs.secret(adminToken);

@@ -1,5 +1,6 @@
 import type { AppError } from '../../../src-shared/contract/errors';
 import type { TargetExclusion } from '../../../src-shared/domain/cooldown';
+import type { Catalog } from '../../routing/catalog';
 import { quoteUserText } from '../quote-user-text';
 
 /** The exclusions behind each cooling refusal this module made, for the cooldown wait (CONC-7). */
@@ -31,5 +32,25 @@ export function noTargetError(model: string, excluded: readonly TargetExclusion[
     code: 'no_executable_targets',
     message: `No connection can serve ${quoteUserText(model)} right now`,
     details: { excluded },
+  };
+}
+
+/**
+ * Issue 21 §12: nothing at all can serve (no connection, or every one disabled), whatever the model:
+ * say what to do and where, instead of blaming the model. Null when some connection is enabled.
+ * Only refusal paths call it, so a request that is served never pays for the walk.
+ */
+export function noConnectionsError(catalog: Catalog, dashboardUrl: string | undefined): AppError | null {
+  const total = catalog.connections.length;
+  for (const c of catalog.connections) if (c.view.enabled) return null;
+  // The address alone: the token that opens it is a secret, printed on the terminal at start.
+  const where = dashboardUrl === undefined ? 'the dashboard' : `the dashboard at ${dashboardUrl}`;
+  return {
+    code: 'no_connections',
+    message:
+      total === 0
+        ? `No connections are set up in Leeway: add one in ${where} or in a config file (leeway start --config <file>)`
+        : `Every connection in Leeway is disabled (${total}): enable one in ${where}`,
+    details: { connections: total },
   };
 }
