@@ -67,15 +67,12 @@ describe('no connection to serve from (issue 21 §12)', () => {
     ]);
   });
 
-  it('issue 21 §12: when every connection is disabled, the answer says to enable one', async () => {
+  it("issue 21 §12, ROUTE-8: once a connection exists, even a disabled one, the answer stays ROUTE-8's 404 no_executable_targets", async () => {
     fake = await startFakeUpstream({ format: 'anthropic' });
     h = await startLeeway({ connections: [anthropicConnection('a1', fake.url, { enabled: false })] });
     const answer = await ask(h, 'anthropic', 'claude-sonnet-4-5');
-    expect(answer.status).toBe(400);
-    expect(answer.headers.get('x-should-retry')).toBe('false');
-    expect(answer.json.error?.message).toBe(
-      `Every connection in Leeway is disabled (1): enable one in the dashboard at ${h.url}/`,
-    );
+    expect(answer.status).toBe(404);
+    expect(answer.json.leeway?.code).toBe('no_executable_targets');
     expect(fake.requests).toHaveLength(0);
   });
 });

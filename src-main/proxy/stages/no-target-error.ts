@@ -36,21 +36,16 @@ export function noTargetError(model: string, excluded: readonly TargetExclusion[
 }
 
 /**
- * Issue 21 §12: nothing at all can serve (no connection, or every one disabled), whatever the model:
- * say what to do and where, instead of blaming the model. Null when some connection is enabled.
- * Only refusal paths call it, so a request that is served never pays for the walk.
+ * Issue 21 §12: no connection at all, whatever the model: say what to do and where, instead of
+ * blaming the model. Null once any connection exists (every one disabled stays ROUTE-8's 404
+ * `no_executable_targets`). Only refusal paths call it, so a served request never pays for it.
  */
 export function noConnectionsError(catalog: Catalog, dashboardUrl: string | undefined): AppError | null {
-  const total = catalog.connections.length;
-  for (const c of catalog.connections) if (c.view.enabled) return null;
+  if (catalog.connections.length > 0) return null;
   // The address alone: the token that opens it is a secret, printed on the terminal at start.
   const where = dashboardUrl === undefined ? 'the dashboard' : `the dashboard at ${dashboardUrl}`;
   return {
     code: 'no_connections',
-    message:
-      total === 0
-        ? `No connections are set up in Leeway: add one in ${where} or in a config file (leeway start --config <file>)`
-        : `Every connection in Leeway is disabled (${total}): enable one in ${where}`,
-    details: { connections: total },
+    message: `No connections are set up in Leeway: add one in ${where} or in a config file (leeway start --config <file>)`,
   };
 }
