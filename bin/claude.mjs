@@ -6,6 +6,7 @@ import { accessSync, constants, existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { constants as os } from 'node:os';
 import path from 'node:path';
+import { connectionsNotice } from './connections-notice.mjs';
 import { headlessArgs, LauncherError } from './entry.mjs';
 import { ensureRunning } from './instance.mjs';
 import { localKey } from './local-key.mjs';
@@ -48,6 +49,8 @@ export async function runClaudeCommand(args, env) {
   const running = await ensureRunning(env, await headlessArgs(env), log);
   const proxyUrl = `http://127.0.0.1:${running.port}`;
   const key = await localKey({ env, dataDir: running.dataDir, proxyUrl, log });
+  // Claude Code starts anyway: a connection added in the dashboard now serves its next request.
+  for (const line of (await connectionsNotice({ env, dataDir: running.dataDir, proxyUrl })) ?? []) log(line);
   const child = spawn(claude, args, {
     stdio: 'inherit',
     env: claudeEnv(env, proxyUrl, key),

@@ -18,6 +18,14 @@ const readTrimmed = (file) => {
   }
 };
 
+/** The admin API's origin and token (LEEWAY_ADMIN_TOKEN, else the data dir's file); null without a token. */
+export function adminAccess(env, dataDir, proxyUrl) {
+  const token = env.LEEWAY_ADMIN_TOKEN?.trim() || readTrimmed(path.join(dataDir, 'admin-token'));
+  if (!token) return null;
+  const adminPort = env.LEEWAY_ADMIN_PORT?.trim();
+  return { url: adminPort ? `http://127.0.0.1:${adminPort}` : proxyUrl, token };
+}
+
 /** True when the proxy accepts the key (GET /v1/models answers 200 with it). */
 export async function keyWorks(proxyUrl, key) {
   const res = await fetch(`${proxyUrl}/v1/models`, {
@@ -56,14 +64,12 @@ export async function localKey({ env, dataDir, proxyUrl, log }) {
   const file = path.join(dataDir, KEY_FILE);
   const kept = readTrimmed(file);
   if (kept && (await keyWorks(proxyUrl, kept))) return kept;
-  const token = env.LEEWAY_ADMIN_TOKEN?.trim() || readTrimmed(path.join(dataDir, 'admin-token'));
-  if (!token)
+  const admin = adminAccess(env, dataDir, proxyUrl);
+  if (!admin)
     throw new LauncherError(
       `no admin token (LEEWAY_ADMIN_TOKEN or ${path.join(dataDir, 'admin-token')}) to create a local key`,
     );
-  const adminPort = env.LEEWAY_ADMIN_PORT?.trim();
-  const adminUrl = adminPort ? `http://127.0.0.1:${adminPort}` : proxyUrl;
-  const created = await createKey(adminUrl, token);
+  const created = await createKey(admin.url, admin.token);
   const temp = `${file}.${process.pid}.tmp`;
   writeFileSync(temp, `${created.key}\n`, { mode: 0o600 });
   renameSync(temp, file);

@@ -286,7 +286,7 @@ export function createCore(options: CoreOptions): Core {
       if (!loaded.ok) return refuse(configRefusal(options.configFile, loaded.problems));
       const applied = applyConfig(s, loaded.value, now());
       if (!applied.ok) return refuse(applied);
-      log(describeAppliedConfig(applied.value, options.configFile));
+      obs.info(describeAppliedConfig(applied.value, options.configFile));
       for (const key of loaded.value.keys) obs.secret(key.key);
     }
     const r = (resilience = createResilienceRuntime(s.db, process.env, () => catalog, events, now));
@@ -378,6 +378,7 @@ export function createCore(options: CoreOptions): Core {
         options.allowRemote && options.host !== '0.0.0.0' && options.host !== '::' ? [options.host] : [],
       ),
       version: LEEWAY_VERSION,
+      dashboardUrl: `${adminUrl}/`,
     };
     const adminToken = resolveAdminToken(dir, options.adminToken);
     obs.secret(adminToken);

@@ -78,6 +78,30 @@ describe('environment variables in the config file', () => {
     expect(JSON.stringify(result.problems)).not.toContain('sk-ant-secret-value');
   });
 
+  it('issue 21 §17: an unset variable is reported with every other problem of the file, not alone', () => {
+    const file = {
+      connections: [
+        { name: 'team-key', kind: 'anthropic', apiKey: '${TEAM_KEY}' },
+        { name: 'glm', kind: 'openai-compatible', baseUrl: 'https://${GLM_HOST}/v4', apiKey: 'k', models: ['glm'] },
+        { name: 'bad', kind: 'no-such-kind', apiKey: 'k' },
+      ],
+      combos: [{ name: 'main', targets: ['team-key', 'ghost'] }],
+      extra: true,
+    };
+    const result = parseConfig(JSON.stringify(file), new Set(), undefined, {});
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    const paths = result.problems.map((p) => p.path);
+    expect(result.problems.slice(0, 2)).toEqual([
+      { path: 'connections.0.apiKey', message: 'environment variable TEAM_KEY is not set' },
+      { path: 'connections.1.baseUrl', message: 'environment variable GLM_HOST is not set' },
+    ]);
+    expect(paths).toEqual(expect.arrayContaining(['extra', 'combos.0.targets.1']));
+    expect(paths.some((p) => p.startsWith('connections.2'))).toBe(true);
+    // The URL still holding "${GLM_HOST}" is not also called an invalid URL: the variable is the cause.
+    expect(paths.filter((p) => p.startsWith('connections.1'))).toEqual(['connections.1.baseUrl']);
+  });
+
   it('issue 13 §8: $${ writes a literal ${, a lone ${ is a problem, a set-but-empty variable is used as empty', () => {
     const env = { EMPTY: '' };
     expect(substituteEnv({ a: 'pa$${NOT_A_VAR}ss', b: ['x${EMPTY}y'], c: 3, d: null }, env)).toEqual({
@@ -120,6 +144,27 @@ describe('a start with a missing variable', () => {
     await expect(startLeeway(config, { dataDir })).rejects.toThrow(
       /Invalid config file .*\n {2}connections\.0\.apiKey: environment variable O4_SURELY_UNSET_VARIABLE is not set/,
     );
+  });
+});
+
+describe('a start with a missing variable and other problems', () => {
+  it('issue 21 §17: the refusal lists the unset variable and every other problem of the file', async () => {
+    const config = {
+      connections: [
+        { name: 'a', kind: 'anthropic', apiKey: '${O4_SURELY_UNSET_VARIABLE}' },
+        { name: 'b', kind: 'no-such-kind' },
+      ],
+      combos: [{ name: 'main', targets: ['a', 'missing'] }],
+    };
+    const dataDir = mkdtempSync(join(tmpdir(), 'leeway-cfg-env-'));
+    closers.push(() => rmSync(dataDir, { recursive: true, force: true }));
+    const refusal = await startLeeway(config, { dataDir }).then(
+      () => 'started',
+      (error: Error) => error.message,
+    );
+    expect(refusal).toContain('connections.0.apiKey: environment variable O4_SURELY_UNSET_VARIABLE is not set');
+    expect(refusal).toContain('combos.0.targets.1: unknown connection "missing"');
+    expect(refusal).toMatch(/\n {2}connections\.1/);
   });
 });
 

@@ -97,8 +97,18 @@ export function parseConfig(
   }
   // Before validation, so a substituted value is checked like one written in the file.
   const substituted = substituteEnv(parsed, env);
-  if (substituted.problems.length > 0) return { ok: false, problems: substituted.problems };
-  const raw = substituted.value;
+  const checked = checkConfig(substituted.value, knownConnections, stored);
+  if (substituted.problems.length === 0) return checked;
+  // Issue 21 §17: every problem at once, not the unset variables alone. A value whose variable is
+  // unset still holds its `${NAME}`: what the value's own checks say about that text repeats the cause.
+  const unset = substituted.problems.map((p) => p.path);
+  const covered = (path: string) => unset.some((u) => path === u || path.startsWith(`${u}.`));
+  const others = checked.ok ? [] : checked.problems.filter((p) => !covered(p.path));
+  return { ok: false, problems: [...substituted.problems, ...others] };
+}
+
+/** Validates and converts a parsed (and substituted) config, collecting every problem. */
+function checkConfig(raw: unknown, knownConnections: ReadonlySet<string>, stored: StoredNames): LoadConfigResult {
   const outline = configFileSchema.safeParse(raw);
   if (!outline.success) return { ok: false, problems: issuesAt('', outline.error) };
   const problems: ConfigProblem[] = Object.keys(outline.data)

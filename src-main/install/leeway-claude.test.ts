@@ -162,6 +162,31 @@ describe('leeway claude', () => {
     180_000,
   );
 
+  it.skipIf(!binary)(
+    'issue 21 §12 (skipped without the Claude Code native binary): with no connection, says so on the terminal with the dashboard link before Claude Code starts, and Claude Code shows what to do',
+    async () => {
+      const { env, dataDir } = await setup(await upstream());
+      const { LEEWAY_CONFIG: _none, ...withoutConfig } = env;
+      const run = await leeway(['claude', '-p', 'say hi'], withoutConfig);
+      const token = readFileSync(join(dataDir, 'admin-token'), 'utf8').trim();
+      const proxy = `http://127.0.0.1:${env.LEEWAY_PORT}`;
+      expect(run.stderr).toContain(
+        [
+          'Leeway: no connection is set up yet, so Claude Code cannot get an answer. Add one in the dashboard:',
+          `  ${proxy}/?token=${encodeURIComponent(token)}`,
+          '  or name a config file when Leeway starts (--config FILE or LEEWAY_CONFIG; see leeway --help)',
+        ].join('\n'),
+      );
+      // Claude Code's own output carries the proxy's refusal as written, not "an issue with the selected model".
+      expect(run.stdout + run.stderr).toContain(
+        `No connections are set up in Leeway: add one in the dashboard at ${proxy}/ or in a config file`,
+      );
+      expect(run.stdout + run.stderr).not.toContain('issue with the selected model');
+      expect(run.code).not.toBe(0);
+    },
+    180_000,
+  );
+
   it('PROD-10: a start that fails (a missing config variable) is reported with the reason, and nothing keeps running', async () => {
     const { env, dataDir } = await setup(await upstream());
     const { A1_KEY: _unset, ...withoutKey } = env;

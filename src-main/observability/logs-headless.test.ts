@@ -155,6 +155,18 @@ describe('logs of the headless entry', { timeout: 30_000 }, () => {
     expect(file).not.toContain(ADMIN_TOKEN);
   });
 
+  it("issue 21 §17: a valid config's one-line summary is an info line, not a warning (hidden at LEEWAY_LOG_LEVEL=warn)", async () => {
+    const { headless } = await setUp();
+    const line = (await headless.until(/^.*config: .*$/m))[0];
+    expect(line).toMatch(/^\d\d:\d\d:\d\d\.\d{3} config: 3 connections, 1 key, 1 combo upserted from \S+config\.json$/);
+    expect(await headless.stop()).toBe(0);
+
+    const quiet = await setUp({ LEEWAY_LOG_LEVEL: 'warn' });
+    await quiet.headless.until(/Dashboard: /);
+    expect(quiet.headless.out.stdout).not.toContain('config:');
+    expect(await quiet.headless.stop()).toBe(0);
+  });
+
   it('ISSUE-13: LEEWAY_LOG_LEVEL=warn hides the request lines in the terminal and the file, state changes stay', async () => {
     const { first, headless, ask, fileText } = await setUp({ LEEWAY_LOG_LEVEL: 'warn' });
     first.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '30' } });

@@ -58,6 +58,11 @@ export function createObservability(options: ObservabilityOptions) {
       options.tap?.(line);
       logger.warn(line);
     },
+    /** A line worth seeing that is no warning (a valid config's summary, issue 21 §17): info level. */
+    info(line: string): void {
+      options.tap?.(line);
+      logger.info(line);
+    },
     /** Wraps `ctx.record`: the activity row first, then its line, its metrics and any quota-hold change. */
     record(inner: (entry: NewRequestLogEntry) => void): (entry: NewRequestLogEntry) => void {
       return (entry) => {

@@ -49,4 +49,6 @@ export interface ProxyContext {
   /** Extra Host names accepted besides loopback (when bound for remote use). */
   allowedHosts: ReadonlySet<string>;
   version: string;
+  /** The dashboard's address without its token, for refusals that send the user there (issue 21 §12). */
+  dashboardUrl?: string;
 }

@@ -207,6 +207,7 @@ export function createStubHandlers(overrides: Partial<Handlers> = {}): Handlers 
     'setup.claudeCodePreview': () => ok(stubClaudeSettings),
     'setup.configureClaudeCode': () => ok({ ...stubClaudeSettings, backupPath: null }),
     'setup.undoClaudeCode': () => ok({ path: '/h/.claude/settings.json', restoredFrom: '/h/b', removedFile: false }),
+    'setup.claudeCodeStatus': () => ok({ path: '/h/.claude/settings.json', configured: false, backup: null }),
   };
   return { ...handlers, ...overrides };
 }

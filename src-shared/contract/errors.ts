@@ -13,6 +13,7 @@ export const ERROR_CODES = [
   'method_not_allowed',
   'unknown_method',
   'model_not_found',
+  'no_connections',
   'no_executable_targets',
   'all_targets_cooling_down',
   'proxy_paused',
@@ -63,8 +64,11 @@ export const fail = (
 export function statusOf(error: AppError): number {
   if (error.status !== undefined) return error.status;
   switch (error.code) {
+    // no_connections (issue 21 §12): a 4xx reaches the user as written (Claude Code turns a 404 into
+    // "an issue with the selected model" and calls a 5xx "usually temporary"); adding one is the fix.
     case 'invalid_input':
     case 'invalid_json':
+    case 'no_connections':
       return 400;
     case 'unauthorized':
       return 401;

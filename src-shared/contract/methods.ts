@@ -165,6 +165,8 @@ export const methods = {
   'setup.configureClaudeCode': { input: claudeCodeSetupInput, output: {} as ClaudeCodeSetupResult },
   /** Restores settings.json from Leeway's newest backup (removes it when there was no file before). */
   'setup.undoClaudeCode': { input: none, output: {} as ClaudeCodeUndoResult },
+  /** Where settings.json is, whether it points at this Leeway, and the backup Undo would restore (issue 21 §17). */
+  'setup.claudeCodeStatus': { input: none, output: {} as ClaudeCodeSetupStatus },
   // --- everyday ergonomics (issue 13 §8) ---
   /**
    * Renames a connection in place (same id): combo targets, routes, key allowlists follow; pools, plans,
@@ -241,6 +243,21 @@ export interface ClaudeCodeSettingsChange {
 export interface ClaudeCodeSetupResult extends ClaudeCodeSettingsChange {
   /** Where the previous file went; null when nothing needed writing. */
   backupPath: string | null;
+}
+
+/** Claude Code's settings.json as the Setup tab finds it on load: what Undo can still do survives a reload. */
+export interface ClaudeCodeSetupStatus {
+  path: string;
+  /** True when its env sends Claude Code to this Leeway (ANTHROPIC_BASE_URL is its proxy URL). */
+  configured: boolean;
+  /** Leeway's newest backup of the file, which Undo restores; null when there is none. */
+  backup: {
+    path: string;
+    /** When "Configure" made it (epoch ms). */
+    at: number;
+    /** True when there was no settings.json before, so Undo removes the file. */
+    removesFile: boolean;
+  } | null;
 }
 
 export interface ClaudeCodeUndoResult {

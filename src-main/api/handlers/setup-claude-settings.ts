@@ -17,7 +17,11 @@ import {
 import { homedir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { fail, ok, type Result } from '../../../src-shared/contract/errors';
-import type { ClaudeCodeSettingsChange, ClaudeCodeUndoResult } from '../../../src-shared/contract/methods';
+import type {
+  ClaudeCodeSettingsChange,
+  ClaudeCodeSetupStatus,
+  ClaudeCodeUndoResult,
+} from '../../../src-shared/contract/methods';
 import { diffLines } from './setup-diff';
 
 export type Env = Readonly<Record<string, string | undefined>>;
@@ -141,7 +145,7 @@ export function writeClaudeSettings(path: string, current: Json | null, next: Js
 }
 
 /** Leeway's backups of this file, newest first. */
-function backupsOf(path: string): { file: string; at: number; absent: boolean }[] {
+export function backupsOf(path: string): { file: string; at: number; absent: boolean }[] {
   const dir = dirname(path);
   const prefix = `${basename(path)}${BACKUP_INFIX}`;
   let names: string[];
@@ -159,6 +163,20 @@ function backupsOf(path: string): { file: string; at: number; absent: boolean }[
     })
     .filter((b) => Number.isSafeInteger(b.at))
     .sort((x, y) => y.at - x.at);
+}
+
+/** What the Setup tab shows on load (issue 21 §17): the file, whether it points here, and what Undo would restore. */
+export function claudeSettingsStatus(path: string, proxyUrl: string): ClaudeCodeSetupStatus {
+  const current = readClaudeSettings(path);
+  // settings.json's own env block (not Leeway's environment).
+  const block = current.ok && current.value !== null ? current.value.env : undefined;
+  const baseUrl = isObject(block) ? block.ANTHROPIC_BASE_URL : undefined;
+  const newest = backupsOf(path)[0];
+  return {
+    path,
+    configured: typeof baseUrl === 'string' && baseUrl.replace(/\/+$/, '') === proxyUrl.replace(/\/+$/, ''),
+    backup: newest ? { path: newest.file, at: newest.at, removesFile: newest.absent } : null,
+  };
 }
 
 /** Undo: the newest backup goes back in place (no file, if there was none) and is used up. */

@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ClaudeCodeSetupResult } from '../../../src-shared/contract/methods';
+import type { ClaudeCodeSetupResult, ClaudeCodeSetupStatus } from '../../../src-shared/contract/methods';
 import { startLeeway, type RunningLeeway } from '../../testing/start-leeway';
 
 let h: RunningLeeway | null = null;
@@ -96,5 +96,40 @@ describe('"Configure Claude Code" (issue 13 §6)', () => {
     process.env.CLAUDE_CONFIG_DIR = configDir;
     const preview = await call('setup.claudeCodePreview', { authToken: h.key });
     expect(preview).toMatchObject({ ok: true, value: { path: join(configDir, 'settings.json'), exists: false } });
+  });
+
+  it('issue 21 §17: the status the Setup tab asks on load (over the admin API) reports the backup on disk, so Undo survives a reload', async () => {
+    h = await startLeeway({ connections: [] });
+    const leeway = h;
+    const settings = join(home, '.claude', 'settings.json');
+    const status = async () => {
+      const res = await fetch(`${leeway.url}/api/rpc/setup.claudeCodeStatus`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${leeway.adminToken}`, 'content-type': 'application/json' },
+        body: '{}',
+      });
+      return (await res.json()) as { ok: boolean; value: ClaudeCodeSetupStatus };
+    };
+    expect(await status()).toEqual({ ok: true, value: { path: settings, configured: false, backup: null } });
+
+    mkdirSync(join(home, '.claude'));
+    writeFileSync(settings, '{"theme":"dark"}\n');
+    const applied = await call('setup.configureClaudeCode', { authToken: h.key });
+    if (!applied.ok) throw new Error(applied.error.message);
+    const backupPath = (applied.value as ClaudeCodeSetupResult).backupPath ?? '';
+    // A new page load: nothing of the first page's state, only what is on disk.
+    const reloaded = await status();
+    expect(reloaded).toEqual({
+      ok: true,
+      value: {
+        path: settings,
+        configured: true,
+        backup: { path: backupPath, at: expect.any(Number), removesFile: false },
+      },
+    });
+    expect(JSON.stringify(reloaded)).not.toContain(h.key);
+
+    expect(await call('setup.undoClaudeCode')).toMatchObject({ ok: true, value: { restoredFrom: backupPath } });
+    expect(await status()).toEqual({ ok: true, value: { path: settings, configured: false, backup: null } });
   });
 });

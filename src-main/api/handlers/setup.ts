@@ -3,6 +3,7 @@ import type { Handlers } from '../router';
 import type { HandlerDeps } from './handler-deps';
 import {
   claudeSettingsPath,
+  claudeSettingsStatus,
   describeChange,
   planClaudeSettings,
   readClaudeSettings,
@@ -11,7 +12,10 @@ import {
   type Env,
 } from './setup-claude-settings';
 
-type SetupHandlers = Pick<Handlers, 'setup.claudeCodePreview' | 'setup.configureClaudeCode' | 'setup.undoClaudeCode'>;
+type SetupHandlers = Pick<
+  Handlers,
+  'setup.claudeCodePreview' | 'setup.configureClaudeCode' | 'setup.undoClaudeCode' | 'setup.claudeCodeStatus'
+>;
 
 /**
  * Client setup in one click (issue 13 §6): preview, write and undo Claude Code's settings.json env
@@ -44,5 +48,7 @@ export function setupHandlers(deps: HandlerDeps, env: () => Env = () => process.
       return written.ok ? ok({ ...change, backupPath: written.value }) : written;
     },
     'setup.undoClaudeCode': () => undoClaudeSettings(claudeSettingsPath(env())),
+    // The backups are on disk, so a reloaded page can still offer Undo (issue 21 §17).
+    'setup.claudeCodeStatus': () => ok(claudeSettingsStatus(claudeSettingsPath(env()), deps.info().proxyUrl)),
   };
 }

@@ -1,5 +1,6 @@
 import type { AppError } from '../../../src-shared/contract/errors';
 import type { TargetExclusion } from '../../../src-shared/domain/cooldown';
+import type { Catalog } from '../../routing/catalog';
 import { quoteUserText } from '../quote-user-text';
 
 /** The exclusions behind each cooling refusal this module made, for the cooldown wait (CONC-7). */
@@ -31,5 +32,20 @@ export function noTargetError(model: string, excluded: readonly TargetExclusion[
     code: 'no_executable_targets',
     message: `No connection can serve ${quoteUserText(model)} right now`,
     details: { excluded },
+  };
+}
+
+/**
+ * Issue 21 §12: no connection at all, whatever the model: say what to do and where, instead of
+ * blaming the model. Null once any connection exists (every one disabled stays ROUTE-8's 404
+ * `no_executable_targets`). Only refusal paths call it, so a served request never pays for it.
+ */
+export function noConnectionsError(catalog: Catalog, dashboardUrl: string | undefined): AppError | null {
+  if (catalog.connections.length > 0) return null;
+  // The address alone: the token that opens it is a secret, printed on the terminal at start.
+  const where = dashboardUrl === undefined ? 'the dashboard' : `the dashboard at ${dashboardUrl}`;
+  return {
+    code: 'no_connections',
+    message: `No connections are set up in Leeway: add one in ${where} or in a config file (leeway start --config <file>)`,
   };
 }

@@ -17,7 +17,7 @@ import { emergencyFallbackEnabled, parseEmergencyEnv } from '../../routing/strat
 import { exclusionLogFor } from '../exclusion-log';
 import type { ProxyContext } from '../proxy-context';
 import { quoteUserText } from '../quote-user-text';
-import { noTargetError } from './no-target-error';
+import { noConnectionsError, noTargetError } from './no-target-error';
 
 /** The session's pin as the plan saw it: the learn stage extends, creates or moves it. */
 export interface PinPlan {
@@ -107,6 +107,8 @@ export function planRequest(
   const body = input.body ?? null;
   const resolution = resolveTargets(ctx.catalog(), model, wire);
   if (resolution.kind === 'unknown_model') {
+    const nothing = noConnectionsError(ctx.catalog(), ctx.dashboardUrl);
+    if (nothing) return { kind: 'refused', error: nothing };
     const list = resolution.available.slice(0, 50).join(', ') || 'none configured';
     // Issue 13 §6: say which API format does serve it, when only the format stands in the way.
     const refusing = refusingFormat(ctx.catalog(), model, wire);
@@ -128,6 +130,8 @@ export function planRequest(
   const screened = ctx.resilience.screen(allowed, now);
   for (const e of screened.excluded) excluded.push(e);
   if (screened.runnable.length === 0) {
+    const nothing = noConnectionsError(ctx.catalog(), ctx.dashboardUrl);
+    if (nothing) return { kind: 'refused', error: nothing };
     const error = noTargetError(model, excluded);
     if (error.code === 'all_targets_cooling_down') {
       // ROUTE-7: the operator's log names every reason and how long it has left, once per model per window.

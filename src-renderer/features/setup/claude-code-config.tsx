@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import type { ClaudeCodeSettingsChange, DiffLine } from '../../../src-shared/contract/methods';
+import { useCallback, useEffect, useState } from 'react';
+import type { ClaudeCodeSettingsChange, ClaudeCodeSetupStatus, DiffLine } from '../../../src-shared/contract/methods';
 import { useApi } from '../../api/api-context';
 import './setup.css';
 
@@ -25,19 +25,53 @@ function DiffView({ lines }: { lines: DiffLine[] }) {
   );
 }
 
+/** The file as found on load: an earlier "Configure" (from the backup on disk) with its Undo, or only where it points. */
+function EarlierChange({ status, busy, onUndo }: { status: ClaudeCodeSetupStatus; busy: boolean; onUndo: () => void }) {
+  const where = status.configured ? (
+    <>
+      Claude Code goes through this Leeway (<code>{status.path}</code>).
+    </>
+  ) : (
+    <>
+      Leeway changed <code>{status.path}</code> earlier.
+    </>
+  );
+  if (!status.backup) return status.configured ? <p className="muted small">{where}</p> : null;
+  return (
+    <div className="notice" aria-label="Earlier change">
+      <p>
+        {where}{' '}
+        {status.backup.removesFile
+          ? 'Undo removes it again: there was none before.'
+          : `Undo puts back the copy in ${status.backup.path}.`}
+      </p>
+      <button type="button" className="button small" disabled={busy} onClick={onUndo}>
+        Undo
+      </button>
+    </div>
+  );
+}
+
 /**
  * "Configure Claude Code" (issue 13 §6): writes the env block of Claude Code's settings.json
  * (ANTHROPIC_BASE_URL, ANTHROPIC_AUTH_TOKEN) after showing the change; the core backs the file up
- * first, and Undo puts the backup back.
+ * first, and Undo puts the backup back — also after a reload, from what the core finds on disk
+ * (issue 21 §17). The key field is the Setup tab's: the snippets below use what is typed here.
  */
-export function ClaudeCodeConfig({ suggestedKey }: { suggestedKey: string | null }) {
+export function ClaudeCodeConfig({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   const api = useApi();
-  const [token, setToken] = useState(suggestedKey ?? '');
   const [step, setStep] = useState<Step>({ kind: 'idle' });
+  const [status, setStatus] = useState<ClaudeCodeSetupStatus | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  // A key created after this mounted (Keys tab, same session) fills an empty field.
-  const value = token === '' && suggestedKey ? suggestedKey : token;
+
+  const refresh = useCallback(async (): Promise<void> => {
+    const found = await api.call('setup.claudeCodeStatus');
+    setStatus(found.ok ? found.value : null);
+  }, [api]);
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
 
   const act = async <T,>(work: () => Promise<{ ok: true; value: T } | { ok: false; error: { message: string } }>) => {
     setBusy(true);
@@ -54,6 +88,7 @@ export function ClaudeCodeConfig({ suggestedKey }: { suggestedKey: string | null
   const apply = async (): Promise<void> => {
     const done = await act(() => api.call('setup.configureClaudeCode', { authToken: value }));
     if (done) setStep({ kind: 'applied', change: done, backupPath: done.backupPath });
+    await refresh();
   };
   const undo = async (): Promise<void> => {
     const restored = await act(() => api.call('setup.undoClaudeCode'));
@@ -64,6 +99,7 @@ export function ClaudeCodeConfig({ suggestedKey }: { suggestedKey: string | null
           ? `Removed ${restored.path} again: there was none before.`
           : `Restored ${restored.path} from ${restored.restoredFrom}.`,
       });
+    await refresh();
   };
 
   return (
@@ -75,6 +111,7 @@ export function ClaudeCodeConfig({ suggestedKey }: { suggestedKey: string | null
         Writes ANTHROPIC_BASE_URL and ANTHROPIC_AUTH_TOKEN into the env block of Claude Code&apos;s settings.json (every
         other setting stays), so a plain <code>claude</code> goes through Leeway. A backup is made first.
       </p>
+      {status && step.kind !== 'applied' && <EarlierChange status={status} busy={busy} onUndo={() => void undo()} />}
       <div className="inline-form">
         <label htmlFor="claude-code-key">Local key</label>
         <input
@@ -85,7 +122,7 @@ export function ClaudeCodeConfig({ suggestedKey }: { suggestedKey: string | null
           value={value}
           placeholder="lw-… (create one in the Keys tab)"
           onChange={(e) => {
-            setToken(e.target.value);
+            onChange(e.target.value);
             setStep({ kind: 'idle' });
           }}
         />
@@ -117,7 +154,7 @@ export function ClaudeCodeConfig({ suggestedKey }: { suggestedKey: string | null
               : `${step.change.path} already said this; nothing was written.`}{' '}
             Start a new <code>claude</code> to use it.
           </p>
-          {step.backupPath && (
+          {status?.backup && (
             <button type="button" className="button small" disabled={busy} onClick={() => void undo()}>
               Undo
             </button>

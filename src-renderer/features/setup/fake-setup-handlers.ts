@@ -2,6 +2,7 @@ import { fail, ok, type Result } from '../../../src-shared/contract/errors';
 import type {
   ClaudeCodeSettingsChange,
   ClaudeCodeSetupResult,
+  ClaudeCodeSetupStatus,
   ClaudeCodeUndoResult,
   DiscoveredModelsView,
   MethodName,
@@ -12,7 +13,11 @@ import { methods } from '../../../src-shared/contract/methods';
 import type { Transport } from '../../api/transport';
 
 type SetupMethod =
-  'models.discovered' | 'setup.claudeCodePreview' | 'setup.configureClaudeCode' | 'setup.undoClaudeCode';
+  | 'models.discovered'
+  | 'setup.claudeCodePreview'
+  | 'setup.configureClaudeCode'
+  | 'setup.undoClaudeCode'
+  | 'setup.claudeCodeStatus';
 type Handler<M extends MethodName> = (input: MethodParsedInput<M>) => Result<MethodOutput<M>>;
 export type FakeSetupHandlers = { [M in SetupMethod]: Handler<M> };
 
@@ -85,6 +90,20 @@ export function createFakeSetupHandlers(state: FakeSetupState, proxyUrl: () => s
       state.settings = nextSettings(state.settings, proxyUrl());
       return ok<ClaudeCodeSetupResult>({ ...c, backupPath: `${PATH}.leeway-backup-${state.backups.length}` });
     },
+    // Like the core, from what is "on disk": the backups outlive the page.
+    'setup.claudeCodeStatus': () =>
+      ok<ClaudeCodeSetupStatus>({
+        path: PATH,
+        configured: state.settings?.includes(`"ANTHROPIC_BASE_URL": "${proxyUrl()}"`) ?? false,
+        backup:
+          state.backups.length === 0
+            ? null
+            : {
+                path: `${PATH}.leeway-backup-${state.backups.length}`,
+                at: state.backups.length,
+                removesFile: state.backups.at(-1) === null,
+              },
+      }),
     'setup.undoClaudeCode': () => {
       if (state.backups.length === 0) return fail('not_found', `No Leeway backup of ${PATH} to restore`);
       const at = state.backups.length;
@@ -104,6 +123,7 @@ const SETUP_METHODS: readonly string[] = [
   'setup.claudeCodePreview',
   'setup.configureClaudeCode',
   'setup.undoClaudeCode',
+  'setup.claudeCodeStatus',
 ] satisfies SetupMethod[];
 
 const isSetupMethod = (method: MethodName): method is SetupMethod => SETUP_METHODS.includes(method);

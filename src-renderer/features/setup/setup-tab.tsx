@@ -1,30 +1,42 @@
+import { useState } from 'react';
 import { useStore } from 'zustand';
 import { CopyButton } from '../../components/copy-button';
 import { useStores } from '../../stores/stores-context';
 import { ClaudeCodeConfig } from './claude-code-config';
 import { buildSetupSnippets } from './setup-snippets';
 
-/** Claude Code set up in one click, and copy-paste setup for Claude Code, aider and codex with the real proxy URL and, when known, a real key. */
+/**
+ * Claude Code set up in one click, and copy-paste setup for Claude Code, aider and codex with the
+ * real proxy URL and a real key: the one pasted into the key field, else the one just created.
+ * The snippets show that key in full (issue 21 §17): they exist to be copied into a shell, a masked
+ * key would make what is shown differ from what works, and the page shows a key created here in full
+ * already; the field itself stays a password field, a place to type a secret.
+ */
 export function SetupTab() {
   const { app, keys } = useStores();
   const info = useStore(app, (s) => s.info);
   const created = useStore(keys, (s) => s.lastCreated);
+  const [pasted, setPasted] = useState('');
   if (!info) return <p className="muted">Loading…</p>;
-  const snippets = buildSetupSnippets(info.proxyUrl, created?.plainKey ?? null);
+  // A key created after this mounted (Keys tab, same session) fills an empty field.
+  const key = pasted.trim() !== '' ? pasted.trim() : (created?.plainKey ?? '');
+  const snippets = buildSetupSnippets(info.proxyUrl, key === '' ? null : key);
   return (
     <section aria-labelledby="setup-title">
       <h2 id="setup-title">Setup</h2>
-      {created ? (
+      {pasted.trim() !== '' ? (
+        <p>Snippets use the key you pasted below.</p>
+      ) : created ? (
         <p>
           Snippets use the key <strong>{created.key.name}</strong> you just created.
         </p>
       ) : (
         <p className="notice">
-          Keys are shown only once, when created. Create a key in the Keys tab to fill it in below, or replace the
-          placeholder with a key you saved.
+          Keys are shown only once, when created: paste one you saved into the Local key field below, or create one in
+          the Keys tab, and the snippets use it.
         </p>
       )}
-      <ClaudeCodeConfig suggestedKey={created?.plainKey ?? null} />
+      <ClaudeCodeConfig value={pasted !== '' ? pasted : key} onChange={setPasted} />
       {snippets.map((s) => (
         <article key={s.id} className="snippet">
           <header>
