@@ -80,12 +80,17 @@ export function startQuotaGc(
   return setInterval(gc, QUOTA_GC_EVERY_MS).unref();
 }
 
-/** Closes every server, cutting its open connections (long streams included) so stop() never hangs. */
+/**
+ * Closes every server, cutting its open connections so stop() never hangs; by then the drain
+ * (core-shutdown.ts) has ended every model request, so what is cut is idle or not Leeway's to finish.
+ */
 export async function closeServers(servers: Server[]): Promise<void> {
   await Promise.all(
     servers.map(
       (server) =>
         new Promise<void>((resolve) => {
+          // The drain may have closed the listener already: its sockets are cut all the same.
+          server.closeAllConnections();
           if (!server.listening) return resolve();
           server.close(() => resolve());
           server.closeAllConnections();

@@ -7,6 +7,7 @@ import { DEFAULT_SETTINGS, type Settings } from '../src-shared/domain/settings';
 import { createAdminHandler, type AdminHandler } from './admin/admin-handler';
 import { handlerDeps } from './core-handler-deps';
 import { closeServers, createSettlingTracker, startQuotaGc, startStorageTimers } from './core-lifecycle';
+import { drainRequests } from './core-shutdown';
 import { resolveAdminToken } from './admin-token';
 import { createEventBus, type EventBus } from './api/event-bus';
 import { createKeyVerifier } from './api/key-verifier';
@@ -17,7 +18,7 @@ import { loadConfig, storedNamesOf, type ConfigProblem, type LoadedConfig } from
 import { acquireDataDirLock, checkDataDirFree, type DataDirLock } from './data-dir/data-dir-lock';
 import { createDataDir, secureDataDir } from './data-dir/data-dir-modes';
 import { watchDataDir, type DataDirWatch } from './data-dir/data-dir-watch';
-import { createStorageGate } from './data-dir/storage-gate';
+import { createStorageGate, type StorageGate } from './data-dir/storage-gate';
 import { openStorage, type Storage } from './db/storage';
 import { listen, urlOf } from './listen';
 import { describeAppliedConfig } from './config/applied-line';
@@ -30,6 +31,7 @@ import { createClaudeHooks } from './providers/claude-oauth/claude-hooks';
 import { createRoundRobinStore } from './routing/strategies/round-robin-store';
 import { toView } from './db/connections-repo';
 import { createConnectionSlots } from './proxy/connection-slots';
+import { createInFlightRequests } from './proxy/in-flight';
 import { createProxyHandler, createProxyServer } from './proxy/server';
 import type { ProxyContext } from './proxy/proxy-context';
 import { buildCatalog, type Catalog } from './routing/catalog';
@@ -79,9 +81,16 @@ export interface StartedInfo {
   adminToken: string;
 }
 
+/** How a stop treats the requests in flight (issue 21 §9). */
+export interface StopOptions {
+  /** How long they may run on before they are ended with a `shutdown` error; 0 (default) ends them at once. */
+  graceMs?: number;
+}
+
 export interface Core {
   start(): Promise<Result<StartedInfo>>;
-  stop(): Promise<void>;
+  /** Stops accepting, ends the requests in flight (after the grace), flushes the log and closes storage. */
+  stop(options?: StopOptions): Promise<void>;
   router: Router;
   events: EventBus;
   info(): ProxyInfo;
@@ -107,7 +116,9 @@ export function createCore(options: CoreOptions): Core {
   let info: ProxyInfo | null = null;
   let admin: AdminHandler | null = null;
   const servers: Server[] = [];
+  const gates: StorageGate[] = [];
   const timers: NodeJS.Timeout[] = [];
+  const inFlight = createInFlightRequests();
   const pools = createUpstreamPools();
   // QUEUE-1: the request queue under maxConcurrent, shared by the proxy and queues.list; settings read per request (QUEUE-7).
   const slots = createConnectionSlots({ settings: () => needResilience().settings.get().requestQueue, now });
@@ -232,7 +243,7 @@ export function createCore(options: CoreOptions): Core {
     const split = options.adminPort !== undefined;
     const proxyGate = createStorageGate();
     const adminGate = createStorageGate();
-    const gates = [proxyGate, adminGate];
+    gates.push(proxyGate, adminGate);
     const proxyServer = createProxyServer(proxyGate.listener, { limits: () => clientLimits(), log });
     servers.push(proxyServer);
     const port = await listen(proxyServer, options.host, options.port, '--port');
@@ -378,6 +389,7 @@ export function createCore(options: CoreOptions): Core {
         options.allowRemote && options.host !== '0.0.0.0' && options.host !== '::' ? [options.host] : [],
       ),
       version: LEEWAY_VERSION,
+      inFlight,
     };
     const adminToken = resolveAdminToken(dir, options.adminToken);
     obs.secret(adminToken);
@@ -435,13 +447,16 @@ export function createCore(options: CoreOptions): Core {
     return ok({ proxyUrl, dashboardUrl, adminToken });
   }
 
-  async function stop(): Promise<void> {
+  async function stop(opts: StopOptions = {}): Promise<void> {
     discovery.stop();
+    admin?.closeAll();
+    // The storage timers keep flushing while requests drain: a second Ctrl-C loses at most a second of rows.
+    await drainRequests({ servers, gates, inFlight, settled, graceMs: opts.graceMs ?? 0, log });
     for (const t of timers.splice(0)) clearInterval(t);
     watch?.stop();
     watch = null;
-    admin?.closeAll();
     await closeServers(servers.splice(0));
+    gates.length = 0;
     await settled();
     await pools.close();
     // Consumption is recorded on the turn after each answer: let the last ones run, then flush the

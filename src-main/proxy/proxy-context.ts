@@ -13,6 +13,7 @@ import type { QuotaShareDispatch } from '../quota/runtime/quota-share-dispatch';
 import type { Catalog } from '../routing/catalog';
 import type { RoundRobinStore } from '../routing/strategies/round-robin-store';
 import type { ConnectionSlots } from './connection-slots';
+import type { InFlightRequests } from './in-flight';
 import type { ResiliencePort } from './resilience-port';
 
 /** What the proxy needs from the core; read through functions so a change is seen at once. */
@@ -46,6 +47,8 @@ export interface ProxyContext {
   log(line: string): void;
   now(): number;
   record(entry: NewRequestLogEntry): void;
+  /** Issue 21 §9: model requests running now, so a shutdown can wait for them and end the rest. */
+  inFlight: InFlightRequests;
   /** Extra Host names accepted besides loopback (when bound for remote use). */
   allowedHosts: ReadonlySet<string>;
   version: string;

@@ -6,6 +6,7 @@ import type { WireFormat } from '../../src-shared/domain/connection';
 import { createLastEventKeeper } from './last-event';
 import { streamEndOf } from './sse-scan';
 import { headerValue } from './header-value';
+import { isShuttingDown } from './in-flight';
 import type { UpstreamAnswer } from './upstream-answer';
 import { clientHeaderList } from './upstream-headers';
 import type { Usage, UsageTap } from './usage-tap';
@@ -17,7 +18,8 @@ export interface RelayOutcome {
   ttfbMs: number | null;
   usage: Usage;
   /** Why the answer is not a clean success, for the activity log; null when it is. */
-  errorCode: 'client_closed' | 'upstream_stream_error' | 'upstream_invalid_response' | 'upstream_too_slow' | null;
+  errorCode:
+    'client_closed' | 'upstream_stream_error' | 'upstream_invalid_response' | 'upstream_too_slow' | 'shutdown' | null;
 }
 
 type ReadyStart = Extract<AnswerStart, { kind: 'ready' }>;
@@ -165,14 +167,18 @@ export function relayResponse(
         );
       res.end(() => settle(true, end === 'error' ? 'upstream_stream_error' : null));
     };
-    const onError = () => {
+    const onError = (error: unknown) => {
       if (res.destroyed) return settle(false, 'client_closed');
+      // Issue 21 §9: the request's signal ended it (the shutdown grace ran out), not the upstream.
+      const [message, code] = isShuttingDown(error)
+        ? [error.message, 'shutdown' as const]
+        : [LOST, 'upstream_stream_error' as const];
       if (isSse) {
-        res.end(streamErrorFrame(format, LOST, 'upstream_stream_error'), () => settle(false, 'upstream_stream_error'));
+        res.end(streamErrorFrame(format, message, code), () => settle(false, code));
       } else {
         // A truncated JSON body must not look complete: cut the connection.
         res.destroy();
-        settle(false, 'upstream_stream_error');
+        settle(false, code);
       }
     };
     /** WATCH-6/7: after commit the stream is never replayed; an honest error event ends it, settled once. */
@@ -191,7 +197,7 @@ export function relayResponse(
     body.on('error', onError);
     // A body whose last bytes came with the held ones may have ended (or failed) before these listeners.
     if (body.readableEnded) onEnd();
-    else if (body.errored) onError();
+    else if (body.errored) onError(body.errored);
     // Held at the commit; a full client socket resumes it on drain instead.
     else if (!res.writableNeedDrain) body.resume();
   });
