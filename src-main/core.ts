@@ -8,6 +8,7 @@ import { createAdminHandler, type AdminHandler } from './admin/admin-handler';
 import { handlerDeps } from './core-handler-deps';
 import { closeServers, createSettlingTracker, startQuotaGc, startStorageTimers } from './core-lifecycle';
 import { drainRequests } from './core-shutdown';
+import { announceStorageHealth, storageRefusal, storageStatusOf } from './core-storage';
 import { resolveAdminToken } from './admin-token';
 import { createEventBus, type EventBus } from './api/event-bus';
 import { createKeyVerifier } from './api/key-verifier';
@@ -20,6 +21,9 @@ import { createDataDir, secureDataDir } from './data-dir/data-dir-modes';
 import { watchDataDir, type DataDirWatch } from './data-dir/data-dir-watch';
 import { createStorageGate, type StorageGate } from './data-dir/storage-gate';
 import { openStorage, type Storage } from './db/storage';
+import type { Database } from './db/open';
+import { describeStartFault, storageFaultOf } from './db/storage-fault';
+import type { StorageHealth } from './db/storage-health';
 import { listen, urlOf } from './listen';
 import { describeAppliedConfig } from './config/applied-line';
 import { createModelDiscovery } from './core-discovery';
@@ -73,6 +77,8 @@ export interface CoreOptions {
   modelDiscovery?: boolean;
   /** Tests: wraps the quota counter store (a store that throws or hangs, QPIPE-3/5). */
   wrapQuotaStore?: (store: SwitchingQuotaStore) => SwitchingQuotaStore;
+  /** Tests: the opened database, to make SQLite itself fail (PRAGMA query_only, max_page_count; issue 21 §16). */
+  onDatabase?: (db: Database) => void;
 }
 
 export interface StartedInfo {
@@ -157,6 +163,15 @@ export function createCore(options: CoreOptions): Core {
   let watch: DataDirWatch | null = null;
   /** Set once the data directory is gone: every contract call and model request is refused with it. */
   let storageLost: string | null = null;
+  let lostAt = 0;
+  /** Issue 21 §16: whether writes reach the disk; kept after a stop or a loss so the doors can still say so. */
+  let health: StorageHealth | null = null;
+  const storageStatus = () =>
+    storageStatusOf(
+      health,
+      storageLost === null ? null : { message: storageLost, at: lostAt },
+      storage?.requestLog.held() ?? null,
+    );
 
   const need = (): Storage => {
     if (!storage) throw new Error('core not started');
@@ -195,7 +210,7 @@ export function createCore(options: CoreOptions): Core {
   };
   const currentInfo = (): ProxyInfo => {
     if (!info) throw new Error('core not started');
-    return { ...info, paused: need().settings.get().paused };
+    return { ...info, paused: need().settings.get().paused, storage: storageStatus() };
   };
 
   const inner = createRouter(
@@ -211,7 +226,8 @@ export function createCore(options: CoreOptions): Core {
         testConnection: (name) => discovery.test(name),
       }),
     ),
-    (method) => log(`Leeway: internal error in ${method}`),
+    // A write the disk refused is a typed refusal (issue 21 §16); anything else thrown is a bug.
+    (method, error) => storageRefusal(error, health) ?? log(`Leeway: internal error in ${method}`),
   );
   // Both doors (IPC and HTTP) share this router, so a lost data directory is refused the same on each.
   const router: Router = {
@@ -224,7 +240,26 @@ export function createCore(options: CoreOptions): Core {
     },
   };
 
+  /** Set once this start created the data directory: a failed start removes it again. */
+  let createdDir = false;
+
+  /**
+   * Issue 21 §16: a disk that refuses the first writes (full, read-only, not ours) ends the start
+   * with one line naming the directory and what to do, never a stack; what was created goes again.
+   */
   async function start(): Promise<Result<StartedInfo>> {
+    try {
+      return await startOnce();
+    } catch (error) {
+      const fault = storageFaultOf(error);
+      if (fault === null) throw error;
+      await stop();
+      if (createdDir) rmSync(options.dataDir, { recursive: true, force: true });
+      return fail('storage_unavailable', describeStartFault(options.dataDir, fault));
+    }
+  }
+
+  async function startOnce(): Promise<Result<StartedInfo>> {
     const dir = options.dataDir;
     const dbFile = join(dir, DB_FILE);
     // Whatever can refuse without writing goes first: a failed start leaves no data dir or file behind.
@@ -265,9 +300,11 @@ export function createCore(options: CoreOptions): Core {
 
     let created: boolean;
     try {
-      created = createDataDir(dir);
+      created = createdDir = createDataDir(dir);
     } catch (error) {
       await stop();
+      const fault = storageFaultOf(error);
+      if (fault) return fail('storage_unavailable', describeStartFault(dir, fault));
       return fail(
         'internal_error',
         `Cannot create the data directory ${dir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
@@ -286,9 +323,11 @@ export function createCore(options: CoreOptions): Core {
       return result;
     };
 
-    const opened = openStorage(dbFile, dir, options.secretBox);
+    const opened = openStorage(dbFile, dir, options.secretBox, undefined, now(), now);
     if (!opened.ok) return refuse(opened);
     const s = (storage = opened.value);
+    health = s.health;
+    options.onDatabase?.(s.db);
 
     if (options.configFile) {
       const loaded = checkedConfig
@@ -390,6 +429,7 @@ export function createCore(options: CoreOptions): Core {
       ),
       version: LEEWAY_VERSION,
       inFlight,
+      storage: () => ({ status: storageStatus(), lost: storageLost !== null }),
     };
     const adminToken = resolveAdminToken(dir, options.adminToken);
     obs.secret(adminToken);
@@ -400,6 +440,7 @@ export function createCore(options: CoreOptions): Core {
       rendererDir: options.rendererDir ?? null,
       log,
       metrics: obs.metrics,
+      storage: storageStatus,
     });
     proxyGate.open(track(createProxyHandler(ctx, split ? null : admin)));
     // The admin door keeps the proxy's guards (Host, Origin) but answers no /v1 route.
@@ -410,6 +451,7 @@ export function createCore(options: CoreOptions): Core {
     secureDataDir(dir);
     const onLost = (reason: string): void => {
       storageLost = `Storage unavailable: ${reason}; Leeway stopped writing (request log, settings, cooldowns) — restart it once the data directory is back`;
+      lostAt = now();
       log(`Leeway: DATA DIRECTORY LOST: ${reason}. Nothing is saved any more; restart Leeway.`);
       for (const gate of gates) gate.lose(storageLost);
       discovery.stop();
@@ -420,17 +462,10 @@ export function createCore(options: CoreOptions): Core {
       events.emit('storage.lost', { dataDir: dir, message: storageLost });
     };
     watch = watchDataDir([dir, dbFile], onLost);
+    // A failed write is the moment to look: the folder may be gone altogether.
+    announceStorageHealth(s.health, { events, log, now, dataDir: dir, degraded: () => void watch?.check() });
 
-    const storageTimers = startStorageTimers(
-      s,
-      () => settingsCache.value,
-      now,
-      (error) => {
-        // A failed write is the moment to look: the folder may be gone.
-        if (watch?.check() === null) log(`Leeway: could not write the request log (${error.message})`);
-      },
-    );
-    timers.push(...storageTimers);
+    timers.push(...startStorageTimers(s, () => settingsCache.value, now, log));
     timers.push(startQuotaGc(store, () => quotaConfig.value.retentionDays, now, log));
 
     const proxyUrl = urlOf(options.host, port.value);
@@ -443,6 +478,7 @@ export function createCore(options: CoreOptions): Core {
       paused: false,
       startedAt: now(),
       mode: options.mode,
+      storage: storageStatus(),
     };
     return ok({ proxyUrl, dashboardUrl, adminToken });
   }
@@ -465,7 +501,15 @@ export function createCore(options: CoreOptions): Core {
     await quotaStore?.close();
     quotaStore = null;
     quota = null;
-    storage?.close();
+    if (storage) {
+      storage.close();
+      // A disk that still refuses at exit keeps the last rows unwritten: say so rather than lose them silently.
+      const unwritten = storage.requestLog.held().rows;
+      if (unwritten > 0)
+        log(
+          `Leeway: ${unwritten} activity rows could not be written before exit (${health?.status().error ?? 'storage failing'})`,
+        );
+    }
     storage = null;
     resilience = null;
     claude = null;

@@ -31,6 +31,7 @@ export async function startLeeway(
     wrapQuotaStore?: CoreOptions['wrapQuotaStore'];
     /** Ask upstreams for their model lists (issue 13 §5); off by default so fakes see only the test's requests. */
     modelDiscovery?: boolean;
+    onDatabase?: CoreOptions['onDatabase'];
   } = {},
 ): Promise<RunningLeeway> {
   const dataDir = extra.dataDir ?? mkdtempSync(join(tmpdir(), 'leeway-it-'));
@@ -50,6 +51,7 @@ export async function startLeeway(
     log: (line) => logs.push(line),
     ...(extra.now ? { now: extra.now } : {}),
     ...(extra.wrapQuotaStore ? { wrapQuotaStore: extra.wrapQuotaStore } : {}),
+    ...(extra.onDatabase ? { onDatabase: extra.onDatabase } : {}),
     modelDiscovery: extra.modelDiscovery ?? false,
   });
   const started = await core.start();
