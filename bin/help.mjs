@@ -11,6 +11,10 @@ export const FLAGS = [
   ['--config FILE', 'Config file upserted at every start; ${NAME} in its values reads the environment'],
   ['--admin-port N', 'Dashboard and admin API on their own port (default: the proxy port)'],
   ['--log-level L', 'trace|debug|info|warn|error|fatal (default info)'],
+  [
+    '--shutdown-grace S',
+    'Seconds a Ctrl-C or SIGTERM lets requests in flight finish before they are ended (default 10)',
+  ],
   ['--headless', 'Accepted for npm start compatibility; leeway always runs headless'],
   ['-h, --help', 'This help'],
 ];
@@ -25,6 +29,7 @@ export const ENV_GROUPS = [
       ['LEEWAY_DATA_DIR', 'Data directory (--data-dir)'],
       ['LEEWAY_CONFIG', 'Config file (--config)'],
       ['LEEWAY_LOG_LEVEL', 'Log level (--log-level)'],
+      ['LEEWAY_SHUTDOWN_GRACE', 'Seconds requests in flight may finish on Ctrl-C / SIGTERM (--shutdown-grace)'],
       ['LEEWAY_ADMIN_TOKEN', 'Admin API token, at least 16 characters (default: <data-dir>/admin-token)'],
       ['XDG_CONFIG_HOME', 'Linux: the default data directory is $XDG_CONFIG_HOME/Leeway'],
       ['APPDATA', 'Windows: the default data directory is %APPDATA%\\Leeway'],

@@ -47,12 +47,12 @@ export function runningOn(dataDir) {
   }
 }
 
-/** True when Leeway's own /health answers on the port. */
+/** True when Leeway's own /health answers on the port (storage degraded counts: it still serves). */
 export async function answersHealth(port) {
   try {
     const res = await fetch(`http://127.0.0.1:${port}/health`, { signal: AbortSignal.timeout(2_000) });
     const body = await res.json();
-    return res.ok && body?.status === 'ok';
+    return res.ok && (body?.status === 'ok' || body?.status === 'degraded');
   } catch {
     return false;
   }

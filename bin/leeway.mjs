@@ -1,25 +1,22 @@
 #!/usr/bin/env node
 // `leeway`, the command `npm install -g` puts on PATH (package.json "bin"). Runs the headless
 // proxy + web dashboard (`leeway start`), Claude Code through it (`leeway claude`), or stops it.
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { constants as os } from 'node:os';
 import path from 'node:path';
 import { runClaudeCommand } from './claude.mjs';
 import { headlessArgs, LauncherError, root } from './entry.mjs';
 import { helpText } from './help.mjs';
 import { stopRunning } from './instance.mjs';
+import { exitCodeOf, spawnSupervised } from './supervise.mjs';
 
 const USAGE_ERROR = 2;
 const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
 
 /** The headless entry in the foreground, with the user's flags; its exit code is ours. */
 async function start(flags) {
-  const child = spawn(process.execPath, [...(await headlessArgs(process.env)), ...flags], { stdio: 'inherit' });
-  // The terminal's Ctrl-C reaches the child too; a SIGTERM sent to this process is passed on.
-  process.on('SIGINT', () => {});
-  process.on('SIGTERM', () => child.kill('SIGTERM'));
-  return new Promise((resolve) => child.on('exit', (code, signal) => resolve(code ?? 128 + (os.signals[signal] ?? 1))));
+  // Each stop signal sent to this command (a Ctrl-C, a kill) reaches the child once (supervise.mjs).
+  const child = spawnSupervised(process.execPath, [...(await headlessArgs(process.env)), ...flags], { lifeline: true });
+  return new Promise((resolve) => child.on('exit', (code, signal) => resolve(exitCodeOf(code, signal))));
 }
 
 async function stop() {

@@ -1,11 +1,12 @@
 // `npm start [-- flags]`: build if needed, then the Electron app — or, when Electron cannot run here
 // (or --headless is given), the headless proxy + web dashboard in plain Node. Flags pass through.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { buildIfStale, root } from './lib/build.mjs';
 import { NODE_RUNTIME_FLAGS } from '../bin/runtime-flags.mjs';
+import { exitCodeOf, spawnSupervised } from '../bin/supervise.mjs';
 
 const args = process.argv.slice(2);
 const EARLY_EXIT_MS = 2000;
@@ -52,25 +53,21 @@ function findElectron() {
   return { binary: location.binary };
 }
 
-let child = null;
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    if (child && child.exitCode === null && child.signalCode === null) child.kill(signal);
-    else process.exit(130);
-  });
-}
-
 function exitLike(code, signal) {
-  const signals = { SIGINT: 130, SIGTERM: 143 };
-  process.exit(code ?? (signal ? (signals[signal] ?? 1) : 0));
+  process.exit(exitCodeOf(code, signal));
 }
 
 function runHeadless(why) {
   if (why) console.log(`Leeway: ${why} — starting headless proxy + web dashboard.`);
-  child = spawn(process.execPath, [...NODE_RUNTIME_FLAGS, path.join(root, 'out/main/headless.js'), ...args], {
-    cwd: root,
-    stdio: 'inherit',
-  });
+  // Each stop signal reaches the child once (bin/supervise.mjs); it drains and exits 0 on the first.
+  const child = spawnSupervised(
+    process.execPath,
+    [...NODE_RUNTIME_FLAGS, path.join(root, 'out/main/headless.js'), ...args],
+    {
+      cwd: root,
+      lifeline: true,
+    },
+  );
   child.on('exit', exitLike);
 }
 
@@ -83,7 +80,7 @@ function runElectron(binary) {
     fellBack = true;
     runHeadless(`Electron could not start (${detail})`);
   };
-  child = spawn(binary, ['.', ...args], { cwd: root, stdio: 'inherit' });
+  const child = spawnSupervised(binary, ['.', ...args], { cwd: root });
   child.on('error', (error) => fallBack(error.message));
   child.on('exit', (code, signal) => {
     if (fellBack) return;

@@ -35,29 +35,39 @@ export function createSettlingTracker() {
 
 /**
  * The storage timers: the request log and session pins reach SQLite once a second (batched, never
- * per request), the log is pruned hourly. A failed write asks `onWriteFailure` whether the data
- * directory is gone (it then stops everything); other failures are logged and retried.
+ * per request), the log is pruned hourly. A write the disk refuses is reported to the storage's
+ * health (issue 21 §16: degraded, the rows kept) and tried again on the next tick; the tick that
+ * writes everything kept without a fault, plus a probe, is what declares the disk back.
  */
 export function startStorageTimers(
   s: Storage,
   settings: () => Settings,
   now: () => number,
-  onWriteFailure: (error: Error) => void,
+  log: (line: string) => void,
 ): NodeJS.Timeout[] {
-  const flush = (): void => {
+  const guard = (what: string, task: () => void): void => {
     try {
-      s.requestLog.flush();
-      // Session pins ride the same timer: expired ones dropped, changes written in one transaction.
-      s.affinity.prune(now());
-      s.affinity.flush();
+      task();
     } catch (error) {
-      onWriteFailure(error instanceof Error ? error : new Error(String(error)));
+      if (!s.health.report(error))
+        log(`Leeway: ${what} failed: ${error instanceof Error ? error.message : String(error)}`);
     }
   };
-  const prune = () => {
-    const cfg = settings();
-    s.requestLog.prune(now(), cfg.requestLogMaxRows, cfg.requestLogMaxAgeDays);
+  const flush = (): void => {
+    const faultsBefore = s.health.faults();
+    guard('writing the request log', () => s.requestLog.flush());
+    // Session pins ride the same timer: expired ones dropped, changes written in one transaction.
+    guard('writing session pins', () => {
+      s.affinity.prune(now());
+      s.affinity.flush();
+    });
+    guard('the storage check', () => s.health.settle(faultsBefore, () => s.requestLog.probe(), s.requestLog.held()));
   };
+  const prune = () =>
+    guard('pruning the request log', () => {
+      const cfg = settings();
+      s.requestLog.prune(now(), cfg.requestLogMaxRows, cfg.requestLogMaxAgeDays);
+    });
   prune();
   return [setInterval(flush, FLUSH_EVERY_MS).unref(), setInterval(prune, PRUNE_EVERY_MS).unref()];
 }
@@ -80,12 +90,17 @@ export function startQuotaGc(
   return setInterval(gc, QUOTA_GC_EVERY_MS).unref();
 }
 
-/** Closes every server, cutting its open connections (long streams included) so stop() never hangs. */
+/**
+ * Closes every server, cutting its open connections so stop() never hangs; by then the drain
+ * (core-shutdown.ts) has ended every model request, so what is cut is idle or not Leeway's to finish.
+ */
 export async function closeServers(servers: Server[]): Promise<void> {
   await Promise.all(
     servers.map(
       (server) =>
         new Promise<void>((resolve) => {
+          // The drain may have closed the listener already: its sockets are cut all the same.
+          server.closeAllConnections();
           if (!server.listening) return resolve();
           server.close(() => resolve());
           server.closeAllConnections();

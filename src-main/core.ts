@@ -7,6 +7,8 @@ import { DEFAULT_SETTINGS, type Settings } from '../src-shared/domain/settings';
 import { createAdminHandler, type AdminHandler } from './admin/admin-handler';
 import { handlerDeps } from './core-handler-deps';
 import { closeServers, createSettlingTracker, startQuotaGc, startStorageTimers } from './core-lifecycle';
+import { drainRequests } from './core-shutdown';
+import { announceStorageHealth, storageRefusal, storageStatusOf } from './core-storage';
 import { resolveAdminToken } from './admin-token';
 import { createEventBus, type EventBus } from './api/event-bus';
 import { createKeyVerifier } from './api/key-verifier';
@@ -17,8 +19,11 @@ import { loadConfig, storedNamesOf, type ConfigProblem, type LoadedConfig } from
 import { acquireDataDirLock, checkDataDirFree, type DataDirLock } from './data-dir/data-dir-lock';
 import { createDataDir, secureDataDir } from './data-dir/data-dir-modes';
 import { watchDataDir, type DataDirWatch } from './data-dir/data-dir-watch';
-import { createStorageGate } from './data-dir/storage-gate';
+import { createStorageGate, type StorageGate } from './data-dir/storage-gate';
 import { openStorage, type Storage } from './db/storage';
+import type { Database } from './db/open';
+import { describeStartFault, storageFaultOf } from './db/storage-fault';
+import type { StorageHealth } from './db/storage-health';
 import { listen, urlOf } from './listen';
 import { describeAppliedConfig } from './config/applied-line';
 import { createModelDiscovery } from './core-discovery';
@@ -30,6 +35,7 @@ import { createClaudeHooks } from './providers/claude-oauth/claude-hooks';
 import { createRoundRobinStore } from './routing/strategies/round-robin-store';
 import { toView } from './db/connections-repo';
 import { createConnectionSlots } from './proxy/connection-slots';
+import { createInFlightRequests } from './proxy/in-flight';
 import { createProxyHandler, createProxyServer } from './proxy/server';
 import type { ProxyContext } from './proxy/proxy-context';
 import { buildCatalog, type Catalog } from './routing/catalog';
@@ -71,6 +77,8 @@ export interface CoreOptions {
   modelDiscovery?: boolean;
   /** Tests: wraps the quota counter store (a store that throws or hangs, QPIPE-3/5). */
   wrapQuotaStore?: (store: SwitchingQuotaStore) => SwitchingQuotaStore;
+  /** Tests: the opened database, to make SQLite itself fail (PRAGMA query_only, max_page_count; issue 21 §16). */
+  onDatabase?: (db: Database) => void;
 }
 
 export interface StartedInfo {
@@ -79,9 +87,16 @@ export interface StartedInfo {
   adminToken: string;
 }
 
+/** How a stop treats the requests in flight (issue 21 §9). */
+export interface StopOptions {
+  /** How long they may run on before they are ended with a `shutdown` error; 0 (default) ends them at once. */
+  graceMs?: number;
+}
+
 export interface Core {
   start(): Promise<Result<StartedInfo>>;
-  stop(): Promise<void>;
+  /** Stops accepting, ends the requests in flight (after the grace), flushes the log and closes storage. */
+  stop(options?: StopOptions): Promise<void>;
   router: Router;
   events: EventBus;
   info(): ProxyInfo;
@@ -107,7 +122,9 @@ export function createCore(options: CoreOptions): Core {
   let info: ProxyInfo | null = null;
   let admin: AdminHandler | null = null;
   const servers: Server[] = [];
+  const gates: StorageGate[] = [];
   const timers: NodeJS.Timeout[] = [];
+  const inFlight = createInFlightRequests();
   const pools = createUpstreamPools();
   // QUEUE-1: the request queue under maxConcurrent, shared by the proxy and queues.list; settings read per request (QUEUE-7).
   const slots = createConnectionSlots({ settings: () => needResilience().settings.get().requestQueue, now });
@@ -146,6 +163,15 @@ export function createCore(options: CoreOptions): Core {
   let watch: DataDirWatch | null = null;
   /** Set once the data directory is gone: every contract call and model request is refused with it. */
   let storageLost: string | null = null;
+  let lostAt = 0;
+  /** Issue 21 §16: whether writes reach the disk; kept after a stop or a loss so the doors can still say so. */
+  let health: StorageHealth | null = null;
+  const storageStatus = () =>
+    storageStatusOf(
+      health,
+      storageLost === null ? null : { message: storageLost, at: lostAt },
+      storage?.requestLog.held() ?? null,
+    );
 
   const need = (): Storage => {
     if (!storage) throw new Error('core not started');
@@ -184,7 +210,7 @@ export function createCore(options: CoreOptions): Core {
   };
   const currentInfo = (): ProxyInfo => {
     if (!info) throw new Error('core not started');
-    return { ...info, paused: need().settings.get().paused };
+    return { ...info, paused: need().settings.get().paused, storage: storageStatus() };
   };
 
   const inner = createRouter(
@@ -200,7 +226,8 @@ export function createCore(options: CoreOptions): Core {
         testConnection: (name) => discovery.test(name),
       }),
     ),
-    (method) => log(`Leeway: internal error in ${method}`),
+    // A write the disk refused is a typed refusal (issue 21 §16); anything else thrown is a bug.
+    (method, error) => storageRefusal(error, health) ?? log(`Leeway: internal error in ${method}`),
   );
   // Both doors (IPC and HTTP) share this router, so a lost data directory is refused the same on each.
   const router: Router = {
@@ -213,7 +240,26 @@ export function createCore(options: CoreOptions): Core {
     },
   };
 
+  /** Set once this start created the data directory: a failed start removes it again. */
+  let createdDir = false;
+
+  /**
+   * Issue 21 §16: a disk that refuses the first writes (full, read-only, not ours) ends the start
+   * with one line naming the directory and what to do, never a stack; what was created goes again.
+   */
   async function start(): Promise<Result<StartedInfo>> {
+    try {
+      return await startOnce();
+    } catch (error) {
+      const fault = storageFaultOf(error);
+      if (fault === null) throw error;
+      await stop();
+      if (createdDir) rmSync(options.dataDir, { recursive: true, force: true });
+      return fail('storage_unavailable', describeStartFault(options.dataDir, fault));
+    }
+  }
+
+  async function startOnce(): Promise<Result<StartedInfo>> {
     const dir = options.dataDir;
     const dbFile = join(dir, DB_FILE);
     // Whatever can refuse without writing goes first: a failed start leaves no data dir or file behind.
@@ -232,7 +278,7 @@ export function createCore(options: CoreOptions): Core {
     const split = options.adminPort !== undefined;
     const proxyGate = createStorageGate();
     const adminGate = createStorageGate();
-    const gates = [proxyGate, adminGate];
+    gates.push(proxyGate, adminGate);
     const proxyServer = createProxyServer(proxyGate.listener, { limits: () => clientLimits(), log });
     servers.push(proxyServer);
     const port = await listen(proxyServer, options.host, options.port, '--port');
@@ -254,9 +300,11 @@ export function createCore(options: CoreOptions): Core {
 
     let created: boolean;
     try {
-      created = createDataDir(dir);
+      created = createdDir = createDataDir(dir);
     } catch (error) {
       await stop();
+      const fault = storageFaultOf(error);
+      if (fault) return fail('storage_unavailable', describeStartFault(dir, fault));
       return fail(
         'internal_error',
         `Cannot create the data directory ${dir} (${(error as NodeJS.ErrnoException).code ?? 'error'})`,
@@ -275,9 +323,11 @@ export function createCore(options: CoreOptions): Core {
       return result;
     };
 
-    const opened = openStorage(dbFile, dir, options.secretBox);
+    const opened = openStorage(dbFile, dir, options.secretBox, undefined, now(), now);
     if (!opened.ok) return refuse(opened);
     const s = (storage = opened.value);
+    health = s.health;
+    options.onDatabase?.(s.db);
 
     if (options.configFile) {
       const loaded = checkedConfig
@@ -379,6 +429,8 @@ export function createCore(options: CoreOptions): Core {
       ),
       version: LEEWAY_VERSION,
       dashboardUrl: `${adminUrl}/`,
+      inFlight,
+      storage: () => ({ status: storageStatus(), lost: storageLost !== null }),
     };
     const adminToken = resolveAdminToken(dir, options.adminToken);
     obs.secret(adminToken);
@@ -389,6 +441,7 @@ export function createCore(options: CoreOptions): Core {
       rendererDir: options.rendererDir ?? null,
       log,
       metrics: obs.metrics,
+      storage: storageStatus,
     });
     proxyGate.open(track(createProxyHandler(ctx, split ? null : admin)));
     // The admin door keeps the proxy's guards (Host, Origin) but answers no /v1 route.
@@ -399,6 +452,7 @@ export function createCore(options: CoreOptions): Core {
     secureDataDir(dir);
     const onLost = (reason: string): void => {
       storageLost = `Storage unavailable: ${reason}; Leeway stopped writing (request log, settings, cooldowns) — restart it once the data directory is back`;
+      lostAt = now();
       log(`Leeway: DATA DIRECTORY LOST: ${reason}. Nothing is saved any more; restart Leeway.`);
       for (const gate of gates) gate.lose(storageLost);
       discovery.stop();
@@ -409,17 +463,10 @@ export function createCore(options: CoreOptions): Core {
       events.emit('storage.lost', { dataDir: dir, message: storageLost });
     };
     watch = watchDataDir([dir, dbFile], onLost);
+    // A failed write is the moment to look: the folder may be gone altogether.
+    announceStorageHealth(s.health, { events, log, now, dataDir: dir, degraded: () => void watch?.check() });
 
-    const storageTimers = startStorageTimers(
-      s,
-      () => settingsCache.value,
-      now,
-      (error) => {
-        // A failed write is the moment to look: the folder may be gone.
-        if (watch?.check() === null) log(`Leeway: could not write the request log (${error.message})`);
-      },
-    );
-    timers.push(...storageTimers);
+    timers.push(...startStorageTimers(s, () => settingsCache.value, now, log));
     timers.push(startQuotaGc(store, () => quotaConfig.value.retentionDays, now, log));
 
     const proxyUrl = urlOf(options.host, port.value);
@@ -432,17 +479,21 @@ export function createCore(options: CoreOptions): Core {
       paused: false,
       startedAt: now(),
       mode: options.mode,
+      storage: storageStatus(),
     };
     return ok({ proxyUrl, dashboardUrl, adminToken });
   }
 
-  async function stop(): Promise<void> {
+  async function stop(opts: StopOptions = {}): Promise<void> {
     discovery.stop();
+    admin?.closeAll();
+    // The storage timers keep flushing while requests drain: a second Ctrl-C loses at most a second of rows.
+    await drainRequests({ servers, gates, inFlight, settled, graceMs: opts.graceMs ?? 0, log });
     for (const t of timers.splice(0)) clearInterval(t);
     watch?.stop();
     watch = null;
-    admin?.closeAll();
     await closeServers(servers.splice(0));
+    gates.length = 0;
     await settled();
     await pools.close();
     // Consumption is recorded on the turn after each answer: let the last ones run, then flush the
@@ -451,7 +502,15 @@ export function createCore(options: CoreOptions): Core {
     await quotaStore?.close();
     quotaStore = null;
     quota = null;
-    storage?.close();
+    if (storage) {
+      storage.close();
+      // A disk that still refuses at exit keeps the last rows unwritten: say so rather than lose them silently.
+      const unwritten = storage.requestLog.held().rows;
+      if (unwritten > 0)
+        log(
+          `Leeway: ${unwritten} activity rows could not be written before exit (${health?.status().error ?? 'storage failing'})`,
+        );
+    }
     storage = null;
     resilience = null;
     claude = null;

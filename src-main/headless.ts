@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultDataDir, parseArgs, usage } from './cli/parse-args';
 import { createCore } from './core';
+import { END_WRITE_BOUND_MS } from './core-shutdown';
 import { LOGS_DIR } from './observability/observability';
 
 /** The built dashboard sits next to the built entry (out/main → out/renderer). */
@@ -12,8 +13,11 @@ function findRendererDir(): string | null {
   return existsSync(join(candidate, 'index.html')) ? candidate : null;
 }
 
-/** How long a SIGTERM/SIGINT stop may take before the process exits anyway. */
-const STOP_DEADLINE_MS = 15_000;
+/** Beyond the grace and the ends' bound: closing storage and flushing the log; past it the process exits anyway. */
+const STOP_MARGIN_MS = 5_000;
+
+/** A second signal exits at once with the shell's code for it (128 + its number). */
+const EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 129 };
 
 /** Headless entry: the core with its proxy and web dashboard, no Electron. */
 async function main(): Promise<void> {
@@ -43,22 +47,28 @@ async function main(): Promise<void> {
     ...(options.configFile !== undefined ? { configFile: options.configFile } : {}),
     ...(options.adminToken !== undefined ? { adminToken: options.adminToken } : {}),
   });
-  // core.stop() waits for requests in flight to be logged and flushes the request log before the
-  // database closes; only then may the process exit. A second signal, or a stop past the deadline,
-  // exits at once and loses, as kill -9 would, what the log buffered since its last flush.
+  // Issue 21 §9: the first signal drains — no new requests, those in flight get the grace, the rest
+  // end with an error in their client's format, each is logged, the log is flushed — and exits 0.
+  // A second signal exits at once and loses, as kill -9 would, what the log buffered since its last
+  // flush (at most a second of rows). The launchers (npm start, leeway start) send exactly one
+  // signal per Ctrl-C (bin/supervise.mjs), so a second one is a person's.
   let stopping = false;
-  const shutdown = (signal: string) => {
+  const shutdown = (why: string, signal: string | null) => {
     if (stopping) {
+      if (signal === null) return;
       console.error(`Leeway: ${signal} received again, exiting without waiting`);
-      process.exit(1);
+      process.exit(EXIT_CODES[signal] ?? 1);
     }
     stopping = true;
-    console.log(`Leeway: ${signal} received, stopping`);
+    const grace = options.shutdownGraceMs;
+    const again = signal === 'SIGINT' ? ' (Ctrl-C again exits at once)' : '';
+    console.log(`Leeway: ${why}, stopping${again}`);
+    const deadline = grace + END_WRITE_BOUND_MS + STOP_MARGIN_MS;
     setTimeout(() => {
-      console.error(`Leeway: did not stop within ${STOP_DEADLINE_MS / 1000} s, exiting`);
+      console.error(`Leeway: did not stop within ${Math.round(deadline / 1000)} s, exiting`);
       process.exit(1);
-    }, STOP_DEADLINE_MS).unref();
-    core.stop().then(
+    }, deadline).unref();
+    core.stop({ graceMs: grace }).then(
       () => process.exit(0),
       (error: unknown) => {
         console.error(`Leeway: stopping failed: ${error instanceof Error ? error.message : String(error)}`);
@@ -66,8 +76,14 @@ async function main(): Promise<void> {
       },
     );
   };
-  process.on('SIGINT', () => shutdown('SIGINT'));
-  process.on('SIGTERM', () => shutdown('SIGTERM'));
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const)
+    process.on(signal, () => shutdown(`${signal} received`, signal));
+  // A launcher that keeps an IPC channel to us (bin/supervise.mjs) runs us in our own process group;
+  // if it dies without passing a signal on (kill -9), the channel closes and we stop as for SIGTERM.
+  if (process.channel) {
+    process.channel.unref();
+    process.on('disconnect', () => shutdown('the launcher exited', null));
+  }
   const started = await core.start();
   if (!started.ok) {
     console.error(`Leeway: ${started.error.message}`);

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { StorageStatus } from '../../src-shared/domain/storage-status';
 import type { EventBus } from '../api/event-bus';
 import type { Router } from '../api/router';
 import type { MetricsText } from '../observability/metrics';
@@ -24,6 +25,8 @@ export interface AdminHandlerDeps {
   keepAliveMs?: number;
   /** Prometheus text for `GET /metrics` (issue 13 §2); absent: no such path. */
   metrics?: () => Promise<MetricsText>;
+  /** Issue 21 §16: whether the data directory takes writes, added to `GET /api/health`. */
+  storage?: () => StorageStatus;
 }
 
 /** The admin door the proxy server delegates to for everything outside `/v1/*` and `/health`. */
@@ -121,7 +124,7 @@ export function createAdminHandler(deps: AdminHandlerDeps): AdminHandler {
         req.resume();
         if (req.method !== 'GET' && req.method !== 'HEAD') {
           sendError(res, { code: 'method_not_allowed', message: 'Use GET for /api/health' }, { allow: 'GET' });
-        } else sendJson(res, 200, { ok: true });
+        } else sendJson(res, 200, deps.storage ? { ok: true, storage: deps.storage() } : { ok: true });
         return true;
       }
       if (pathname === METRICS_PATH && deps.metrics) {

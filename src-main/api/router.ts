@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { fail, type Result } from '../../src-shared/contract/errors';
+import { fail, type AppError, type Result } from '../../src-shared/contract/errors';
 import {
   isMethodName,
   methods,
@@ -23,7 +23,14 @@ export function describeIssues(error: z.ZodError): { path: string; message: stri
   return error.issues.map((issue) => ({ path: issue.path.map(String).join('.') || '(input)', message: issue.message }));
 }
 
-export function createRouter(handlers: Handlers, onBug: (method: string, error: unknown) => void = () => {}): Router {
+/**
+ * `onThrow` hears every throw; it may name the refusal the caller gets instead of the generic
+ * internal error (the core turns a disk that refused a write into `storage_unavailable`).
+ */
+export function createRouter(
+  handlers: Handlers,
+  onThrow: (method: string, error: unknown) => AppError | void = () => {},
+): Router {
   return {
     async call(method, input) {
       if (!isMethodName(method)) return fail('unknown_method', `Unknown method "${method}"`);
@@ -36,9 +43,9 @@ export function createRouter(handlers: Handlers, onBug: (method: string, error: 
         const handler = handlers[method] as (value: unknown) => Result<unknown> | Promise<Result<unknown>>;
         return await handler(parsed.data);
       } catch (error) {
-        // A throw here is a bug; the door still answers with data, and the message stays generic so nothing secret leaks.
-        onBug(method, error);
-        return fail('internal_error', `Internal error in ${method}`);
+        // Otherwise a throw is a bug; the door still answers with data, and the message stays generic so nothing secret leaks.
+        const typed = onThrow(method, error);
+        return typed ? { ok: false, error: typed } : fail('internal_error', `Internal error in ${method}`);
       }
     },
   };

@@ -124,6 +124,16 @@ describe('parseArgs', () => {
     expect(errorsOf(['--log-level'])).toEqual(['--log-level needs a value.']);
   });
 
+  it('issue 21 §9: --shutdown-grace / LEEWAY_SHUTDOWN_GRACE set the seconds Ctrl-C lets requests finish (default 10), the flag winning', () => {
+    expect(parsed([]).shutdownGraceMs).toBe(10_000);
+    expect(parsed([], { LEEWAY_SHUTDOWN_GRACE: '2.5' }).shutdownGraceMs).toBe(2_500);
+    expect(parsed(['--shutdown-grace', '0'], { LEEWAY_SHUTDOWN_GRACE: '30' }).shutdownGraceMs).toBe(0);
+    expect(errorsOf(['--shutdown-grace', 'soon'])).toEqual([
+      '--shutdown-grace must be a number of seconds from 0 to 600, got "soon".',
+    ]);
+    expect(errorsOf([], { LEEWAY_SHUTDOWN_GRACE: '601' })[0]).toContain('LEEWAY_SHUTDOWN_GRACE');
+  });
+
   it('PROD-1: unknown flags and stray arguments are errors, all reported at once', () => {
     const errors = errorsOf(['--prot', '8000', 'extra', '--headless=yes']);
     expect(errors).toHaveLength(4);

@@ -22,6 +22,8 @@ export interface CliOptions {
   adminToken?: string;
   /** `--log-level` / `LEEWAY_LOG_LEVEL`: the terminal's and the log file's level (default info). */
   logLevel: LogLevel;
+  /** `--shutdown-grace` / `LEEWAY_SHUTDOWN_GRACE` (seconds): how long Ctrl-C lets requests in flight finish (issue 21 §9). */
+  shutdownGraceMs: number;
   /** Things the user asked for that work but deserve a line on stderr (e.g. a non-loopback bind). */
   warnings: string[];
 }
@@ -31,7 +33,15 @@ export type ParseArgsResult = { ok: true; value: CliOptions } | { ok: false; err
 type Env = Record<string, string | undefined>;
 
 const BOOLEAN_FLAGS = ['--headless', '--allow-remote', '--help'] as const;
-const VALUE_FLAGS = ['--port', '--host', '--data-dir', '--config', '--admin-port', '--log-level'] as const;
+const VALUE_FLAGS = [
+  '--port',
+  '--host',
+  '--data-dir',
+  '--config',
+  '--admin-port',
+  '--log-level',
+  '--shutdown-grace',
+] as const;
 type ValueFlag = (typeof VALUE_FLAGS)[number];
 
 function isValueFlag(name: string): name is ValueFlag {
@@ -50,6 +60,18 @@ export function isLoopbackHost(host: string): boolean {
     .replace(/^\[(.*)\]$/, '$1');
   if (h === 'localhost' || h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
   return /^127(\.\d{1,3}){3}$/.test(h);
+}
+
+/** Default of `--shutdown-grace`, in seconds (core-shutdown.ts SHUTDOWN_GRACE_MS). */
+export const DEFAULT_SHUTDOWN_GRACE_S = 10;
+/** A grace longer than this would outlast what a service manager waits after its SIGTERM. */
+const MAX_SHUTDOWN_GRACE_S = 600;
+
+/** Parses seconds in 0..600 (decimals allowed); undefined for anything else. */
+function parseSeconds(text: string): number | undefined {
+  if (!/^\d+(\.\d+)?$/.test(text.trim())) return undefined;
+  const n = Number(text.trim());
+  return n <= MAX_SHUTDOWN_GRACE_S ? n : undefined;
 }
 
 /** Parses a port in 0..65535 (0 = let the OS pick); returns undefined for anything else. */
@@ -114,6 +136,7 @@ export function parseArgs(argv: string[], env: Env, platformDefaults: { dataDir:
     allowRemote,
     dataDir: platformDefaults.dataDir,
     logLevel: DEFAULT_LOG_LEVEL,
+    shutdownGraceMs: DEFAULT_SHUTDOWN_GRACE_S * 1000,
     warnings: [],
   };
   // Help wins over every other problem so `--help` always works.
@@ -139,6 +162,13 @@ export function parseArgs(argv: string[], env: Env, platformDefaults: { dataDir:
     errors.push(`${source} must be one of ${LOG_LEVELS.join(', ')}, got "${levelText}".`);
   }
   const adminPort = portFrom('--admin-port', 'LEEWAY_ADMIN_PORT');
+  const graceFlag = flags.get('--shutdown-grace');
+  const graceText = graceFlag ?? nonEmpty(env.LEEWAY_SHUTDOWN_GRACE);
+  const grace = graceText === undefined ? DEFAULT_SHUTDOWN_GRACE_S : parseSeconds(graceText);
+  if (grace === undefined) {
+    const source = graceFlag !== undefined ? '--shutdown-grace' : 'LEEWAY_SHUTDOWN_GRACE';
+    errors.push(`${source} must be a number of seconds from 0 to ${MAX_SHUTDOWN_GRACE_S}, got "${graceText ?? ''}".`);
+  }
   const host = (flags.get('--host') ?? DEFAULT_HOST).trim();
   const warnings: string[] = [];
   if (host === '') {
@@ -163,6 +193,7 @@ export function parseArgs(argv: string[], env: Env, platformDefaults: { dataDir:
     port: port ?? DEFAULT_PORT,
     dataDir: flags.get('--data-dir') ?? nonEmpty(env.LEEWAY_DATA_DIR) ?? platformDefaults.dataDir,
     logLevel: levelText !== undefined && isLogLevel(levelText) ? levelText : DEFAULT_LOG_LEVEL,
+    shutdownGraceMs: Math.round((grace ?? DEFAULT_SHUTDOWN_GRACE_S) * 1000),
     warnings,
   };
   if (adminPort !== undefined) value.adminPort = adminPort;
@@ -202,6 +233,7 @@ export function usage(): string {
     '  --config FILE         Config file (env LEEWAY_CONFIG)',
     '  --admin-port N        Admin API / dashboard port (env LEEWAY_ADMIN_PORT)',
     `  --log-level L         ${LOG_LEVELS.join('|')} (default ${DEFAULT_LOG_LEVEL}; env LEEWAY_LOG_LEVEL)`,
+    `  --shutdown-grace S    Seconds Ctrl-C lets requests in flight finish (default ${DEFAULT_SHUTDOWN_GRACE_S}; env LEEWAY_SHUTDOWN_GRACE)`,
     '  -h, --help            Show this help',
     '',
     'Environment:',

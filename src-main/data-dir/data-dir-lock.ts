@@ -48,7 +48,13 @@ function readHolder(file: string): LockHolder | null {
 /** Writes the whole content to a temp file first, so the lock is never seen half written. */
 function writeTemp(file: string, holder: LockHolder): string {
   const temp = `${file}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`;
-  writeFileSync(temp, JSON.stringify(holder) + '\n', { mode: 0o600, flag: 'wx' });
+  try {
+    writeFileSync(temp, JSON.stringify(holder) + '\n', { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    // A full disk creates the file and then refuses its bytes: leave no empty temp file behind.
+    rmSync(temp, { force: true });
+    throw error;
+  }
   return temp;
 }
 

@@ -1,5 +1,6 @@
 import { restoreBreakerState, type BreakerState } from '../resilience/breaker/breaker-state';
 import type { Database } from './open';
+import { guardedWrite } from './storage-health';
 
 /** Persists provider breakers (BRK-7) so a restart does not hammer a provider that was just found dead. */
 export interface BreakerRepo {
@@ -29,7 +30,9 @@ export function createBreakerRepo(db: Database): BreakerRepo {
       }
       return map;
     },
-    save: (provider, state, now) => void upsert.run(provider, JSON.stringify(state), now),
-    remove: (provider) => void del.run(provider),
+    // Learned on a request's path: a disk that refuses keeps the latest in memory for recovery (issue 21 §16).
+    save: (provider, state, now) =>
+      guardedWrite(db, `breaker:${provider}`, () => void upsert.run(provider, JSON.stringify(state), now)),
+    remove: (provider) => guardedWrite(db, `breaker:${provider}`, () => void del.run(provider)),
   };
 }

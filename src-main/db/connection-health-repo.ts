@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { HEALTHY, type ConnectionHealth, type TestStatus } from '../resilience/cooldown/connection-health';
 import type { Database } from './open';
+import { guardedWrite } from './storage-health';
 
 /** Engine fields beyond COOL-2's columns; validated on read so a bad row heals to defaults. */
 const extraSchema = z.object({
@@ -62,24 +63,27 @@ export function createConnectionHealthRepo(db: Database): ConnectionHealthRepo {
   return {
     loadAll: () => new Map(selectAll.all().map((row) => [row.connection_id, fromRow(row)])),
     save(id, h, now) {
-      // A connection removed while its request was in flight has nothing left to mark.
-      if (!exists.get(id)) return;
-      upsert.run({
-        id,
-        until: h.rateLimitedUntil,
-        status: h.testStatus,
-        lastError: h.lastError,
-        lastErrorType: h.lastErrorType,
-        errorCode: h.errorCode,
-        backoff: h.backoffLevel,
-        extra: JSON.stringify({
-          lastFailureAt: h.lastFailureAt,
-          rejectedStreak: h.rejectedStreak,
-          lastRejectedAt: h.lastRejectedAt,
-          expiredRetries: h.expiredRetries,
-          lastExpiredAt: h.lastExpiredAt,
-        }),
-        now,
+      // Learned on a request's path: a disk that refuses keeps it in memory and writes it on recovery (issue 21 §16).
+      guardedWrite(db, `connection-health:${id}`, () => {
+        // A connection removed while its request was in flight has nothing left to mark.
+        if (!exists.get(id)) return;
+        upsert.run({
+          id,
+          until: h.rateLimitedUntil,
+          status: h.testStatus,
+          lastError: h.lastError,
+          lastErrorType: h.lastErrorType,
+          errorCode: h.errorCode,
+          backoff: h.backoffLevel,
+          extra: JSON.stringify({
+            lastFailureAt: h.lastFailureAt,
+            rejectedStreak: h.rejectedStreak,
+            lastRejectedAt: h.lastRejectedAt,
+            expiredRetries: h.expiredRetries,
+            lastExpiredAt: h.lastExpiredAt,
+          }),
+          now,
+        });
       });
     },
   };

@@ -5,6 +5,7 @@ import type { CreatedLocalKey, LocalKeyView } from '../../src-shared/domain/loca
 import { parseJsonArray } from './json-columns';
 import { generateLocalKey, hashLocalKey, KEY_PREFIX_LENGTH } from './local-key-material';
 import type { Database } from './open';
+import { guardedWrite } from './storage-health';
 
 /** What a key may do (LEASE-3) and which connections it may use (names; empty = all). */
 export interface KeyAccess {
@@ -211,7 +212,8 @@ export function createKeysRepo(db: Database, newId: () => string = randomUUID): 
       const previous = lastTouched.get(id);
       if (previous !== undefined && now - previous < TOUCH_GRANULARITY_MS) return;
       lastTouched.set(id, now);
-      setLastUsed.run(now, id);
+      // On a request's path: a disk that refuses must not fail the request (issue 21 §16).
+      guardedWrite(db, `key-last-used:${id}`, () => void setLastUsed.run(now, id));
     },
   };
 }

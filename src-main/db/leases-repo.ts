@@ -3,6 +3,7 @@ import type { LeaseEndReason } from '../../src-shared/domain/lease';
 import { EMPTY_LEASE_BOOK, type Lease, type LeaseBook } from '../routing/leases/lease-book';
 import { messageOf } from './migration-files';
 import type { Database } from './open';
+import { reportStorageFault } from './storage-health';
 
 /**
  * Exclusive leases (LEASE-2), one row per owner. The current book lives in memory for the request
@@ -112,6 +113,8 @@ export function createLeasesRepo(db: Database): LeasesRepo {
       try {
         writeAll(leaseChanges(current, next));
       } catch (error) {
+        // A disk fault also marks storage degraded (issue 21 §16); the lease change is refused either way.
+        reportStorageFault(db, error);
         return fail('storage_unavailable', `Could not store the lease change: ${messageOf(error)}`);
       }
       current = next;

@@ -48,7 +48,10 @@ export function migrate(db: Database, dir: string): MigrateResult<MigrateOutcome
   try {
     applyAll();
   } catch (error) {
-    return { ok: false, error: { code: 'migration_failed', message: `${current} failed: ${messageOf(error)}` } };
+    return {
+      ok: false,
+      error: { code: 'migration_failed', message: `${current} failed: ${messageOf(error)}`, cause: error },
+    };
   }
   return { ok: true, value: { from, to: latest, applied: pending.map((file) => file.name) } };
 }

@@ -12,6 +12,8 @@ export interface MigrationFile {
 export interface MigrateError {
   code: 'migration_gap' | 'database_too_new' | 'migration_failed';
   message: string;
+  /** The error a failed migration threw (a full disk's SQLITE_FULL, say). */
+  cause?: unknown;
 }
 
 export type MigrateResult<T> = { ok: true; value: T } | { ok: false; error: MigrateError };

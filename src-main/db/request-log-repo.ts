@@ -11,6 +11,7 @@ import {
   type RowValues,
 } from './request-log-insert';
 import { listParams, SEARCH_CONDITION, type ListParams } from './request-log-search';
+import type { StorageHealth } from './storage-health';
 
 /**
  * The activity log. append() is on the proxy's hot path, so it only buffers in memory; rows reach
@@ -18,12 +19,20 @@ import { listParams, SEARCH_CONDITION, type ListParams } from './request-log-sea
  * Ids are handed out before their rows are written, so they come from a block reserved on disk
  * beforehand (`request_log_seq`): an id is never reused, not after a crash lost the buffered rows
  * and not after pruning lowered MAX(id). A restart skips what was left of the block.
+ * While the disk refuses writes (issue 21 §16) the rows wait in memory, at most `maxHeldRows` (the
+ * oldest dropped and counted beyond that), and only the core's timer tries again: append() never
+ * throws and never writes then. (Ids handed out meanwhile are past the reservation on disk; only a
+ * crash before the disk recovers could hand them out again, for rows that were never written.)
  */
 export interface RequestLog {
   /** Buffers one entry and returns it with its id; writes only when the buffer is full. */
   append(entry: NewRequestLogEntry): RequestLogEntry;
-  /** Writes every buffered row in one transaction. */
+  /** Writes every buffered row in one transaction; a storage fault keeps them (reported, not thrown). */
   flush(): void;
+  /** A write that succeeds only when the disk takes writes (the reservation, rewritten). */
+  probe(): void;
+  /** Rows waiting in memory, and rows dropped since start because too many waited. */
+  held(): { rows: number; dropped: number };
   /** Newest first, after a flush; limit defaults to 100 and is capped at 1000 (page on with beforeId). */
   list(query?: RequestLogQuery): RequestLogEntry[];
   /** Requests and errors (status >= 400) at or after `ts`. */
@@ -77,13 +86,20 @@ function storedEntry(entry: NewRequestLogEntry, id: number): RequestLogEntry {
 
 /** Ids reserved at a time; a flush tops the reservation up once less than half of it is left. */
 const ID_BLOCK = 10_000;
+/** Rows kept for a failing disk: hours of a coding agent's traffic, a few MB. */
+export const MAX_HELD_ROWS = 10_000;
 
 /**
  * Creates the log, preparing every statement once and reserving its first block of ids (the one
  * synchronous write at open). Only one RequestLog may write a database.
  */
-export function createRequestLog(db: Database, opts: { flushEvery?: number; idBlock?: number } = {}): RequestLog {
+export function createRequestLog(
+  db: Database,
+  opts: { flushEvery?: number; idBlock?: number; maxHeldRows?: number; health?: StorageHealth } = {},
+): RequestLog {
   const flushEvery = Math.max(1, opts.flushEvery ?? 200);
+  const maxHeld = Math.max(flushEvery, opts.maxHeldRows ?? MAX_HELD_ROWS);
+  const health = opts.health ?? null;
   const idBlock = Math.max(2, Math.floor(opts.idBlock ?? ID_BLOCK));
   const insert = db.prepare<[RowValues]>(INSERT_SQL);
   // A full batch is one statement of `flushEvery` rows: a quarter cheaper a row than a statement
@@ -125,6 +141,16 @@ export function createRequestLog(db: Database, opts: { flushEvery?: number; idBl
   let reservedThrough = start + idBlock;
   reserve.run(reservedThrough);
   let buffer: RequestLogEntry[] = [];
+  /** The last flush failed on storage: appends wait for the timer instead of writing. */
+  let failing = false;
+  let dropped = 0;
+  /** Past the bound the oldest rows go: the newest say most about what is happening now. */
+  const bound = (): void => {
+    const over = buffer.length - maxHeld;
+    if (over <= 0) return;
+    buffer.splice(0, over);
+    dropped += over;
+  };
 
   const commit = db.transaction((rows: RequestLogEntry[], through: number | null) => {
     // One array of values, refilled per row: no row object and no named-parameter lookups per insert.
@@ -158,8 +184,12 @@ export function createRequestLog(db: Database, opts: { flushEvery?: number; idBl
     } catch (error) {
       // Keep the rows (ahead of any appended meanwhile) so a transient failure loses nothing.
       buffer = rows.concat(buffer);
-      throw error;
+      if (health === null || !health.report(error)) throw error;
+      failing = true;
+      bound();
+      return;
     }
+    failing = false;
     // Only a committed reservation may be handed out.
     if (through !== null) reservedThrough = through;
   };
@@ -172,13 +202,16 @@ export function createRequestLog(db: Database, opts: { flushEvery?: number; idBl
   return {
     append: (entry) => {
       // Only when more than half a block was appended since the last flush (flushEvery is smaller).
-      if (nextId > reservedThrough) flush();
+      if (nextId > reservedThrough && !failing) flush();
       const full = storedEntry(entry, nextId++);
       buffer.push(full);
-      if (buffer.length >= flushEvery) flush();
+      if (failing) bound();
+      else if (buffer.length >= flushEvery) flush();
       return full;
     },
     flush,
+    probe: () => void reserve.run(reservedThrough),
+    held: () => ({ rows: buffer.length, dropped }),
     list: (query = {}) => {
       flush();
       const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(query.limit ?? DEFAULT_LIMIT)));

@@ -15,6 +15,8 @@ import { createQuotaPoolsRepo } from './quota-pools-repo';
 import { createRequestLog, type RequestLog } from './request-log-repo';
 import { createRoutesRepo, type RoutesRepo } from './routes-repo';
 import { createSettingsRepo, type SettingsRepo } from './settings-repo';
+import { describeStartFault, storageFaultOf } from './storage-fault';
+import { attachStorageHealth, createStorageHealth, type StorageHealth } from './storage-health';
 
 /** The opened database with every repository over it. */
 export interface Storage {
@@ -32,6 +34,8 @@ export interface Storage {
   routes: RoutesRepo;
   /** Quota pools, their allocations and manual plan overrides (issue 10). */
   quotaPools: QuotaPoolsRepo;
+  /** Issue 21 §16: whether writes reach the disk now; the write-through repositories report to it. */
+  health: StorageHealth;
   /** Flushes the request log and the pins, then closes the database. */
   close(): void;
   /** Closes without writing what is buffered: the data directory is gone, so a write would go nowhere. */
@@ -45,6 +49,12 @@ export function locateMigrations(): string | null {
   return findMigrationsDir(here) ?? (resources ? findMigrationsDir(resources) : null);
 }
 
+/** A disk that refuses the first writes is the one line a start gives (issue 21 §16), else `otherwise`. */
+function refusal(dataDir: string, error: unknown, otherwise: string): Result<never> {
+  const fault = storageFaultOf(error);
+  return fault ? fail('storage_unavailable', describeStartFault(dataDir, fault)) : fail('internal_error', otherwise);
+}
+
 /** Opens and migrates the database; a refused migration is an answer, and leaves the file untouched. */
 export function openStorage(
   file: string,
@@ -52,25 +62,37 @@ export function openStorage(
   box?: SecretBox,
   migrationsDir = locateMigrations(),
   now = Date.now(),
+  clock: () => number = Date.now,
 ): Result<Storage> {
   if (!migrationsDir) return fail('internal_error', 'The migrations folder was not found next to Leeway');
   let db: Database;
   try {
     db = openDatabase(file);
   } catch (error) {
-    return fail('internal_error', `Cannot open the database ${file}: ${(error as Error).message}`);
+    return refusal(dataDir, error, `Cannot open the database ${file}: ${(error as Error).message}`);
   }
   const migrated = migrate(db, migrationsDir);
   if (!migrated.ok) {
     db.close();
+    const fault = storageFaultOf(migrated.error.cause);
+    if (fault) return fail('storage_unavailable', describeStartFault(dataDir, fault));
     return fail('internal_error', `Database ${file}: ${migrated.error.message}`, {
       details: { code: migrated.error.code },
     });
   }
+  const health = createStorageHealth(clock);
+  attachStorageHealth(db, health);
   // The core's 1 s timer writes what a quiet second leaves; under load, batches of 128 rows. Rows
   // held longer than a couple of young GCs (a second at 2,000 requests/s) reach the old space and die
   // there, forcing mark-compacts; 128 rows cost the same per row and keep each write short.
-  const requestLog = createRequestLog(db, { flushEvery: 128 });
+  let requestLog: RequestLog;
+  try {
+    requestLog = createRequestLog(db, { flushEvery: 128, health });
+  } catch (error) {
+    // Its id reservation is the first write after the migrations: a disk full or read-only since.
+    db.close();
+    return refusal(dataDir, error, `Database ${file}: ${(error as Error).message}`);
+  }
   // `now` drops the pins that expired while Leeway was not running.
   const affinity = createAffinityRepo(db, now);
   return ok({
@@ -84,10 +106,14 @@ export function openStorage(
     leases: createLeasesRepo(db),
     routes: createRoutesRepo(db),
     quotaPools: createQuotaPoolsRepo(db),
+    health,
     close() {
       try {
+        // A disk that still refuses keeps them unwritten (reported, not thrown): the core says how many.
         requestLog.flush();
         affinity.flush();
+      } catch (error) {
+        if (!health.report(error)) throw error;
       } finally {
         db.close();
       }

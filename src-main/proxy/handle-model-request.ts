@@ -28,6 +28,7 @@ import { learnPick, learnPin, learnQuota, markQuota, recordRequest, type Ended }
 import { exclusionsBehind, noTargetError } from './stages/no-target-error';
 import { planRequest, type Plan } from './stages/plan';
 import { RequestSignal } from './request-signal';
+import { endedByShutdown, loggedEnd } from './shutdown-answer';
 
 export type { ModelRequest } from './stages/frame';
 
@@ -118,6 +119,8 @@ export async function handleModelRequest(ctx: ProxyContext, asked: ModelRequest)
   const onClientClose = () => {
     if (!res.writableFinished) signal.abort();
   };
+  // Issue 21 §9: a shutdown waits for it, then ends it through this signal (ShuttingDown).
+  ctx.inFlight.add(signal);
   try {
     if (settings.paused) {
       ended = answerError(frame, {
@@ -148,7 +151,10 @@ export async function handleModelRequest(ctx: ProxyContext, asked: ModelRequest)
     if (res.destroyed) signal.abort();
     for (;;) {
       const pass = await runPass(ctx, frame, input, journal);
-      if (pass.kind === 'aborted') return;
+      if (pass.kind === 'aborted') {
+        ended = endedByShutdown(frame);
+        return;
+      }
       if (pass.kind === 'ended') {
         ended = pass.ended;
         return;
@@ -159,15 +165,20 @@ export async function handleModelRequest(ctx: ProxyContext, asked: ModelRequest)
         return;
       }
       pass.discard();
-      if (hold.kind === 'aborted') return;
+      if (hold.kind === 'aborted') {
+        ended = endedByShutdown(frame);
+        return;
+      }
       // The next pass plans afresh; what earlier passes tried stays in the hops.
       frame.excluded = [];
       frame.quota = null;
     }
   } finally {
+    ctx.inFlight.delete(signal);
     res.off('close', onClientClose);
     // learn (the activity log)
-    recordRequest(frame.held ? withHeldMs(ctx, frame.held.heldMs) : ctx, frame, model, stream, ended, journal);
+    const logged = loggedEnd(ended);
+    recordRequest(frame.held ? withHeldMs(ctx, frame.held.heldMs) : ctx, frame, model, stream, logged, journal);
   }
 }
 

@@ -4,6 +4,7 @@ import type { NewRequestLogEntry } from '../../src-shared/domain/request-log';
 import type { ThroughputWatchdogSettings } from '../../src-shared/domain/resilience-watchdog';
 import type { LocalKeyView } from '../../src-shared/domain/local-key';
 import type { Settings } from '../../src-shared/domain/settings';
+import type { StorageStatus } from '../../src-shared/domain/storage-status';
 import type { AffinityRepo } from '../db/affinity-repo';
 import type { LeasesRepo } from '../db/leases-repo';
 import type { ProviderHooks } from '../providers/provider-hooks';
@@ -13,6 +14,7 @@ import type { QuotaShareDispatch } from '../quota/runtime/quota-share-dispatch';
 import type { Catalog } from '../routing/catalog';
 import type { RoundRobinStore } from '../routing/strategies/round-robin-store';
 import type { ConnectionSlots } from './connection-slots';
+import type { InFlightRequests } from './in-flight';
 import type { ResiliencePort } from './resilience-port';
 
 /** What the proxy needs from the core; read through functions so a change is seen at once. */
@@ -46,6 +48,10 @@ export interface ProxyContext {
   log(line: string): void;
   now(): number;
   record(entry: NewRequestLogEntry): void;
+  /** Issue 21 §9: model requests running now, so a shutdown can wait for them and end the rest. */
+  inFlight: InFlightRequests;
+  /** Issue 21 §16: whether the data directory takes writes (`lost`: it is gone), for `/health`. */
+  storage(): { status: StorageStatus; lost: boolean };
   /** Extra Host names accepted besides loopback (when bound for remote use). */
   allowedHosts: ReadonlySet<string>;
   version: string;

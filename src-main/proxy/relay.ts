@@ -8,6 +8,7 @@ import { createLastEventKeeper } from './last-event';
 import { streamEndOf } from './sse-scan';
 import { headerValue } from './header-value';
 import { createSecretScrubber } from './secret-scrubber';
+import { isShuttingDown } from './in-flight';
 import type { UpstreamAnswer } from './upstream-answer';
 import { clientHeaderList } from './upstream-headers';
 import type { Usage, UsageTap } from './usage-tap';
@@ -19,7 +20,8 @@ export interface RelayOutcome {
   ttfbMs: number | null;
   usage: Usage;
   /** Why the answer is not a clean success, for the activity log; null when it is. */
-  errorCode: 'client_closed' | 'upstream_stream_error' | 'upstream_invalid_response' | 'upstream_too_slow' | null;
+  errorCode:
+    'client_closed' | 'upstream_stream_error' | 'upstream_invalid_response' | 'upstream_too_slow' | 'shutdown' | null;
 }
 
 type ReadyStart = Extract<AnswerStart, { kind: 'ready' }>;
@@ -200,18 +202,20 @@ export function relayResponse(res: ServerResponse, input: RelayInput): Promise<R
       if (error instanceof TranslationFailure) {
         // The bridge gave up on the upstream's answer (an event past its cap): say so, not "lost".
         const message = `Leeway: ${error.message}; the answer is incomplete`;
-        return res.end(streamErrorFrame(format, message, 'upstream_invalid_response'), () =>
+        return res.end(`${trailer}${streamErrorFrame(format, message, 'upstream_invalid_response')}`, () =>
           settle(false, 'upstream_invalid_response'),
         );
       }
+      // Issue 21 §9: the request's signal ended it (the shutdown grace ran out), not the upstream.
+      const [message, code] = isShuttingDown(error)
+        ? [error.message, 'shutdown' as const]
+        : [LOST, 'upstream_stream_error' as const];
       if (isSse) {
-        res.end(`${trailer}${streamErrorFrame(format, LOST, 'upstream_stream_error')}`, () =>
-          settle(false, 'upstream_stream_error'),
-        );
+        res.end(`${trailer}${streamErrorFrame(format, message, code)}`, () => settle(false, code));
       } else {
         // A truncated JSON body must not look complete: cut the connection.
         res.destroy();
-        settle(false, 'upstream_stream_error');
+        settle(false, code);
       }
     };
     /** WATCH-6/7: after commit the stream is never replayed; an honest error event ends it, settled once. */

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AppError } from '../../src-shared/contract/errors';
+import { healthAnswer } from '../admin/health-answer';
 import { listModels } from '../routing/resolve-targets';
 import { DEFAULT_SETTINGS } from '../../src-shared/domain/settings';
 import { sendClientError } from './client-errors';
@@ -96,12 +97,9 @@ export function createProxyHandler(ctx: ProxyContext, secondary: SecondaryHandle
     else if (endpoint.kind === 'session-leases') endpointName = SESSION_LEASES_PATH;
     const head = req.method === 'HEAD';
     if (endpoint.kind === 'health') {
-      return sendJson(
-        res,
-        200,
-        JSON.stringify({ status: 'ok', version: ctx.version, paused: ctx.settings().paused }),
-        head,
-      );
+      const storage = ctx.storage();
+      const answer = healthAnswer(storage.status, storage.lost, ctx.version, ctx.settings().paused);
+      return sendJson(res, answer.httpStatus, answer.body, head);
     }
     const plainKey = localKeyOf(req.headers);
     const key = plainKey ? ctx.verifyKey(plainKey) : null;

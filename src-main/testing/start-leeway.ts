@@ -33,6 +33,7 @@ export async function startLeeway(
     wrapQuotaStore?: CoreOptions['wrapQuotaStore'];
     /** Ask upstreams for their model lists (issue 13 §5); off by default so fakes see only the test's requests. */
     modelDiscovery?: boolean;
+    onDatabase?: CoreOptions['onDatabase'];
   } = {},
 ): Promise<RunningLeeway> {
   const dataDir = extra.dataDir ?? mkdtempSync(join(tmpdir(), 'leeway-it-'));
@@ -54,6 +55,7 @@ export async function startLeeway(
     logTerminal: (line) => lines.push(line),
     ...(extra.now ? { now: extra.now } : {}),
     ...(extra.wrapQuotaStore ? { wrapQuotaStore: extra.wrapQuotaStore } : {}),
+    ...(extra.onDatabase ? { onDatabase: extra.onDatabase } : {}),
     modelDiscovery: extra.modelDiscovery ?? false,
   });
   const started = await core.start();

@@ -12,6 +12,7 @@ import type { QuotaPlanView, QuotaPoolUsage, QuotaPoolView, QuotaStoreStatus } f
 import type { RequestLogEntry } from '../../src-shared/domain/request-log';
 import { DEFAULT_RESILIENCE_SETTINGS } from '../../src-shared/domain/resilience-settings';
 import { DEFAULT_SETTINGS } from '../../src-shared/domain/settings';
+import { STORAGE_OK } from '../../src-shared/domain/storage-status';
 import type { Handlers } from '../api/router';
 
 /** Canned domain objects for door tests, which care about transport, not about the engines. */
@@ -23,6 +24,7 @@ export const stubInfo: ProxyInfo = {
   paused: false,
   startedAt: 1_700_000_000_000,
   mode: 'headless',
+  storage: STORAGE_OK,
 };
 
 export const stubConnection: ConnectionView = {

@@ -14,6 +14,7 @@ const EVENTS: Record<EventName, true> = {
   'claude.changed': true,
   'resilience.settingsChanged': true,
   'storage.lost': true,
+  'storage.changed': true,
 };
 
 /** Every event type at runtime; EventSource needs one listener per named event. */

@@ -9,6 +9,7 @@ import type { LocalKeyView } from '../../src-shared/domain/local-key';
 import type { RequestLogEntry } from '../../src-shared/domain/request-log';
 import type { ResilienceSettings } from '../../src-shared/domain/resilience-settings';
 import { DEFAULT_SETTINGS, type Settings } from '../../src-shared/domain/settings';
+import { STORAGE_OK } from '../../src-shared/domain/storage-status';
 import type { SessionPinView } from '../../src-shared/domain/affinity';
 import type { LeaseView } from '../../src-shared/domain/lease';
 import type { Route } from '../../src-shared/domain/route';
@@ -55,6 +56,7 @@ export const FAKE_INFO: ProxyInfo = {
   paused: false,
   startedAt: 0,
   mode: 'headless',
+  storage: STORAGE_OK,
 };
 
 export function createFakeState(seed: Partial<FakeState> = {}): FakeState {

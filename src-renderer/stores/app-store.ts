@@ -1,6 +1,7 @@
 import { createStore, type StoreApi } from 'zustand/vanilla';
 import type { Result } from '../../src-shared/contract/errors';
 import type { ProxyInfo } from '../../src-shared/contract/methods';
+import type { StorageStatus } from '../../src-shared/domain/storage-status';
 import type { ApiClient } from '../api/api-client';
 import type { Loadable } from './load-status';
 
@@ -10,6 +11,8 @@ export interface AppState extends Loadable {
   load(): Promise<void>;
   setPaused(paused: boolean): Promise<Result<ProxyInfo>>;
   applyPaused(paused: boolean): void;
+  /** Issue 21 §16: the `storage.changed` event's status (the header's banner reads `info.storage`). */
+  applyStorage(storage: StorageStatus): void;
 }
 
 export type AppStore = StoreApi<AppState>;
@@ -33,6 +36,10 @@ export function createAppStore(api: ApiClient): AppStore {
     applyPaused(paused) {
       const info = get().info;
       if (info) set({ info: { ...info, paused } });
+    },
+    applyStorage(storage) {
+      const info = get().info;
+      if (info) set({ info: { ...info, storage } });
     },
   }));
 }

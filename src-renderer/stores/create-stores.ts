@@ -57,6 +57,8 @@ export function connectStores(api: ApiClient, stores: Stores): () => void {
         return stores.claude.getState().apply(event.payload.status);
       case 'resilience.settingsChanged':
         return stores.settings.getState().applyResilience(event.payload.settings);
+      case 'storage.changed':
+        return stores.app.getState().applyStorage(event.payload.storage);
       case 'activity.request':
       case 'routes.changed':
       case 'sessions.changed':

@@ -22,6 +22,8 @@ export const ERROR_CODES = [
   'upstream_unreachable',
   'upstream_invalid_response',
   'storage_unavailable',
+  /** Issue 21 §9: Leeway is stopping; the request was refused or ended after the shutdown grace. */
+  'shutdown',
   'conflict',
   'lease_generation_stale',
   'lease_not_held',
@@ -114,6 +116,7 @@ export function statusOf(error: AppError): number {
     case 'all_targets_cooling_down':
     case 'proxy_paused':
     case 'storage_unavailable':
+    case 'shutdown':
       return 503;
     case 'upstream_timeout':
       return 504;

@@ -9,6 +9,7 @@ import type { Route } from '../domain/route';
 import type { RequestLogEntry } from '../domain/request-log';
 import type { ResilienceSettings } from '../domain/resilience-settings';
 import type { Settings } from '../domain/settings';
+import type { StorageStatus } from '../domain/storage-status';
 
 /** What the core pushes to every UI; a snapshot method plus these events keeps a store current. */
 export interface EventMap {
@@ -34,6 +35,8 @@ export interface EventMap {
   'resilience.settingsChanged': { settings: ResilienceSettings };
   /** The data directory vanished while running: writes have stopped; the UI says so until a restart. */
   'storage.lost': { dataDir: string; message: string };
+  /** Issue 21 §16: writes to the data directory began to fail, recovered, or the rows held for it changed. */
+  'storage.changed': { storage: StorageStatus };
 }
 
 export type EventName = keyof EventMap;

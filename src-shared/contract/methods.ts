@@ -8,6 +8,7 @@ import { cooldownClearSchema, type CooldownSnapshot } from '../domain/cooldown';
 import { requestLogFilterSchema, type ActivityCsv, type RequestLogEntry } from '../domain/request-log';
 import type { RequestQueueView } from '../domain/request-queue-view';
 import { settingsPatchSchema, type Settings } from '../domain/settings';
+import type { StorageStatus } from '../domain/storage-status';
 import { resiliencePatchSchema, type ResilienceSettings } from '../domain/resilience-settings';
 import { pinClearSchema, type SessionPinView } from '../domain/affinity';
 import type { LeaseView } from '../domain/lease';
@@ -57,6 +58,8 @@ export interface ProxyInfo {
   paused: boolean;
   startedAt: number;
   mode: 'electron' | 'headless';
+  /** Issue 21 §16: whether the data directory takes writes now (the dashboard's banner). */
+  storage: StorageStatus;
 }
 
 export interface ActivitySummary {

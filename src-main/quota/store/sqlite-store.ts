@@ -1,4 +1,5 @@
 import { QUOTA_WINDOW_MS } from '../../../src-shared/domain/quota';
+import { reportStorageFault } from '../../db/storage-health';
 import type { Database } from '../../db/open';
 import { bucketIndexOf } from '../engine/sliding-window';
 import type { BucketPairs, DimensionRef, QuotaStore, QuotaStoreNow } from '../quota-ports';
@@ -134,7 +135,9 @@ export function createSqliteQuotaStore(db: Database, opts: SqliteQuotaStoreOptio
     try {
       flush();
     } catch (error) {
-      opts.log?.(`[quota:factory] sqlite flush failed, ${pending.size} rows kept for the next try: ${String(error)}`);
+      // A disk that refuses writes is reported once, as degraded storage (issue 21 §16); the rows wait either way.
+      if (!reportStorageFault(db, error))
+        opts.log?.(`[quota:factory] sqlite flush failed, ${pending.size} rows kept for the next try: ${String(error)}`);
     }
   }, opts.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS);
   timer.unref();

@@ -25,6 +25,8 @@ export async function spawnHeadless(opts: {
   dataDir: string;
   configFile: string;
   adminToken: string;
+  /** More environment for the child (e.g. LEEWAY_SHUTDOWN_GRACE). */
+  env?: Record<string, string>;
 }): Promise<HeadlessProcess> {
   const child = spawn(
     process.execPath,
@@ -39,6 +41,9 @@ export async function spawnHeadless(opts: {
         // Startup model discovery would ask each fake upstream GET /v1/models and could take a
         // response a test scripted for its own request.
         LEEWAY_MODEL_DISCOVERY: '0',
+        // A stop ends the requests in flight at once unless a test gives them a grace (issue 21 §9).
+        LEEWAY_SHUTDOWN_GRACE: '0',
+        ...opts.env,
       },
     },
   );
