@@ -5,6 +5,7 @@ import { extractSessionKey } from '../routing/affinity/session-key';
 import type { LeaseClaim } from '../routing/leases/lease-owner-match';
 import { sendClientError } from './client-errors';
 import { holdForCooldown } from './cooldown-hold';
+import { INTERNAL_ERROR, logInternalError } from './internal-error';
 import { parseModelBody } from './parse-model-body';
 import { recordRefusal } from './record-refusal';
 import { BACKGROUND_WARNING, foregroundBody } from './responses-background';
@@ -158,6 +159,11 @@ export async function handleModelRequest(ctx: ProxyContext, asked: ModelRequest)
       frame.excluded = [];
       frame.quota = null;
     }
+  } catch (error) {
+    // Issue 21 §3: only a bug lands here; it is logged with its stack, the client gets a typed
+    // answer in its format and the activity row says internal_error (not that the client left).
+    logInternalError(ctx.log, req, error);
+    ended = answerError(frame, INTERNAL_ERROR);
   } finally {
     res.off('close', onClientClose);
     // learn (the activity log)

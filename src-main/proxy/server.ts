@@ -4,7 +4,7 @@ import { listModels } from '../routing/resolve-targets';
 import { DEFAULT_SETTINGS } from '../../src-shared/domain/settings';
 import { sendClientError } from './client-errors';
 import { installProtocolErrorAnswers } from './client-error-handler';
-import { guessFormat } from './client-format';
+import { guessFormat, pathnameOf } from './client-format';
 import { boundRefusedBody, installClientLimits, type ClientLimits } from './client-sockets';
 import {
   DOUBLED_V1_WARNING,
@@ -13,13 +13,15 @@ import {
   matchEndpoint,
   undoubleV1,
   type EndpointMatch,
+  type ModelEndpoint,
 } from './endpoints';
 import { checkHost, isAllowedOrigin, localKeyOf } from './guards';
 import { handleModelRequest } from './handle-model-request';
+import { answerInternalError } from './internal-error';
 import { discoveredDetails, modelsBody } from './models-response';
 import type { ProxyContext } from './proxy-context';
 import { readBody } from './read-body';
-import { loggedPath, recordRefusal } from './record-refusal';
+import { loggedPath, recordRefusal, type Refusal } from './record-refusal';
 import { answerLeaseRequest, SESSION_LEASES_PATH } from './session-leases';
 import { WARNING_HEADER } from './stages/answer';
 
@@ -39,6 +41,20 @@ function sendJson(res: ServerResponse, status: number, body: string, head: boole
 
 /** The request handler of the local endpoint: guards, then one of the proxy routes or the admin door. */
 export function createProxyHandler(ctx: ProxyContext, secondary: SecondaryHandler | null) {
+  const handle = createRequestHandler(ctx, secondary);
+  return (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
+    try {
+      return handle(req, res);
+    } catch (error) {
+      // Issue 21 §3: a synchronous throw would reach Node's emitter and end the process.
+      const pathname = pathnameOf(req.url ?? '/');
+      const refusal = { startedAt: ctx.now(), format: guessFormat(req, pathname), endpoint: loggedPath(pathname) };
+      answerInternalError(ctx, req, res, { ...refusal, keyName: null }, error);
+    }
+  };
+}
+
+function createRequestHandler(ctx: ProxyContext, secondary: SecondaryHandler | null) {
   // A model request settles (and is logged) after its response; the promise lets a shutdown wait for it.
   return (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
     const startedAt = ctx.now();
@@ -114,19 +130,16 @@ export function createProxyHandler(ctx: ProxyContext, secondary: SecondaryHandle
       });
     }
     if (endpoint.kind === 'session-leases') {
-      return readBody(req, LEASE_BODY_LIMIT).then((body) => {
-        if (!body.ok) {
-          sendClientError(res, format, body.error);
-          return recordRefusal(ctx, {
-            startedAt,
-            format,
-            endpoint: SESSION_LEASES_PATH,
-            keyName: key.name,
-            error: body.error,
-          });
-        }
-        answerLeaseRequest(ctx, res, format, key, req.headers, body.value);
-      });
+      const refusal = { startedAt, format, endpoint: SESSION_LEASES_PATH, keyName: key.name };
+      return readBody(req, LEASE_BODY_LIMIT)
+        .then((body) => {
+          if (!body.ok) {
+            sendClientError(res, format, body.error);
+            return recordRefusal(ctx, { ...refusal, error: body.error });
+          }
+          answerLeaseRequest(ctx, res, format, key, req.headers, body.value);
+        })
+        .catch((error: unknown) => answerInternalError(ctx, req, res, refusal, error));
     }
     if (endpoint.kind === 'models') {
       const modelFormat = req.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai';
@@ -142,22 +155,19 @@ export function createProxyHandler(ctx: ProxyContext, secondary: SecondaryHandle
         if (!body.ok) {
           if (body.error.code === 'body_too_large') res.setHeader('connection', 'close');
           sendClientError(res, endpoint.format, body.error);
-          const refusal = {
-            startedAt,
-            format: endpoint.format,
-            endpoint: endpoint.name,
-            keyName: key.name,
-            error: body.error,
-          };
-          return recordRefusal(ctx, refusal);
+          return recordRefusal(ctx, { ...modelRefusal(startedAt, endpoint, key.name), error: body.error });
         }
         return handleModelRequest(ctx, { req, res, endpoint, search, body: body.value, key, startedAt });
       })
-      .catch(() => {
-        // Only a bug lands here; the client still gets an answer in its own format.
-        sendClientError(res, endpoint.format, { code: 'internal_error', message: 'Internal error in Leeway' });
-      });
+      .catch((error: unknown) =>
+        answerInternalError(ctx, req, res, modelRefusal(startedAt, endpoint, key.name), error),
+      );
   };
+}
+
+/** A model request's refusal fields, built only when a refusal happens (nothing extra per served request). */
+function modelRefusal(startedAt: number, endpoint: ModelEndpoint, keyName: string): Omit<Refusal, 'error'> {
+  return { startedAt, format: endpoint.format, endpoint: endpoint.name, keyName };
 }
 
 function headerString(value: string | string[] | undefined): string | undefined {
