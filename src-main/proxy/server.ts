@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AppError } from '../../src-shared/contract/errors';
 import { listModels } from '../routing/resolve-targets';
 import { DEFAULT_SETTINGS } from '../../src-shared/domain/settings';
-import { sendClientError } from './client-errors';
+import { sendClientError, type ClientFormat } from './client-errors';
 import { installProtocolErrorAnswers } from './client-error-handler';
 import { guessFormat, pathnameOf } from './client-format';
 import { boundRefusedBody, installClientLimits, type ClientLimits } from './client-sockets';
@@ -15,6 +15,7 @@ import {
   type EndpointMatch,
   type ModelEndpoint,
 } from './endpoints';
+import { continueBody, installExpectContinue } from './expect-continue';
 import { checkHost, isAllowedOrigin, localKeyOf } from './guards';
 import { handleModelRequest } from './handle-model-request';
 import { answerInternalError } from './internal-error';
@@ -87,6 +88,8 @@ function createRequestHandler(ctx: ProxyContext, secondary: SecondaryHandler | n
     }
     const leases = pathname === SESSION_LEASES_PATH;
     if (!leases && !isProxyNamespace(pathname)) {
+      // The admin door reads its bodies itself: a client waiting for 100 Continue gets it now.
+      if (secondary) continueBody(req, res);
       if (secondary?.handle(req, res)) return;
       return refuse({ code: 'not_found', message: `No route for ${req.method ?? 'GET'} ${pathname}` });
     }
@@ -131,10 +134,10 @@ function createRequestHandler(ctx: ProxyContext, secondary: SecondaryHandler | n
     }
     if (endpoint.kind === 'session-leases') {
       const refusal = { startedAt, format, endpoint: SESSION_LEASES_PATH, keyName: key.name };
-      return readBody(req, LEASE_BODY_LIMIT)
+      return readBody(req, res, LEASE_BODY_LIMIT)
         .then((body) => {
           if (!body.ok) {
-            sendClientError(res, format, body.error);
+            refuseBody(req, res, format, body.error);
             return recordRefusal(ctx, { ...refusal, error: body.error });
           }
           answerLeaseRequest(ctx, res, format, key, req.headers, body.value);
@@ -150,11 +153,10 @@ function createRequestHandler(ctx: ProxyContext, secondary: SecondaryHandler | n
       });
       return sendJson(res, 200, body, head);
     }
-    return readBody(req, ctx.settings().maxBodyBytes)
+    return readBody(req, res, ctx.settings().maxBodyBytes)
       .then((body) => {
         if (!body.ok) {
-          if (body.error.code === 'body_too_large') res.setHeader('connection', 'close');
-          sendClientError(res, endpoint.format, body.error);
+          refuseBody(req, res, endpoint.format, body.error);
           return recordRefusal(ctx, { ...modelRefusal(startedAt, endpoint, key.name), error: body.error });
         }
         return handleModelRequest(ctx, { req, res, endpoint, search, body: body.value, key, startedAt });
@@ -168,6 +170,19 @@ function createRequestHandler(ctx: ProxyContext, secondary: SecondaryHandler | n
 /** A model request's refusal fields, built only when a refusal happens (nothing extra per served request). */
 function modelRefusal(startedAt: number, endpoint: ModelEndpoint, keyName: string): Omit<Refusal, 'error'> {
   return { startedAt, format: endpoint.format, endpoint: endpoint.name, keyName };
+}
+
+/**
+ * A body that could not be read whole: a body over the limit (issue 21 §4) is refused with the
+ * connection closing after the answer, and the socket keeps reading what is still on its way
+ * (client-close.ts), so the client reads the 413 instead of a reset.
+ */
+function refuseBody(req: IncomingMessage, res: ServerResponse, format: ClientFormat, error: AppError): void {
+  if (error.code === 'body_too_large') {
+    res.setHeader('connection', 'close');
+    boundRefusedBody(req);
+  }
+  sendClientError(res, format, error);
 }
 
 function headerString(value: string | string[] | undefined): string | undefined {
@@ -199,6 +214,7 @@ export function createProxyServer(
   });
   installClientLimits(server, options.limits, options.log);
   installProtocolErrorAnswers(server, options.limits);
+  installExpectContinue(server);
   // After the limits: their 'request' listener must see each request before the handler answers it.
   server.on('request', handler);
   return server;
