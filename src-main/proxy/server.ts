@@ -7,28 +7,31 @@ import { installProtocolErrorAnswers } from './client-error-handler';
 import { guessFormat, pathnameOf } from './client-format';
 import { boundRefusedBody, installClientLimits, type ClientLimits } from './client-sockets';
 import {
-  DOUBLED_V1_WARNING,
   isProxyNamespace,
-  logDoubledV1,
+  logV1Repair,
   matchEndpoint,
-  undoubleV1,
+  repairedPath,
+  v1RepairOf,
+  v1Warning,
   type EndpointMatch,
   type ModelEndpoint,
 } from './endpoints';
 import { continueBody, installExpectContinue } from './expect-continue';
-import { checkHost, isAllowedOrigin, localKeyOf } from './guards';
+import { checkHost, checkTargetHost, isAllowedOrigin, localKeyOf } from './guards';
 import { handleModelRequest } from './handle-model-request';
 import { answerInternalError } from './internal-error';
 import { discoveredDetails, modelsBody } from './models-response';
 import type { ProxyContext } from './proxy-context';
 import { readBody } from './read-body';
 import { loggedPath, recordRefusal, type Refusal } from './record-refusal';
+import { absoluteTarget } from './request-target';
 import { answerLeaseRequest, SESSION_LEASES_PATH } from './session-leases';
 import { WARNING_HEADER } from './stages/answer';
 
 /** The lease lifecycle is small JSON; anything bigger is not a lease request. */
 const LEASE_BODY_LIMIT = 16 * 1024;
 const LEASE_DOOR: EndpointMatch = { kind: 'matched', endpoint: { kind: 'session-leases' } };
+const SLASH = 0x2f;
 
 /** The part of the admin door the proxy server delegates non-proxy paths to. */
 export interface SecondaryHandler {
@@ -38,6 +41,23 @@ export interface SecondaryHandler {
 function sendJson(res: ServerResponse, status: number, body: string, head: boolean): void {
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(head ? undefined : body);
+}
+
+/**
+ * The host check for a request (PROD-18), and its target in origin-form. Issue 21 §7: an
+ * absolute-form target (`GET http://127.0.0.1:7431/v1/models`) is served by its path when it names
+ * this host, as RFC 9112 §3.2.2 asks of an origin server; `req.url` becomes that path, so every
+ * later reader (the admin door too) sees origin-form.
+ */
+function checkTarget(req: IncomingMessage, allowedHosts: ReadonlySet<string>): AppError | null {
+  const url = req.url ?? '/';
+  if (url.charCodeAt(0) === SLASH) return checkHost(req.rawHeaders, allowedHosts);
+  const target = absoluteTarget(url);
+  if (target.kind === 'unsupported') {
+    return { code: 'invalid_input', message: 'The request target must be a path, such as /v1/messages' };
+  }
+  req.url = target.url;
+  return checkTargetHost(target.authority, allowedHosts);
 }
 
 /** The request handler of the local endpoint: guards, then one of the proxy routes or the admin door. */
@@ -59,15 +79,17 @@ function createRequestHandler(ctx: ProxyContext, secondary: SecondaryHandler | n
   // A model request settles (and is logged) after its response; the promise lets a shutdown wait for it.
   return (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
     const startedAt = ctx.now();
+    const hostError = checkTarget(req, ctx.allowedHosts);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const rawPath = q === -1 ? url : url.slice(0, q);
-    // Issue 13 §6: a base URL ending in /v1 doubles it; served as /v1/…, with a warning (endpoints.ts).
-    const undoubled = undoubleV1(rawPath);
-    const pathname = undoubled ?? rawPath;
-    if (undoubled !== null) {
-      res.setHeader(WARNING_HEADER, DOUBLED_V1_WARNING);
-      logDoubledV1(ctx, ctx.log, rawPath, startedAt);
+    // Issue 13 §6 / issue 21 §15: a base URL ending in /v1 doubles it, one without /v1 (opencode,
+    // Kilo) drops it; either is served as /v1/…, with a warning (endpoints.ts).
+    const repair = v1RepairOf(rawPath);
+    const pathname = repair === null ? rawPath : repairedPath(rawPath, repair);
+    if (repair !== null) {
+      res.setHeader(WARNING_HEADER, v1Warning(repair));
+      logV1Repair(ctx, repair, ctx.log, rawPath, startedAt);
     }
     const search = q === -1 ? '' : url.slice(q);
     const format = guessFormat(req, pathname);
@@ -81,7 +103,6 @@ function createRequestHandler(ctx: ProxyContext, secondary: SecondaryHandler | n
       recordRefusal(ctx, { startedAt, format, endpoint: endpointName ?? loggedPath(pathname), keyName: null, error });
     };
 
-    const hostError = checkHost(req.rawHeaders, ctx.allowedHosts);
     if (hostError) return refuse(hostError);
     if (!isAllowedOrigin(headerString(req.headers.origin))) {
       return refuse({ code: 'forbidden_origin', message: 'Requests from web pages on other origins are refused' });
