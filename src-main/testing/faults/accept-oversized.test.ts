@@ -9,7 +9,7 @@ import { Readable } from 'node:stream';
 import Anthropic from '@anthropic-ai/sdk';
 import { request as undiciRequest } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { head, openRaw } from '../fuzz/raw-http';
+import { head, parseResponses } from '../fuzz/raw-http';
 import {
   anthropicHeaders,
   newestRow,
@@ -183,19 +183,28 @@ describe('issue 21 §4: a body over maxBodyBytes gets the 413, never a reset', (
   }, 30_000);
 
   it('issue 21 §4: on the wire, the 413 comes right after the head: no 100 Continue, connection: close', async () => {
-    const raw = await openRaw(b.port);
-    raw.write(
-      head('POST /v1/messages HTTP/1.1', [
-        'host: 127.0.0.1',
-        `x-api-key: ${b.h.key}`,
-        'content-type: application/json',
-        'expect: 100-continue',
-        `content-length: ${OVERSIZED.length}`,
-      ]),
-    );
-    const result = await raw.finish(5_000, (responses) => responses.length > 0);
-    const [answer] = result.responses;
-    expect(answer?.status).toBe(413);
+    const request = head('POST /v1/messages HTTP/1.1', [
+      'host: 127.0.0.1',
+      `x-api-key: ${b.h.key}`,
+      'content-type: application/json',
+      'expect: 100-continue',
+      `content-length: ${OVERSIZED.length}`,
+    ]);
+    // Every byte the server sends until it closes (the client sends no body and then nothing).
+    const wire = await new Promise<string>((resolve) => {
+      const socket = connect({ port: b.port, host: '127.0.0.1' });
+      let data = '';
+      const timer = setTimeout(() => socket.destroy(), 5_000);
+      socket.on('data', (chunk: Buffer) => (data += chunk.toString('latin1')));
+      socket.on('error', () => undefined);
+      socket.on('close', () => {
+        clearTimeout(timer);
+        resolve(data);
+      });
+      socket.write(request);
+    });
+    expect(wire).toMatch(/^HTTP\/1\.1 413 /);
+    const [answer] = parseResponses(wire).responses;
     expect(answer?.headers.connection).toBe('close');
     expect(answer?.headers['x-should-retry']).toBe('false');
   });
