@@ -11,13 +11,23 @@ export const INTERNAL_ERROR: AppError = {
   message: 'Internal error in Leeway (a bug); the details are in its log',
 };
 
+/** A stack is a few hundred bytes; an error message quoting a whole body must not make a huge line. */
+const MAX_DETAIL_CHARS = 4_000;
+
+/** The detail cut at a space or line break, so no secret is cut in two (the redactor finds only whole ones). */
+function capped(text: string): string {
+  if (text.length <= MAX_DETAIL_CHARS) return text;
+  const cut = Math.max(text.lastIndexOf(' ', MAX_DETAIL_CHARS), text.lastIndexOf('\n', MAX_DETAIL_CHARS));
+  return `${text.slice(0, cut > 0 ? cut : MAX_DETAIL_CHARS)} …`;
+}
+
 /**
  * Logs an unexpected throw on the request path with its stack, through the core's logger (which
  * redacts every secret it knows from each line). The request is named by method and path, never
  * its query (it may carry a key).
  */
 export function logInternalError(log: (line: string) => void, req: IncomingMessage, error: unknown): void {
-  const detail = error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error);
+  const detail = capped(error instanceof Error ? (error.stack ?? `${error.name}: ${error.message}`) : String(error));
   log(`Leeway: internal error on ${req.method ?? '?'} ${loggedPath(pathnameOf(req.url ?? ''))}: ${detail}`);
 }
 

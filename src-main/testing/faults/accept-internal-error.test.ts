@@ -27,6 +27,8 @@ vi.mock('../../proxy/parse-model-body', async (importOriginal) => {
     },
     bodyForModel: (raw: Buffer, parsed: ParseModelBody.ModelBody, model: string) => {
       if (raw.includes('THROW_IN_ATTEMPT')) throw new RangeError(`injected attempt fault near ${SECRET}`);
+      // A message quoting a whole body, with a secret where a plain cut would split it.
+      if (raw.includes('THROW_LONG')) throw new Error(`long fault ${'w '.repeat(1990)}${SECRET} ${'x'.repeat(8_000)}`);
       return actual.bodyForModel(raw, parsed, model);
     },
   };
@@ -110,6 +112,14 @@ describe('issue 21 §3: an unexpected throw on the request path is told, logged 
     const after = await post('/v1/messages', 'still serving');
     expect(after.status).toBe(200);
     await after.text();
+  });
+
+  it('issue 21 §3: a huge error message is logged capped, cut between words (never through a secret)', async () => {
+    const res = await post('/v1/messages', 'THROW_LONG');
+    expect(res.status).toBe(500);
+    const line = h.logs.find((l) => l.includes('long fault'));
+    expect(line?.length).toBeLessThan(4_200);
+    expect(line).not.toContain(SECRET.slice(0, 8));
   });
 
   it('issue 21 §3, PROD-18: the logged stack never carries a connection secret (the core logger redacts it)', async () => {
