@@ -57,6 +57,8 @@ export function onClientEnd(this: Socket): void {
 function probeClient(state: SocketState, nextMs: number): void {
   const res = state.answering;
   if (!res || state.closing || res.headersSent || res.writableEnded || !state.socket.writable) return;
+  // An HTTP/1.0 client must not get a 1xx (RFC 9110 §15.2): it is answered unprobed.
+  if (res.req.httpVersion === '1.0') return;
   res.writeProcessing();
   // Rare (a FIN while an answer is pending), so a timer of its own; it stops once the answer begins.
   setTimeout(probeClient, nextMs, state, Math.min(nextMs * 2, PROBE_MAX_MS)).unref();

@@ -94,6 +94,13 @@ describe('issue 21 §8: a client that half-closes after its request is answered'
     expect(await newestRow(b.h)).toMatchObject({ status: 200 });
   });
 
+  it('issue 21 §8: an HTTP/1.0 client that half-closes is answered without any 1xx (RFC 9110 §15.2)', async () => {
+    b.anthropic.enqueue({ kind: 'delay', ms: 500 });
+    const received = await halfClosedExchange(post().replace('HTTP/1.1', 'HTTP/1.0'));
+    expect(received.data).toMatch(/^HTTP\/1\.1 200 /);
+    expect(JSON.parse(parseResponses(received.data).responses[0]?.body ?? '{}')).toMatchObject({ type: 'message' });
+  });
+
   it('issue 21 §8: GET /health, then FIN: answered and closed', async () => {
     const received = await halfClosedExchange(head('GET /health HTTP/1.1', ['host: 127.0.0.1']));
     expect(parseResponses(received.data).responses[0]?.status).toBe(200);
