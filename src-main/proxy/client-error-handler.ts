@@ -8,10 +8,10 @@ import {
   HTTP_PHASE,
   closeWithRaw,
   endWithRaw,
-  socketStateOf,
   trackRequest,
   type ClientLimits,
 } from './client-sockets';
+import { socketStateOf } from './socket-state';
 
 /** What Node's HTTP parser attaches to the errors it emits as 'clientError'. */
 interface ParserError extends Error {

@@ -4,6 +4,8 @@ import type { Settings } from '../../src-shared/domain/settings';
 import type { AppError } from '../../src-shared/contract/errors';
 import { rawClientError, sendClientError } from './client-errors';
 import { guessFormat, pathnameOf } from './client-format';
+import { lingerOnClose, onClientEnd } from './client-close';
+import { setSocketState, socketStateOf, type SocketState } from './socket-state';
 
 /** The settings that bound a client socket; read on every connection and request, so changes apply at once. */
 export type ClientLimits = Pick<Settings, 'clientIdleTimeoutMs' | 'clientRequestTimeoutMs' | 'maxClientSockets'>;
@@ -16,33 +18,6 @@ export const CLOSE_GRACE_MS = 2_000;
 const REFUSED_DRAIN_MS = 10_000;
 /** At most one "socket cap reached" line per this, however hard the cap is hit. */
 const CAP_LOG_EVERY_MS = 60_000;
-
-/** What Leeway knows about one client socket; one object per connection, reused by its requests. */
-export interface SocketState {
-  socket: Socket;
-  /** The request whose head arrived and whose body may still be arriving; null between requests. */
-  reading: IncomingMessage | null;
-  readingRes: ServerResponse | null;
-  /** Responses begun and not finished (more than one when requests are pipelined). */
-  inFlight: number;
-  /** Leeway gave its last answer on this socket and is only waiting for it to drain. */
-  closing: boolean;
-  /** A protocol-error answer waiting for the earlier pipelined responses to finish. */
-  pendingRaw: string | null;
-  deadline: NodeJS.Timeout | null;
-  deadlineMs: number;
-  /** The idle limit in force for this socket's current request. */
-  idleMs: number;
-  /** socket.bytesRead when the last request was read whole: more since means a request head has begun. */
-  readMark: number;
-}
-
-const states = new WeakMap<Socket, SocketState>();
-
-/** The state of a socket the limits were installed on. */
-export function socketStateOf(socket: Socket): SocketState | undefined {
-  return states.get(socket);
-}
 
 /** Writes a last raw answer and ends the socket, giving the client a moment to read it before it is cut. */
 export function endWithRaw(socket: Socket, raw: string): void {
@@ -79,6 +54,7 @@ function expire(state: SocketState, message: string): void {
   state.closing = true;
   // The rest of the body is not worth waiting for: the connection ends with this answer.
   res.setHeader('connection', 'close');
+  lingerOnClose(state.socket);
   sendClientError(res, guessFormat(req, pathnameOf(req.url ?? '/')), { code: 'request_timeout', message });
   state.socket.setTimeout(CLOSE_GRACE_MS);
 }
@@ -93,15 +69,16 @@ function doneReading(state: SocketState): void {
 }
 
 function onRequestEnd(this: IncomingMessage): void {
-  const state = states.get(this.socket);
+  const state = socketStateOf(this.socket);
   // With pipelining the next request may already be the one being read.
   if (state?.reading === this) doneReading(state);
 }
 
 function onResponseFinish(this: ServerResponse): void {
-  const state = states.get(this.req.socket);
+  const state = socketStateOf(this.req.socket);
   if (!state) return;
   state.inFlight -= 1;
+  if (state.answering === this) state.answering = null;
   if (state.reading?.complete) doneReading(state);
   // Answered early while the body still comes: Node just set its keep-alive timeout, the idle limit bounds the rest.
   else if (state.reading && !state.closing) state.socket.setTimeout(state.idleMs);
@@ -127,6 +104,7 @@ function createState(socket: Socket): SocketState {
     socket,
     reading: null,
     readingRes: null,
+    answering: null,
     inFlight: 0,
     closing: false,
     pendingRaw: null,
@@ -159,11 +137,12 @@ function armDeadline(state: SocketState, limits: ClientLimits): void {
 
 /** Starts the idle limit and deadline for a request whose head just arrived. */
 export function trackRequest(req: IncomingMessage, res: ServerResponse, limits: ClientLimits): void {
-  const state = states.get(req.socket);
+  const state = socketStateOf(req.socket);
   if (!state) return;
   state.inFlight += 1;
   state.reading = req;
   state.readingRes = res;
+  state.answering = res;
   res.on('finish', onResponseFinish);
   req.on('end', onRequestEnd);
   state.idleMs = limits.clientIdleTimeoutMs;
@@ -174,10 +153,13 @@ export function trackRequest(req: IncomingMessage, res: ServerResponse, limits: 
 /**
  * Bounds the rest of a refused request's body: it is drained so the connection (and any request
  * pipelined after it) survives, but a body that trickles on cannot hold the socket past the bound.
+ * When the answer closes the connection, the socket lingers (client-close.ts) instead of being
+ * destroyed under a body still arriving.
  */
 export function boundRefusedBody(req: IncomingMessage): void {
-  const state = states.get(req.socket);
+  const state = socketStateOf(req.socket);
   if (!state || state.reading !== req || req.complete) return;
+  lingerOnClose(state.socket);
   // Rare (a refusal that beat its own body), so a timer of its own; the socket's deadline timer stays as it is.
   setTimeout(() => {
     if (state.reading === req && !req.complete) expire(state, deadlineMessage(REFUSED_DRAIN_MS));
@@ -190,6 +172,10 @@ export function boundRefusedBody(req: IncomingMessage): void {
  * read, its response may take as long as it needs. Install before the request handler.
  */
 export function installClientLimits(server: Server, limits: () => ClientLimits, log: (line: string) => void): void {
+  // Issue 21 §8: Node's default drops the requests of a client that half-closes and ends the socket
+  // unanswered. This switch (long-standing, though undocumented) answers them and closes after the
+  // last answer; onClientEnd tells a client that left apart.
+  Object.assign(server, { httpAllowHalfOpen: true });
   let open = 0;
   let loggedCapAt = -Infinity;
   server.on('connection', (socket: Socket) => {
@@ -208,13 +194,14 @@ export function installClientLimits(server: Server, limits: () => ClientLimits, 
       return;
     }
     server.headersTimeout = Math.min(HEADERS_TIMEOUT_MAX_MS, current.clientRequestTimeoutMs);
-    states.set(socket, createState(socket));
+    setSocketState(socket, createState(socket));
+    socket.on('end', onClientEnd);
     socket.setTimeout(current.clientIdleTimeoutMs);
   });
   server.on('request', (req: IncomingMessage, res: ServerResponse) => trackRequest(req, res, limits()));
   // With a listener here Node no longer destroys timed-out sockets itself; this decides.
   server.on('timeout', (socket: Socket) => {
-    const state = states.get(socket);
+    const state = socketStateOf(socket);
     if (!state) return void socket.destroy();
     if (state.reading && !state.reading.complete && !state.closing)
       return expire(state, `No request bytes arrived for ${state.idleMs} ms; the request was abandoned`);

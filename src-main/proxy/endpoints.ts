@@ -52,10 +52,7 @@ const ROUTES: ReadonlyMap<string, { method: string; endpoint: ProxyEndpoint }> =
   ['/v1/messages', { method: 'POST', endpoint: MESSAGES }],
   ['/v1/messages/count_tokens', { method: 'POST', endpoint: COUNT }],
   ['/v1/chat/completions', { method: 'POST', endpoint: CHAT }],
-  // Some OpenAI clients are configured with the bare origin as base and drop the /v1.
-  ['/chat/completions', { method: 'POST', endpoint: CHAT }],
   ['/v1/responses', { method: 'POST', endpoint: RESPONSES }],
-  ['/responses', { method: 'POST', endpoint: RESPONSES }],
   ['/v1/models', { method: 'GET', endpoint: { kind: 'models' } }],
   ['/health', { method: 'GET', endpoint: { kind: 'health' } }],
 ]);
@@ -85,18 +82,59 @@ export function isProxyNamespace(pathname: string): boolean {
 export const DOUBLED_V1_WARNING =
   'base URL ends in /v1, so requests arrive as /v1/v1/...: drop the /v1 (ANTHROPIC_BASE_URL=http://127.0.0.1:<port>), the client adds it';
 
-/** The path with a doubled `/v1/v1` prefix made `/v1` again; null when it is not doubled. */
-export function undoubleV1(pathname: string): string | null {
-  return pathname === '/v1/v1' || pathname.startsWith('/v1/v1/') ? pathname.slice(3) : null;
+/**
+ * Issue 21 §15: opencode and Kilo append `/messages` to the base URL they are given, as some OpenAI
+ * clients append `/chat/completions` or `/models`; with the bare origin as base the `/v1` is
+ * missing. These paths are served as `/v1/…` with a warning like the doubled one. None of them is
+ * a path of the admin door (`/api/…`, `/metrics`) or a file of the dashboard (`/`, `/assets/…`).
+ */
+const BARE_API_PATHS: ReadonlySet<string> = new Set([
+  '/messages',
+  '/messages/count_tokens',
+  '/chat/completions',
+  '/responses',
+  '/models',
+]);
+
+export const MISSING_V1_WARNING =
+  'base URL lacks /v1, so requests arrive as /messages, /chat/completions ...: end the base URL in /v1 (http://127.0.0.1:<port>/v1) for this client';
+
+/** Which path repair a request needs: a doubled `/v1/v1` or a missing `/v1`; null for none. */
+export type V1Repair = 'doubled' | 'missing';
+
+/** The repair a path needs, if any (no allocation on the common path). */
+export function v1RepairOf(pathname: string): V1Repair | null {
+  if (pathname.startsWith('/v1')) return pathname === '/v1/v1' || pathname.startsWith('/v1/v1/') ? 'doubled' : null;
+  if (pathname.startsWith('/api/')) return null;
+  const bare = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
+  return BARE_API_PATHS.has(bare) ? 'missing' : null;
 }
 
-const DOUBLED_V1_LOG_WINDOW_MS = 10 * 60_000;
-const lastDoubledLog = new WeakMap<object, number>();
+/** The path served for a repaired one: `/v1/v1/x` → `/v1/x`, `/x` → `/v1/x`. */
+export function repairedPath(pathname: string, repair: V1Repair): string {
+  return repair === 'doubled' ? pathname.slice(3) : `/v1${pathname}`;
+}
 
-/** The operator's line for a doubled `/v1`, once per window per proxy (keyed by its context). */
-export function logDoubledV1(owner: object, log: (line: string) => void, pathname: string, now: number): void {
-  const last = lastDoubledLog.get(owner);
-  if (last !== undefined && now - last < DOUBLED_V1_LOG_WINDOW_MS) return;
-  lastDoubledLog.set(owner, now);
-  log(`Leeway: served ${quoteUserText(pathname)} as /v1/…: a client's ${DOUBLED_V1_WARNING}`);
+const V1_LOG_WINDOW_MS = 10 * 60_000;
+const lastV1Log: Record<V1Repair, WeakMap<object, number>> = { doubled: new WeakMap(), missing: new WeakMap() };
+
+/** The warning header for a repaired path. */
+export function v1Warning(repair: V1Repair): string {
+  return repair === 'doubled' ? DOUBLED_V1_WARNING : MISSING_V1_WARNING;
+}
+
+/** The operator's line for a repaired `/v1`, once per window per proxy (keyed by its context) and kind. */
+export function logV1Repair(
+  owner: object,
+  repair: V1Repair,
+  log: (line: string) => void,
+  pathname: string,
+  now: number,
+): void {
+  const seen = lastV1Log[repair];
+  const last = seen.get(owner);
+  if (last !== undefined && now - last < V1_LOG_WINDOW_MS) return;
+  seen.set(owner, now);
+  const served = repair === 'doubled' ? '/v1/…' : repairedPath(pathname, repair);
+  log(`Leeway: served ${quoteUserText(pathname)} as ${served}: a client's ${v1Warning(repair)}`);
 }

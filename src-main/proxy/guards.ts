@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { AppError } from '../../src-shared/contract/errors';
-import { hostOf } from './host-header';
+import { hostOf, parseHost } from './host-header';
 
 const LOOPBACK_NAMES = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
@@ -35,6 +35,20 @@ export function checkHost(rawHeaders: readonly string[], extraHosts: ReadonlySet
         message: 'The Host header must be a hostname with an optional port',
       };
   }
+}
+
+/**
+ * Issue 21 §7: an absolute-form target (`GET http://127.0.0.1:7431/v1/models`) names the host
+ * itself, and an origin server takes the host from it rather than from Host (RFC 9112 §3.2.2).
+ * The same names pass as in Host; any other host is a forward-proxy request, which Leeway is not.
+ */
+export function checkTargetHost(authority: string, extraHosts: ReadonlySet<string>): AppError | null {
+  const host = parseHost(authority);
+  if (host.kind === 'one' && isAllowedName(host.hostname, extraHosts)) return null;
+  return {
+    code: 'forbidden_host',
+    message: 'The request target names another host: Leeway is no forward proxy (send the path only)',
+  };
 }
 
 /** A page on another origin must not drive the proxy; CLIs send no Origin at all. */

@@ -6,6 +6,7 @@ import type { LeaseClaim } from '../routing/leases/lease-owner-match';
 import { sendClientError } from './client-errors';
 import type { AppError } from '../../src-shared/contract/errors';
 import { holdForCooldown, type HoldResult } from './cooldown-hold';
+import { INTERNAL_ERROR, logInternalError } from './internal-error';
 import { freeAgain } from './reset-words';
 import { parseModelBody } from './parse-model-body';
 import { recordRefusal } from './record-refusal';
@@ -173,6 +174,11 @@ export async function handleModelRequest(ctx: ProxyContext, asked: ModelRequest)
       frame.excluded = [];
       frame.quota = null;
     }
+  } catch (error) {
+    // Issue 21 §3: only a bug lands here; it is logged with its stack, the client gets a typed
+    // answer in its format and the activity row says internal_error (not that the client left).
+    logInternalError(ctx.log, req, error);
+    ended = answerError(frame, INTERNAL_ERROR);
   } finally {
     ctx.inFlight.delete(signal);
     res.off('close', onClientClose);

@@ -1,6 +1,6 @@
 import { fail, ok, type Result } from '../../src-shared/contract/errors';
 import { stripControlChars } from './quote-user-text';
-import { replaceModel, scanBody, type Span } from './replace-model';
+import { budgetOf, replaceModel, scanBody, type Span, type StreamField } from './replace-model';
 import { createScanMemory } from './scan-memory';
 import { hasEmptySignature } from './unsigned-thinking';
 
@@ -50,7 +50,14 @@ export function parseModelBody(raw: Buffer): Result<ModelBody> {
   const body = json as Record<string, unknown>;
   const maxTokens =
     budgetOf(body.max_tokens) ?? budgetOf(body.max_completion_tokens) ?? budgetOf(body.max_output_tokens);
-  return checked(body.model, body.stream === true, null, maxTokens, hasEmptySignature(raw));
+  return checked(body.model, streamFieldOf(body.stream), null, maxTokens, hasEmptySignature(raw));
+}
+
+/** The parsed `stream` as the scan classifies it, so both sizes of body are judged alike. */
+function streamFieldOf(value: unknown): StreamField {
+  if (value === undefined || value === null) return 'absent';
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  return 'not_boolean';
 }
 
 /** One per process: consecutive turns of a conversation repeat most of their bytes (scan-memory.ts). */
@@ -66,17 +73,12 @@ function scanLarge(raw: Buffer): Result<ModelBody> {
   } catch {
     return fail('invalid_json', 'The request body is not valid JSON');
   }
-  return checked(value, scan.streamTrue, scan.model, scan.maxTokens, scan.emptySignature);
-}
-
-/** A budget as the scan reads one: the integer part of a non-negative number. */
-function budgetOf(value: unknown): number | null {
-  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : null;
+  return checked(value, scan.stream, scan.model, scan.maxTokens, scan.emptySignature);
 }
 
 function checked(
   value: unknown,
-  stream: boolean,
+  stream: StreamField,
   modelAt: Span | null,
   maxTokens: number | null,
   emptySignature: boolean,
@@ -91,7 +93,12 @@ function checked(
   // Control characters could forge log lines; they are never part of a real model id.
   const model = stripControlChars(value).trim();
   if (model.length === 0) return missingModel();
-  return ok({ model, stream, rawModel: value, modelAt, maxTokens, emptySignature });
+  // Issue 21 §3: whether the answer streams decides its deadlines and how it is relayed, so a value
+  // an upstream might read either way (`"stream": 1`) is refused, as OpenAI refuses it.
+  if (stream === 'not_boolean') {
+    return fail('invalid_input', 'stream: must be true or false', { status: 400 });
+  }
+  return ok({ model, stream: stream === 'true', rawModel: value, modelAt, maxTokens, emptySignature });
 }
 
 function missingModel(): Result<never> {

@@ -1,13 +1,18 @@
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { fail, ok, type Result } from '../../src-shared/contract/errors';
+import { continueBody } from './expect-continue';
 
-/** Reads a request body up to `limit` bytes; refuses early on a declared length over it. */
-export function readBody(req: IncomingMessage, limit: number): Promise<Result<Buffer>> {
+/**
+ * Reads a request body up to `limit` bytes; refuses early on a declared length over it, before a
+ * client that sent `Expect: 100-continue` is told to send the body.
+ */
+export function readBody(req: IncomingMessage, res: ServerResponse, limit: number): Promise<Result<Buffer>> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     req.resume();
     return Promise.resolve(tooLarge(limit));
   }
+  continueBody(req, res);
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bodyForModel, FULL_PARSE_MAX_BYTES, parseModelBody } from './parse-model-body';
-import { findModelValue, replaceModel, scanBody } from './replace-model';
+import { budgetOf, findModelValue, replaceModel, scanBody, type StreamField } from './replace-model';
 
 /** Seeded so a failure names its case. */
 function rng(seed: number) {
@@ -79,7 +79,9 @@ describe('replacing the model without re-serialising the body', () => {
         ? JSON.parse(Buffer.from(text).toString('utf8', scan.model.start, scan.model.end))
         : undefined;
       expect(parsedModel, `case ${n}`).toBe(typeof body.model === 'string' ? body.model : undefined);
-      expect(scan.streamTrue, `case ${n}`).toBe(body.stream === true);
+      expect(scan.stream, `case ${n}`).toBe(
+        body.stream === undefined ? 'absent' : typeof body.stream === 'boolean' ? String(body.stream) : 'not_boolean',
+      );
     }
   });
 
@@ -168,5 +170,111 @@ describe('the body scan notices an empty thinking signature (issue 12, one pass)
     expect(scanOf(nested('EqQB'))).toBe(false);
     expect(scanOf(JSON.stringify({ model: 'm', messages: [{ content: 'text "signature":"" quoted' }] }))).toBe(false);
     expect(scanOf(JSON.stringify({ model: 'm', meta: { signatures: '' } }))).toBe(false);
+  });
+});
+
+/** Every kind of JSON value, spelled as a client might, for the value a body ends in. */
+const LAST_VALUES = [
+  '0',
+  '1',
+  '12',
+  '-1',
+  '-0',
+  '1.5',
+  '1e3',
+  '2E-1',
+  '123456789012345678',
+  'true',
+  'false',
+  'null',
+  '""',
+  '"m"',
+  '"true"',
+  '[]',
+  '[1,"]"]',
+  '{}',
+  '{"stream":true}',
+];
+const LAST_KEYS = ['model', 'stream', 'max_tokens', 'max_completion_tokens', 'max_output_tokens', 'other'];
+
+/** What the scan must say about a parsed body's stream. */
+function streamOf(value: unknown): StreamField {
+  if (value === undefined || value === null) return 'absent';
+  return typeof value === 'boolean' ? (value ? 'true' : 'false') : 'not_boolean';
+}
+
+/** The scan agrees with JSON.parse on one valid body (or, for an invalid one, only never throws). */
+function agreesWithParse(text: string, label: string): void {
+  const raw = Buffer.from(text);
+  const scan = scanBody(raw);
+  let body: Record<string, unknown>;
+  try {
+    body = JSON.parse(text) as Record<string, unknown>;
+  } catch {
+    return;
+  }
+  expect(scan.ok, label).toBe(true);
+  if (!scan.ok) return;
+  const model = scan.model
+    ? (JSON.parse(raw.toString('utf8', scan.model.start, scan.model.end)) as unknown)
+    : undefined;
+  expect(model, label).toBe(typeof body.model === 'string' ? body.model : undefined);
+  expect(scan.stream, label).toBe(streamOf(body.stream));
+  const budget = budgetOf(body.max_tokens) ?? budgetOf(body.max_completion_tokens) ?? budgetOf(body.max_output_tokens);
+  expect(scan.maxTokens, label).toBe(budget);
+}
+
+describe('issue 21 §3: the scan reads a value at the very end of a body as JSON.parse does, and never throws', () => {
+  it('issue 21 §3: every kind of value as the last member, in three spacings, small and past the full-parse limit', () => {
+    const pad = `"system":"${'p'.repeat(FULL_PARSE_MAX_BYTES)}",`;
+    for (const key of LAST_KEYS)
+      for (const value of LAST_VALUES)
+        for (const [before, after] of [
+          ['', ''],
+          [' ', ' '],
+          ['\n  ', '\n'],
+        ])
+          for (const large of [false, true]) {
+            const text = `{"model":"m",${large ? pad : ''}"${key}":${before}${value}${after}}`;
+            agreesWithParse(text, `${key}: ${value} ${large ? 'large' : 'small'} ${JSON.stringify(before)}`);
+          }
+  });
+
+  it('issue 21 §3: every prefix of such a body (cut anywhere, mid-literal too) is refused by the scan, never a throw', () => {
+    for (const value of LAST_VALUES) {
+      const text = `{"model":"m","stream":${value},"max_tokens":${value}}`;
+      for (let cut = 0; cut < text.length; cut++) {
+        const scan = scanBody(Buffer.from(text.slice(0, cut)));
+        expect(scan.ok, `${text} cut at ${cut}`).toBe(false);
+      }
+    }
+  });
+
+  it('issue 21 §3: parseModelBody never throws on 3000 mutated bodies, small and large, and refuses a non-boolean stream alike', () => {
+    const next = rng(2121);
+    const filler = 'f'.repeat(FULL_PARSE_MAX_BYTES);
+    const bytes = ['1', '0', '"', '}', ']', '{', '[', ',', ':', 't', 'n', '-', 'e', '.', ' ', '\\'];
+    for (let n = 0; n < 3000; n++) {
+      const value = LAST_VALUES[Math.floor(next() * LAST_VALUES.length)] ?? '1';
+      const key = LAST_KEYS[Math.floor(next() * LAST_KEYS.length)] ?? 'stream';
+      let text = `{"model":"m",${n % 2 === 0 ? `"system":"${filler}",` : ''}"${key}":${value}}`;
+      // Cut, or overwrite one byte near the end (where the out-of-bounds read was).
+      const at = text.length - 1 - Math.floor(next() * Math.min(12, text.length));
+      text =
+        next() < 0.5
+          ? text.slice(0, at)
+          : text.slice(0, at) + (bytes[Math.floor(next() * bytes.length)] ?? '') + text.slice(at + 1);
+      const raw = Buffer.from(text);
+      expect(() => parseModelBody(raw), text.slice(-40)).not.toThrow();
+      const parsed = parseModelBody(raw);
+      if (parsed.ok) expect(bodyForModel(raw, parsed.value, 'other-model').length).toBeGreaterThan(0);
+    }
+    for (const large of [false, true]) {
+      const text = `{"model":"m",${large ? `"system":"${filler}",` : ''}"stream":1}`;
+      expect(parseModelBody(Buffer.from(text)), large ? 'large' : 'small').toMatchObject({
+        ok: false,
+        error: { code: 'invalid_input', message: 'stream: must be true or false' },
+      });
+    }
   });
 });

@@ -11,6 +11,8 @@ const CLOSE_ARRAY = 0x5d;
 const ZERO = 0x30;
 const NINE = 0x39;
 const TRUE = Buffer.from('true');
+const FALSE = Buffer.from('false');
+const NULL = Buffer.from('null');
 
 /** The top-level keys the scan reads; every other key is skipped without a comparison past its length. */
 const KEYS = [
@@ -23,8 +25,14 @@ const KEYS = [
 type Key = (typeof KEYS)[number]['name'];
 /** The answer budget's names (Anthropic, Chat Completions, Responses); the first one present wins. */
 type BudgetKey = 'max_tokens' | 'max_completion_tokens' | 'max_output_tokens';
-/** Past ten digits a budget is no number a provider accepts; reading stops there. */
-const MAX_BUDGET_DIGITS = 10;
+/** Up to this many digits an integer is exact in a double, so the scan adds them up itself. */
+const EXACT_DIGITS = 15;
+
+/**
+ * The top-level `stream` as JSON.parse reads it: `true`, `false`, `absent` (missing or null, which
+ * both APIs read as false) or `not_boolean` (a number, a string …, which the proxy refuses).
+ */
+export type StreamField = 'true' | 'false' | 'absent' | 'not_boolean';
 
 /** A token's place in the body: [start, end), quotes included for strings. */
 export interface Span {
@@ -40,7 +48,7 @@ export type BodyScan =
   | {
       ok: true;
       model: Span | null;
-      streamTrue: boolean;
+      stream: StreamField;
       maxTokens: number | null;
       /** Some object, at any depth, has `"signature": ""` (see unsigned-thinking.ts): read in the same pass. */
       emptySignature: boolean;
@@ -125,23 +133,47 @@ function keyAt(raw: Buffer, open: number, close: number): Key | null {
   }
 }
 
-/** The non-negative integer prefix of the literal at `at` (as the quota's estimate reads it), or null. */
-function integerAt(raw: Buffer, at: number): number | null {
+/** A budget as the proxy reads one (parsed or scanned alike): the integer part of a non-negative number. */
+export function budgetOf(value: unknown): number | null {
+  return typeof value === 'number' && Number.isFinite(value) && value >= 0 ? Math.floor(value) : null;
+}
+
+/** Bytes a JSON number token may hold: digits, sign, fraction and exponent. */
+const isNumberByte = (c: number | undefined) =>
+  c !== undefined && ((c >= ZERO && c <= NINE) || c === 0x2d || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45);
+
+/** The budget the number token at `at` stands for, read as JSON.parse would read it (`budgetOf`); null for any other value. */
+function budgetAt(raw: Buffer, at: number): number | null {
+  let end = at;
   let value = 0;
-  let digits = 0;
-  for (let c = raw[at]; c !== undefined && c >= ZERO && c <= NINE && digits < MAX_BUDGET_DIGITS; c = raw[at]) {
-    value = value * 10 + (c - ZERO);
-    digits++;
-    at++;
+  let plain = true;
+  for (let c = raw[end]; isNumberByte(c); c = raw[++end]) {
+    if (c !== undefined && c >= ZERO && c <= NINE) value = value * 10 + (c - ZERO);
+    else plain = false;
   }
-  return digits > 0 ? value : null;
+  if (end === at) return null;
+  // Plain digits, the usual budget, are added up above; a sign, fraction, exponent or a long run is rare.
+  return plain && end - at <= EXACT_DIGITS ? value : budgetOf(Number(raw.toString('latin1', at, end)));
+}
+
+/** Whether `literal` is spelled at `at`; past the end of the body it is not (a body may end anywhere). */
+function literalAt(raw: Buffer, at: number, literal: Buffer): boolean {
+  const end = at + literal.length;
+  return end <= raw.length && raw.compare(literal, 0, literal.length, at, end) === 0;
+}
+
+/** The stream field a bare literal at `at` gives. */
+function streamAt(raw: Buffer, at: number): StreamField {
+  if (literalAt(raw, at, TRUE)) return 'true';
+  if (literalAt(raw, at, FALSE)) return 'false';
+  return literalAt(raw, at, NULL) ? 'absent' : 'not_boolean';
 }
 
 const isSpace = (c: number | undefined) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09;
 
 /**
- * One pass over a JSON body: the span of the top-level `"model"` value, whether the top-level
- * `stream` is `true` and the top-level answer budget (the last occurrence of each, as JSON.parse
+ * One pass over a JSON body: the span of the top-level `"model"` value, the top-level `stream`
+ * (`StreamField`) and the top-level answer budget (the last occurrence of each, as JSON.parse
  * reads them), whether a nested `"signature": ""` occurs, string contents skipped with the native indexOf and nested containers with a loop
  * that only counts brackets. Checks the structure (one object, strings closed, brackets matched,
  * nothing after it), not every token: an upstream still refuses what slips through.
@@ -154,7 +186,7 @@ export function scanBody(raw: Buffer, memory: ScanMemory | null = null): BodySca
   let keyClose = -1;
   let afterColon = false;
   let model: Span | null = null;
-  let streamTrue = false;
+  let stream: StreamField = 'absent';
   const notes: Notes = { emptySignature: false };
   const budget: Record<BudgetKey, number | null> = {
     max_tokens: null,
@@ -164,7 +196,7 @@ export function scanBody(raw: Buffer, memory: ScanMemory | null = null): BodySca
   /** A top-level value that is not what the key needs (a string budget, an object model …) resets it. */
   const other = () => {
     if (key === 'model') model = null;
-    else if (key === 'stream') streamTrue = false;
+    else if (key === 'stream') stream = 'not_boolean';
     else if (key !== null) budget[key] = null;
   };
   let i = 0;
@@ -209,17 +241,17 @@ export function scanBody(raw: Buffer, memory: ScanMemory | null = null): BodySca
     } else if (c === COLON) {
       afterColon = true;
     } else if (afterColon && !isSpace(c)) {
-      // A bare literal or number: `stream: true` and a numeric budget matter, any other value resets.
-      if (key === 'stream') streamTrue = raw.compare(TRUE, 0, TRUE.length, i, i + TRUE.length) === 0;
+      // A bare literal or number, which may be the last bytes of a (malformed) body: every read is bounded.
+      if (key === 'stream') stream = streamAt(raw, i);
       else if (key === 'model' || key === null) other();
-      else budget[key] = integerAt(raw, i);
+      else budget[key] = budgetAt(raw, i);
       afterColon = false;
     }
   }
   if (!closed) return { ok: false };
   for (i++; i < raw.length; i++) if (!isSpace(raw[i])) return { ok: false };
   const maxTokens = budget.max_tokens ?? budget.max_completion_tokens ?? budget.max_output_tokens;
-  return { ok: true, model, streamTrue, maxTokens, emptySignature: notes.emptySignature };
+  return { ok: true, model, stream, maxTokens, emptySignature: notes.emptySignature };
 }
 
 /** `containerEnd` for a top-level value, skipping what an earlier body already showed (scan-memory.ts). */

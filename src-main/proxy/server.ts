@@ -3,30 +3,36 @@ import type { AppError } from '../../src-shared/contract/errors';
 import { healthAnswer } from '../admin/health-answer';
 import { listModels } from '../routing/resolve-targets';
 import { DEFAULT_SETTINGS } from '../../src-shared/domain/settings';
-import { sendClientError } from './client-errors';
+import { sendClientError, type ClientFormat } from './client-errors';
 import { installProtocolErrorAnswers } from './client-error-handler';
-import { guessFormat } from './client-format';
+import { guessFormat, pathnameOf } from './client-format';
 import { boundRefusedBody, installClientLimits, type ClientLimits } from './client-sockets';
 import {
-  DOUBLED_V1_WARNING,
   isProxyNamespace,
-  logDoubledV1,
+  logV1Repair,
   matchEndpoint,
-  undoubleV1,
+  repairedPath,
+  v1RepairOf,
+  v1Warning,
   type EndpointMatch,
+  type ModelEndpoint,
 } from './endpoints';
-import { checkHost, isAllowedOrigin, localKeyOf } from './guards';
+import { continueBody, installExpectContinue } from './expect-continue';
+import { checkHost, checkTargetHost, isAllowedOrigin, localKeyOf } from './guards';
 import { handleModelRequest } from './handle-model-request';
+import { answerInternalError } from './internal-error';
 import { discoveredDetails, modelsBody } from './models-response';
 import type { ProxyContext } from './proxy-context';
 import { readBody } from './read-body';
-import { loggedPath, recordRefusal } from './record-refusal';
+import { loggedPath, recordRefusal, type Refusal } from './record-refusal';
+import { absoluteTarget } from './request-target';
 import { answerLeaseRequest, SESSION_LEASES_PATH } from './session-leases';
 import { WARNING_HEADER } from './stages/answer';
 
 /** The lease lifecycle is small JSON; anything bigger is not a lease request. */
 const LEASE_BODY_LIMIT = 16 * 1024;
 const LEASE_DOOR: EndpointMatch = { kind: 'matched', endpoint: { kind: 'session-leases' } };
+const SLASH = 0x2f;
 
 /** The part of the admin door the proxy server delegates non-proxy paths to. */
 export interface SecondaryHandler {
@@ -38,20 +44,53 @@ function sendJson(res: ServerResponse, status: number, body: string, head: boole
   res.end(head ? undefined : body);
 }
 
+/**
+ * The host check for a request (PROD-18), and its target in origin-form. Issue 21 §7: an
+ * absolute-form target (`GET http://127.0.0.1:7431/v1/models`) is served by its path when it names
+ * this host, as RFC 9112 §3.2.2 asks of an origin server; `req.url` becomes that path, so every
+ * later reader (the admin door too) sees origin-form.
+ */
+function checkTarget(req: IncomingMessage, allowedHosts: ReadonlySet<string>): AppError | null {
+  const url = req.url ?? '/';
+  if (url.charCodeAt(0) === SLASH) return checkHost(req.rawHeaders, allowedHosts);
+  const target = absoluteTarget(url);
+  if (target.kind === 'unsupported') {
+    return { code: 'invalid_input', message: 'The request target must be a path, such as /v1/messages' };
+  }
+  req.url = target.url;
+  return checkTargetHost(target.authority, allowedHosts);
+}
+
 /** The request handler of the local endpoint: guards, then one of the proxy routes or the admin door. */
 export function createProxyHandler(ctx: ProxyContext, secondary: SecondaryHandler | null) {
+  const handle = createRequestHandler(ctx, secondary);
+  return (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
+    try {
+      return handle(req, res);
+    } catch (error) {
+      // Issue 21 §3: a synchronous throw would reach Node's emitter and end the process.
+      const pathname = pathnameOf(req.url ?? '/');
+      const refusal = { startedAt: ctx.now(), format: guessFormat(req, pathname), endpoint: loggedPath(pathname) };
+      answerInternalError(ctx, req, res, { ...refusal, keyName: null }, error);
+    }
+  };
+}
+
+function createRequestHandler(ctx: ProxyContext, secondary: SecondaryHandler | null) {
   // A model request settles (and is logged) after its response; the promise lets a shutdown wait for it.
   return (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
     const startedAt = ctx.now();
+    const hostError = checkTarget(req, ctx.allowedHosts);
     const url = req.url ?? '/';
     const q = url.indexOf('?');
     const rawPath = q === -1 ? url : url.slice(0, q);
-    // Issue 13 §6: a base URL ending in /v1 doubles it; served as /v1/…, with a warning (endpoints.ts).
-    const undoubled = undoubleV1(rawPath);
-    const pathname = undoubled ?? rawPath;
-    if (undoubled !== null) {
-      res.setHeader(WARNING_HEADER, DOUBLED_V1_WARNING);
-      logDoubledV1(ctx, ctx.log, rawPath, startedAt);
+    // Issue 13 §6 / issue 21 §15: a base URL ending in /v1 doubles it, one without /v1 (opencode,
+    // Kilo) drops it; either is served as /v1/…, with a warning (endpoints.ts).
+    const repair = v1RepairOf(rawPath);
+    const pathname = repair === null ? rawPath : repairedPath(rawPath, repair);
+    if (repair !== null) {
+      res.setHeader(WARNING_HEADER, v1Warning(repair));
+      logV1Repair(ctx, repair, ctx.log, rawPath, startedAt);
     }
     const search = q === -1 ? '' : url.slice(q);
     const format = guessFormat(req, pathname);
@@ -65,13 +104,14 @@ export function createProxyHandler(ctx: ProxyContext, secondary: SecondaryHandle
       recordRefusal(ctx, { startedAt, format, endpoint: endpointName ?? loggedPath(pathname), keyName: null, error });
     };
 
-    const hostError = checkHost(req.rawHeaders, ctx.allowedHosts);
     if (hostError) return refuse(hostError);
     if (!isAllowedOrigin(headerString(req.headers.origin))) {
       return refuse({ code: 'forbidden_origin', message: 'Requests from web pages on other origins are refused' });
     }
     const leases = pathname === SESSION_LEASES_PATH;
     if (!leases && !isProxyNamespace(pathname)) {
+      // The admin door reads its bodies itself: a client waiting for 100 Continue gets it now.
+      if (secondary) continueBody(req, res);
       if (secondary?.handle(req, res)) return;
       return refuse({ code: 'not_found', message: `No route for ${req.method ?? 'GET'} ${pathname}` });
     }
@@ -112,19 +152,16 @@ export function createProxyHandler(ctx: ProxyContext, secondary: SecondaryHandle
       });
     }
     if (endpoint.kind === 'session-leases') {
-      return readBody(req, LEASE_BODY_LIMIT).then((body) => {
-        if (!body.ok) {
-          sendClientError(res, format, body.error);
-          return recordRefusal(ctx, {
-            startedAt,
-            format,
-            endpoint: SESSION_LEASES_PATH,
-            keyName: key.name,
-            error: body.error,
-          });
-        }
-        answerLeaseRequest(ctx, res, format, key, req.headers, body.value);
-      });
+      const refusal = { startedAt, format, endpoint: SESSION_LEASES_PATH, keyName: key.name };
+      return readBody(req, res, LEASE_BODY_LIMIT)
+        .then((body) => {
+          if (!body.ok) {
+            refuseBody(req, res, format, body.error);
+            return recordRefusal(ctx, { ...refusal, error: body.error });
+          }
+          answerLeaseRequest(ctx, res, format, key, req.headers, body.value);
+        })
+        .catch((error: unknown) => answerInternalError(ctx, req, res, refusal, error));
     }
     if (endpoint.kind === 'models') {
       const modelFormat = req.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai';
@@ -135,27 +172,36 @@ export function createProxyHandler(ctx: ProxyContext, secondary: SecondaryHandle
       });
       return sendJson(res, 200, body, head);
     }
-    return readBody(req, ctx.settings().maxBodyBytes)
+    return readBody(req, res, ctx.settings().maxBodyBytes)
       .then((body) => {
         if (!body.ok) {
-          if (body.error.code === 'body_too_large') res.setHeader('connection', 'close');
-          sendClientError(res, endpoint.format, body.error);
-          const refusal = {
-            startedAt,
-            format: endpoint.format,
-            endpoint: endpoint.name,
-            keyName: key.name,
-            error: body.error,
-          };
-          return recordRefusal(ctx, refusal);
+          refuseBody(req, res, endpoint.format, body.error);
+          return recordRefusal(ctx, { ...modelRefusal(startedAt, endpoint, key.name), error: body.error });
         }
         return handleModelRequest(ctx, { req, res, endpoint, search, body: body.value, key, startedAt });
       })
-      .catch(() => {
-        // Only a bug lands here; the client still gets an answer in its own format.
-        sendClientError(res, endpoint.format, { code: 'internal_error', message: 'Internal error in Leeway' });
-      });
+      .catch((error: unknown) =>
+        answerInternalError(ctx, req, res, modelRefusal(startedAt, endpoint, key.name), error),
+      );
   };
+}
+
+/** A model request's refusal fields, built only when a refusal happens (nothing extra per served request). */
+function modelRefusal(startedAt: number, endpoint: ModelEndpoint, keyName: string): Omit<Refusal, 'error'> {
+  return { startedAt, format: endpoint.format, endpoint: endpoint.name, keyName };
+}
+
+/**
+ * A body that could not be read whole: a body over the limit (issue 21 §4) is refused with the
+ * connection closing after the answer, and the socket keeps reading what is still on its way
+ * (client-close.ts), so the client reads the 413 instead of a reset.
+ */
+function refuseBody(req: IncomingMessage, res: ServerResponse, format: ClientFormat, error: AppError): void {
+  if (error.code === 'body_too_large') {
+    res.setHeader('connection', 'close');
+    boundRefusedBody(req);
+  }
+  sendClientError(res, format, error);
 }
 
 function headerString(value: string | string[] | undefined): string | undefined {
@@ -187,6 +233,7 @@ export function createProxyServer(
   });
   installClientLimits(server, options.limits, options.log);
   installProtocolErrorAnswers(server, options.limits);
+  installExpectContinue(server);
   // After the limits: their 'request' listener must see each request before the handler answers it.
   server.on('request', handler);
   return server;

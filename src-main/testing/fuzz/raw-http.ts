@@ -133,7 +133,7 @@ export function parseResponses(all: string, bodiless: boolean[] = []): { respons
     }
     const status = Number(match[1]);
     const after = text.slice(headEnd + 4);
-    if (status === 100) {
+    if (status >= 100 && status < 200) {
       text = after;
       continue;
     }
