@@ -7,7 +7,7 @@ import { createTokenCheck, tokenCookie } from './auth';
 import { refuseCrossSite } from './cross-site-guard';
 import { notBuiltPage, signInPage } from './dashboard-pages';
 import { createEventStreams } from './events-route';
-import { sendError, sendJson, sendPage, sendText } from './http-replies';
+import { sendError, sendJson, sendNotFound, sendPage } from './http-replies';
 import { handleMetrics, METRICS_PATH } from './metrics-route';
 import { handleRest, isRestPath } from './rest-routes';
 import { handleRpc } from './rpc-route';
@@ -104,7 +104,7 @@ export function createAdminHandler(deps: AdminHandlerDeps): AdminHandler {
     }
     // Built assets hold no secrets; only the page that boots the app is behind the token.
     const file = await files.locate(pathname);
-    if (file === null) return sendText(res, 404, 'Not found');
+    if (file === null) return sendNotFound(res, req.method ?? 'GET', pathname);
     files.send(res, file, headOnly);
   };
 

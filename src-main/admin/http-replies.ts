@@ -54,13 +54,10 @@ export function sendPage(
   res.end(html);
 }
 
-/** Plain-text answer for static misses, where a JSON body would confuse a browser tab. */
-export function sendText(res: ServerResponse, status: number, text: string): void {
-  if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, {
-    ...BASE_HEADERS,
-    'content-type': 'text/plain; charset=utf-8',
-    'content-length': String(Buffer.byteLength(text)),
-  });
-  res.end(text);
+/**
+ * A path nothing serves: JSON like every other refusal of Leeway's (issue 21 §7), so a client that
+ * reached the wrong path reads why; a browser tab shows it as text.
+ */
+export function sendNotFound(res: ServerResponse, method: string, pathname: string): void {
+  sendError(res, { code: 'not_found', message: `No route for ${method} ${pathname}` });
 }

@@ -2,7 +2,7 @@ import { createReadStream } from 'node:fs';
 import { realpath, stat } from 'node:fs/promises';
 import type { ServerResponse } from 'node:http';
 import { extname, resolve, sep } from 'node:path';
-import { BASE_HEADERS, sendText } from './http-replies';
+import { BASE_HEADERS, sendError } from './http-replies';
 
 const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.html': 'text/html; charset=utf-8',
@@ -17,6 +17,8 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
   '.woff2': 'font/woff2',
   '.txt': 'text/plain; charset=utf-8',
 };
+
+const NOT_SERVED = { code: 'not_found', message: 'No such file in the dashboard' } as const;
 
 /** Content type for a served file; unknown kinds are not served at all. */
 export function contentTypeOf(file: string): string | null {
@@ -65,7 +67,7 @@ export function createStaticFiles(rendererDir: string | null): StaticFiles {
     hasIndex: async () => (await locate('/index.html')) !== null,
     send(res, file, headOnly) {
       const contentType = contentTypeOf(file);
-      if (contentType === null) return sendText(res, 404, 'Not found');
+      if (contentType === null) return sendError(res, NOT_SERVED);
       // The dashboard is tiny and local; revalidating every time beats serving a stale build after an update.
       const headers = { ...BASE_HEADERS, 'cache-control': 'no-cache', 'content-type': contentType };
       if (headOnly) {
@@ -80,7 +82,7 @@ export function createStaticFiles(rendererDir: string | null): StaticFiles {
       });
       stream.once('error', () => {
         if (res.headersSent) res.destroy();
-        else sendText(res, 404, 'Not found');
+        else sendError(res, NOT_SERVED);
       });
       res.once('close', () => stream.destroy());
     },

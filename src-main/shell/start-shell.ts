@@ -172,8 +172,9 @@ export function startShell(): void {
     event.preventDefault();
     stopped = true;
     state.teardown();
+    // Quitting drains like Ctrl-C in headless mode (issue 21 §9): requests in flight get the grace.
     void core
-      .stop()
+      .stop({ graceMs: options.shutdownGraceMs })
       .catch((error: unknown) => console.error('Leeway: error while stopping', error))
       .finally(() => app.quit());
   });

@@ -47,6 +47,18 @@ describe('issue 21 §7: an absolute-form request target is answered in JSON', ()
     expect(result.responses[0]?.status).toBe(404);
     expect(result.responses[0]?.headers['content-type']).toContain('application/json');
   });
+
+  it('issue 21 §7: an absolute-form target to a path nothing serves (no API, no dashboard file) is a JSON 404 too', async () => {
+    for (const path of ['/nothing', '/assets/missing.js', '/favicon.unknown']) {
+      const raw = await openRaw(b.port);
+      raw.write(head(`GET http://127.0.0.1:${b.port}${path} HTTP/1.1`, [`host: 127.0.0.1:${b.port}`]));
+      const result = await raw.finish(5_000, (responses) => responses.length > 0);
+      const answer = result.responses[0];
+      expect(answer?.status, path).toBe(404);
+      expect(answer?.headers['content-type'], path).toContain('application/json');
+      expect(JSON.parse(answer?.body ?? '{}'), path).toMatchObject({ ok: false, error: { code: 'not_found' } });
+    }
+  });
 });
 
 /** Writes `text`, half-closes (FIN) and reads until the server closes. */
