@@ -111,4 +111,17 @@ describe('package-lock.json (issue 21 §18)', () => {
     // An exception that no longer refuses (or left the tree) is stale: drop it from the list.
     expect([...ELECTRON_TOOLCHAIN.keys()].filter((path) => !refusing.includes(path))).toEqual([]);
   });
+
+  it('issue 21 §18: on the Node the README names (22 LTS, ≥ 22.13: eslint 10 wants it) every installed package fits: npm install is quiet there', () => {
+    const readme = readFileSync(join(root, 'README.md'), 'utf8');
+    const named = /Use Node\.js 22 LTS \(≥ (22\.\d+)\)/.exec(readme)?.[1];
+    expect(named, 'the README names the Node to use').toBeDefined();
+    const version = `${named ?? ''}.0`;
+    const refusing = Object.entries(lock.packages).flatMap(([path, entry]) => {
+      const wants = entry.engines?.node;
+      if (path === '' || entry.optional === true || wants === undefined) return [];
+      return semver.satisfies(version, wants, { includePrerelease: true }) ? [] : [`${path} wants ${wants}`];
+    });
+    expect(refusing).toEqual([]);
+  });
 });
