@@ -1,6 +1,6 @@
 import type { AppError } from '../src-shared/contract/errors';
 import { STORAGE_OK, type StorageStatus } from '../src-shared/domain/storage-status';
-import type { EventBus } from './api/event-bus';
+import type { EventBus } from './kernel/event-bus';
 import { MAX_HELD_ROWS } from './db/request-log-repo';
 import { describeFault, storageFaultOf } from './db/storage-fault';
 import type { StorageHealth } from './db/storage-health';

@@ -10,7 +10,7 @@ import { closeServers, createSettlingTracker, startQuotaGc, startStorageTimers }
 import { drainRequests } from './core-shutdown';
 import { announceStorageHealth, storageRefusal, storageStatusOf } from './core-storage';
 import { resolveAdminToken } from './admin-token';
-import { createEventBus, type EventBus } from './api/event-bus';
+import { createEventBus, type EventBus } from './kernel/event-bus';
 import { createKeyVerifier } from './api/key-verifier';
 import { createHandlers } from './api/handlers/create-handlers';
 import { createRouter, type Router } from './api/router';
@@ -34,13 +34,15 @@ import type { ClaudeRuntime } from './providers/claude-oauth/claude-runtime';
 import { createClaudeHooks } from './providers/claude-oauth/claude-hooks';
 import { createRoundRobinStore } from './routing/strategies/round-robin-store';
 import { toView } from './db/connections-repo';
-import { createConnectionSlots } from './proxy/connection-slots';
+import { createConnectionSlots } from './resilience/queue/connection-slots';
 import { createInFlightRequests } from './proxy/in-flight';
 import { createProxyHandler, createProxyServer } from './proxy/server';
 import type { ProxyContext } from './proxy/proxy-context';
-import { buildCatalog, type Catalog } from './routing/catalog';
+import { type Catalog } from './kernel/catalog';
+import { buildCatalog } from './routing/build-catalog';
 import type { SecretBox } from './secrets/secret-box';
 import { createResilienceRuntime, type ResilienceRuntime } from './resilience/resilience-runtime';
+import { resilienceStoresOf } from './db/resilience-rows';
 import { resolveQuotaConfig } from './quota/engine/quota-config';
 import type { QuotaAdmin } from './quota/quota-ports';
 import { createQuotaRuntime, type QuotaRuntime } from './quota/runtime/quota-runtime';
@@ -339,7 +341,7 @@ export function createCore(options: CoreOptions): Core {
       obs.info(describeAppliedConfig(applied.value, options.configFile));
       for (const key of loaded.value.keys) obs.secret(key.key);
     }
-    const r = (resilience = createResilienceRuntime(s.db, process.env, () => catalog, events, now));
+    const r = (resilience = createResilienceRuntime(resilienceStoresOf(s.db), process.env, () => catalog, events, now));
 
     const settingsCache = { value: s.settings.get() };
     // The quota engine (issue 10): setting > env > default, resolved again when the setting changes.

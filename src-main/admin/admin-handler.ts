@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { StorageStatus } from '../../src-shared/domain/storage-status';
-import type { EventBus } from '../api/event-bus';
+import type { EventBus } from '../kernel/event-bus';
 import type { Router } from '../api/router';
 import type { MetricsText } from '../observability/metrics';
 import { createTokenCheck, tokenCookie } from './auth';

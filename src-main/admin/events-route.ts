@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { CoreEvent } from '../../src-shared/contract/events';
-import type { EventBus } from '../api/event-bus';
+import type { EventBus } from '../kernel/event-bus';
 import { BASE_HEADERS } from './http-replies';
 
 /** Proxies and browsers drop idle streams; a comment every 15 s keeps ours open. */

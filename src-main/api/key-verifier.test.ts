@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../src-shared/contract/events';
 import { createKeysRepo } from '../db/keys-repo';
 import { createMemoryDb } from '../testing/temp-db';
-import { createEventBus } from './event-bus';
+import { createEventBus } from '../kernel/event-bus';
 import { createKeyVerifier } from './key-verifier';
 
 const closers: (() => void)[] = [];

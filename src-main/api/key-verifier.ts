@@ -1,6 +1,6 @@
 import type { LocalKeyView } from '../../src-shared/domain/local-key';
 import type { KeysRepo } from '../db/keys-repo';
-import type { EventBus } from './event-bus';
+import type { EventBus } from '../kernel/event-bus';
 
 const TOUCH_EVERY_MS = 60_000;
 const CACHE_LIMIT = 1_000;

@@ -1,5 +1,5 @@
-import { redactSecrets, secretStrings } from '../proxy/redact-secrets';
-import type { Catalog } from '../routing/catalog';
+import { redactSecrets, secretStrings } from '../kernel/redact-secrets';
+import type { Catalog } from '../kernel/catalog';
 
 /** A generated local key: `lw-` and 32 base62 characters; caught even when no list names it. */
 const LOCAL_KEY_SHAPE = /lw-[A-Za-z0-9]{32}/g;

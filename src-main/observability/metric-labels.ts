@@ -1,5 +1,5 @@
 import { priceOf } from '../quota/engine/price-table';
-import type { Catalog } from '../routing/catalog';
+import type { Catalog } from '../kernel/catalog';
 
 /** Label text for "no connection answered" (refused, or every attempt failed) and for a model not named. */
 export const NONE = 'none';

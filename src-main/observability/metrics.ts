@@ -1,6 +1,6 @@
 import { Registry } from 'prom-client';
 import type { NewRequestLogEntry } from '../../src-shared/domain/request-log';
-import type { Catalog } from '../routing/catalog';
+import type { Catalog } from '../kernel/catalog';
 import { createRequestMetrics } from './request-metrics';
 import { createStateMetrics, type ScrapeSources } from './state-metrics';
 

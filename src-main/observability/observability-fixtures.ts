@@ -1,6 +1,7 @@
 import type { ConnectionSecret, ConnectionView } from '../../src-shared/domain/connection';
 import type { NewRequestLogEntry } from '../../src-shared/domain/request-log';
-import { buildCatalog, type Catalog } from '../routing/catalog';
+import { type Catalog } from '../kernel/catalog';
+import { buildCatalog } from '../routing/build-catalog';
 
 /** Test fixtures for the observability folder: a catalog and activity entries. */
 export function view(name: string, extra: Partial<ConnectionView> = {}): ConnectionView {

@@ -1,6 +1,6 @@
 import type { Registry } from 'prom-client';
 import type { NewRequestLogEntry } from '../../src-shared/domain/request-log';
-import type { Catalog } from '../routing/catalog';
+import type { Catalog } from '../kernel/catalog';
 import { boundedLabel, cache1, cache2, cache3 } from './label-cache';
 import { counterCells, histogramCells } from './metric-cells';
 import { createMetricLabels } from './metric-labels';

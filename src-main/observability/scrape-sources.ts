@@ -1,8 +1,8 @@
 import type { QuotaPoolUsage } from '../../src-shared/domain/quota';
-import type { SlotQueueStat } from '../proxy/connection-slots';
+import type { SlotQueueStat } from '../resilience/queue/connection-slots';
 import type { QuotaAdmin, QuotaPoolsRepo } from '../quota/quota-ports';
 import type { ResilienceRuntime } from '../resilience/resilience-runtime';
-import type { Catalog } from '../routing/catalog';
+import type { Catalog } from '../kernel/catalog';
 import type { ScrapeSources } from './state-metrics';
 
 export interface CoreParts {

@@ -1,5 +1,5 @@
 import type { ConnectionSecret } from '../../src-shared/domain/connection';
-import type { ProviderAdapter, UpstreamOperation } from './adapter';
+import type { ProviderAdapter, UpstreamOperation } from '../kernel/provider-adapter';
 
 function anthropicPath(operation: UpstreamOperation): string | null {
   switch (operation) {

@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConnectionView } from '../../src-shared/domain/connection';
-import { toRuntimeConnection } from '../routing/catalog';
+import { toRuntimeConnection } from '../routing/build-catalog';
 import { reservePort, startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
 import { MAX_PAGES } from './models-discovery';
 import { listUpstreamModels } from './models-discovery-fetch';

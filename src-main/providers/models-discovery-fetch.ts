@@ -3,7 +3,7 @@
  * `pathFor('models')` (Anthropic `/v1/models`, OpenAI-format `<base>/models`), following Anthropic's
  * pagination (`has_more` / `after_id`) up to MAX_PAGES. Used by discovery and by the "Test" action.
  */
-import type { RuntimeConnection } from '../routing/catalog';
+import type { RuntimeConnection } from '../kernel/catalog';
 import { MAX_PAGES, mergePages, parseModelPage, type DiscoveredModel, type ModelPage } from './models-discovery';
 import type { UpstreamPools } from './upstream-pools';
 

@@ -5,15 +5,9 @@
  */
 import { z } from 'zod';
 import type { ApiFormat, ConnectionView } from '../../src-shared/domain/connection';
+import type { DiscoveredModel } from '../kernel/discovered-model';
 
-/** One model id an upstream listed, with what its list said about it. */
-export interface DiscoveredModel {
-  id: string;
-  /** Anthropic's `display_name`; null when the list has none (OpenAI lists). */
-  displayName: string | null;
-  /** Creation time in ms (Anthropic `created_at`, OpenAI `created` seconds); null when unknown. */
-  createdAt: number | null;
-}
+export type { DiscoveredModel } from '../kernel/discovered-model';
 
 /** What Leeway knows of one connection's upstream list; persisted so a restart lists it at once. */
 export interface DiscoveryEntry {

@@ -1,5 +1,5 @@
 import type { ConnectionSecret } from '../../src-shared/domain/connection';
-import type { RuntimeConnection } from '../routing/catalog';
+import type { RuntimeConnection } from '../kernel/catalog';
 
 /** Response headers as undici hands them over. */
 export type ResponseHeaders = Record<string, string | string[] | undefined>;

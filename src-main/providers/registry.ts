@@ -1,5 +1,5 @@
 import type { ConnectionKind } from '../../src-shared/domain/connection';
-import type { ProviderAdapter } from './adapter';
+import type { ProviderAdapter } from '../kernel/provider-adapter';
 import { anthropicAdapter, claudeOauthAdapter } from './anthropic';
 import { openaiAdapter, openaiCompatibleAdapter } from './openai';
 

@@ -1,8 +1,8 @@
 import type { ConnectionTestResult } from '../../src-shared/domain/connection-test';
-import { secretStrings, redactSecrets } from '../proxy/redact-secrets';
+import { secretStrings, redactSecrets } from '../kernel/redact-secrets';
 import { excerptUpstreamText } from '../resilience/classify/message';
 import { formatDuration } from '../resilience/cooldown/format-duration';
-import type { RuntimeConnection } from '../routing/catalog';
+import type { RuntimeConnection } from '../kernel/catalog';
 import { listUpstreamModels, NO_MODELS_PATH, NO_SECRET, type UpstreamListing } from './models-discovery-fetch';
 import { pickTestModel } from './test-model';
 import { sendTestRequest, type TestRequestOutcome } from './test-request';

@@ -1,5 +1,5 @@
 import { priceOf } from '../quota/engine/price-table';
-import type { RuntimeConnection } from '../routing/catalog';
+import type { RuntimeConnection } from '../kernel/catalog';
 
 /** Ids a models list holds that no chat request can use: a request naming one fails for that reason alone. */
 const NOT_A_CHAT_MODEL = /embed|tts|whisper|dall-e|image|audio|moderation|realtime|transcribe|search|rerank/i;

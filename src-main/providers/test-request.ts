@@ -1,4 +1,4 @@
-import type { RuntimeConnection } from '../routing/catalog';
+import type { RuntimeConnection } from '../kernel/catalog';
 import { findRetryHint } from '../resilience/classify/retry-hints';
 import { normalizeHeaders } from '../resilience/classify/headers';
 import type { UpstreamPools } from './upstream-pools';

@@ -1,6 +1,6 @@
 import { StringDecoder } from 'node:string_decoder';
 import { errors } from 'undici';
-import type { UpstreamAnswer } from './upstream-answer';
+import type { UpstreamAnswer } from '../kernel/upstream-answer';
 import type { ChunkWatch } from '../resilience/watchdog/stream-watchdog';
 import type { WireFormat } from '../../src-shared/domain/connection';
 import { createEventSpotter, firstEventOf, statusOfErrorEvent, streamEndOf } from './sse-scan';

@@ -1,9 +1,9 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { errors, type Dispatcher } from 'undici';
 import type { ConnectionSecret } from '../../src-shared/domain/connection';
-import type { UpstreamOperation } from '../providers/adapter';
+import type { UpstreamOperation } from '../kernel/provider-adapter';
 import type { UpstreamPools } from '../providers/upstream-pools';
-import type { Target } from '../routing/resolve-targets';
+import type { Target } from '../kernel/target';
 import { buildUpstreamHeaders } from './upstream-headers';
 
 export type DispatchResult =

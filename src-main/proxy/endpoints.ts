@@ -1,5 +1,5 @@
 import type { ApiFormat, WireFormat } from '../../src-shared/domain/connection';
-import type { UpstreamOperation } from '../providers/adapter';
+import type { UpstreamOperation } from '../kernel/provider-adapter';
 import { quoteUserText } from './quote-user-text';
 
 /** A proxied operation: which API format it speaks and what it maps to upstream. */

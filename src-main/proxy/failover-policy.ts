@@ -1,4 +1,4 @@
-import type { UpstreamOperation } from '../providers/adapter';
+import type { UpstreamOperation } from '../kernel/provider-adapter';
 
 /**
  * Whether an upstream status is this connection's problem (so the next target may serve) rather

@@ -28,7 +28,7 @@ import type { ModelRequest, RequestFrame } from './stages/frame';
 import { learnPick, learnPin, learnQuota, markQuota, recordRequest, type Ended } from './stages/learn';
 import { exclusionsBehind, noTargetError } from './stages/no-target-error';
 import { planRequest, type Plan } from './stages/plan';
-import { RequestSignal } from './request-signal';
+import { RequestSignal } from '../kernel/request-signal';
 import { endedByShutdown, loggedEnd } from './shutdown-answer';
 
 export type { ModelRequest } from './stages/frame';

@@ -1,6 +1,6 @@
 import type { ApiFormat } from '../../src-shared/domain/connection';
 import type { DiscoveredModel } from '../providers/models-discovery';
-import type { Catalog } from '../routing/catalog';
+import type { Catalog } from '../kernel/catalog';
 
 const EPOCH_ISO = '1970-01-01T00:00:00Z';
 const MAX_PAGE = 1000;

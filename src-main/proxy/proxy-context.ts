@@ -11,11 +11,11 @@ import type { ProviderHooks } from '../providers/provider-hooks';
 import type { UpstreamPools } from '../providers/upstream-pools';
 import type { QuotaRuntime } from '../quota/runtime/quota-runtime';
 import type { QuotaShareDispatch } from '../quota/runtime/quota-share-dispatch';
-import type { Catalog } from '../routing/catalog';
+import type { Catalog } from '../kernel/catalog';
 import type { RoundRobinStore } from '../routing/strategies/round-robin-store';
-import type { ConnectionSlots } from './connection-slots';
+import type { ConnectionSlots } from '../resilience/queue/connection-slots';
 import type { InFlightRequests } from './in-flight';
-import type { ResiliencePort } from './resilience-port';
+import type { ResiliencePort } from '../resilience/resilience-port';
 
 /** What the proxy needs from the core; read through functions so a change is seen at once. */
 export interface ProxyContext {

@@ -3,11 +3,11 @@ import { anthropicErrorType, openaiErrorKind } from '../translate/error-types';
 import { readErrorMessage } from '../translate/error-messages';
 import { parseObject } from '../translate/json-narrow';
 import { anthropicTypeOf, errorBody, openaiTypeOf, type ClientFormat } from './client-errors';
-import { redactSecrets } from './redact-secrets';
+import { redactSecrets } from '../kernel/redact-secrets';
 import { summarizeUpstreamText } from './upstream-text';
 import { headerValue } from './header-value';
 import { buildClientHeaders } from './upstream-headers';
-import type { UpstreamAnswer } from './upstream-answer';
+import type { UpstreamAnswer } from '../kernel/upstream-answer';
 
 export interface ErrorRelay {
   format: ClientFormat;

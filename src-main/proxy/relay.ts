@@ -9,7 +9,7 @@ import { streamEndOf } from './sse-scan';
 import { headerValue } from './header-value';
 import { createSecretScrubber } from './secret-scrubber';
 import { isShuttingDown } from './in-flight';
-import type { UpstreamAnswer } from './upstream-answer';
+import type { UpstreamAnswer } from '../kernel/upstream-answer';
 import { clientHeaderList } from './upstream-headers';
 import type { Usage, UsageTap } from './usage-tap';
 

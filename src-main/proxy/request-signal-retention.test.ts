@@ -1,6 +1,6 @@
 import { getHeapSpaceStatistics } from 'node:v8';
 import { describe, expect, it } from 'vitest';
-import { RequestSignal } from './request-signal';
+import { RequestSignal } from '../kernel/request-signal';
 
 // Needs --expose-gc for young-generation-only collections: the `heap` suite of `npm test` runs it so.
 const gc = (globalThis as { gc?: (options?: { type: 'minor' | 'major' }) => void }).gc;

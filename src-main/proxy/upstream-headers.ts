@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders, OutgoingHttpHeader, OutgoingHttpHeaders } from 'node:http';
 import type { ConnectionSecret } from '../../src-shared/domain/connection';
-import type { RuntimeConnection } from '../routing/catalog';
-import { redactHeaderValue } from './redact-secrets';
+import type { RuntimeConnection } from '../kernel/catalog';
+import { redactHeaderValue } from '../kernel/redact-secrets';
 
 /**
  * Client headers that carry meaning for the upstream API and nothing about the client's identity.

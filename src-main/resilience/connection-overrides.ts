@@ -4,7 +4,7 @@ import {
   cooldownSettingsSchema,
   type CooldownSettings,
 } from './cooldown/cooldown-settings';
-import type { ProviderProfile } from './provider-identity';
+import type { ProviderProfile } from '../kernel/provider-identity';
 
 const cache = new WeakMap<ConnectionView, { base: CooldownSettings; result: CooldownSettings }>();
 

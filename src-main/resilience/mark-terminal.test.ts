@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectionView } from '../../src-shared/domain/connection';
-import type { BreakerRepo } from '../db/breaker-repo';
-import type { ConnectionHealthRepo } from '../db/connection-health-repo';
-import { buildCatalog } from '../routing/catalog';
+import type { BreakerRepo } from './breaker/breaker-repo';
+import type { ConnectionHealthRepo } from './cooldown/health-repo';
+import { buildCatalog } from '../routing/build-catalog';
 import type { ConnectionHealth } from './cooldown/connection-health';
 import { createResilienceControl } from './resilience-control';
 import { resolveResilienceSettings } from './resilience-settings';

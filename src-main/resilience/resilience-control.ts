@@ -1,5 +1,5 @@
 import type { CooldownClear, CooldownSnapshot } from '../../src-shared/domain/cooldown';
-import type { Catalog } from '../routing/catalog';
+import type { Catalog } from '../kernel/catalog';
 import { clearCooldown, resetConnection } from './cooldown/clear-connection-health';
 import { HEALTHY, type TerminalStatus } from './cooldown/connection-health';
 import { clearAllLockouts, clearLockout } from './lockout/clear-lockouts';

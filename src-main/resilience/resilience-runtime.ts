@@ -1,10 +1,9 @@
-import type { EventBus } from '../api/event-bus';
-import { createBreakerRepo } from '../db/breaker-repo';
-import { createConnectionHealthRepo } from '../db/connection-health-repo';
-import type { Database } from '../db/open';
-import { createResilienceSettingsRepo } from '../db/resilience-settings-repo';
-import type { ResiliencePort } from '../proxy/resilience-port';
-import type { Catalog } from '../routing/catalog';
+import type { EventBus } from '../kernel/event-bus';
+import { createBreakerRepo } from './breaker/breaker-repo';
+import { createHealthRepo } from './cooldown/health-repo';
+import type { ResilienceStores } from './resilience-stores';
+import type { ResiliencePort } from './resilience-port';
+import type { Catalog } from '../kernel/catalog';
 import type { EnvSource } from './breaker/setting-overrides';
 import { createResilienceControl, type ResilienceControl } from './resilience-control';
 import { createEgressRuntime, type EgressHooks } from './egress/egress-runtime';
@@ -41,16 +40,26 @@ function createChangeNotifier(emit: () => void): () => void {
   };
 }
 
+/** The stored settings patch; a row that is not a JSON object reads as no change at all. */
+function readPatch(json: string | null): StoredResiliencePatch {
+  if (json === null) return {};
+  try {
+    const value: unknown = JSON.parse(json);
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as StoredResiliencePatch) : {};
+  } catch {
+    return {};
+  }
+}
+
 export function createResilienceRuntime(
-  db: Database,
+  stores: ResilienceStores,
   env: EnvSource,
   catalog: () => Catalog,
   events: EventBus,
   now: () => number,
 ): ResilienceRuntime {
-  const settingsRepo = createResilienceSettingsRepo(db);
-  const repos = { health: createConnectionHealthRepo(db), breakers: createBreakerRepo(db) };
-  let stored = settingsRepo.get();
+  const repos = { health: createHealthRepo(stores.health), breakers: createBreakerRepo(stores.breakers) };
+  let stored = readPatch(stores.settings.read());
   const initial = resolveResilienceSettings(stored, env);
   // A stored row that no longer validates (hand edit, older version) must not keep Leeway down: defaults apply.
   const state = loadResilienceState(
@@ -61,7 +70,7 @@ export function createResilienceRuntime(
   const onChange = () => notifier();
   const control = createResilienceControl(state, repos, catalog, onChange);
   notifier = createChangeNotifier(() => events.emit('cooldowns.changed', { snapshot: control.snapshot(now()) }));
-  const egress = createEgressRuntime(db, env, catalog, now);
+  const egress = createEgressRuntime(stores.egress, env, catalog, now);
   return {
     port: createResilienceService(state, repos, onChange, egress),
     egress,
@@ -86,7 +95,7 @@ export function createResilienceRuntime(
         const result = resolveResilienceSettings(merged, env);
         if (!result.ok) return result;
         stored = merged;
-        settingsRepo.set(stored);
+        stores.settings.write(JSON.stringify(stored));
         state.settings = result.value;
         return result;
       },

@@ -1,7 +1,8 @@
 import type { TargetExclusion } from '../../src-shared/domain/cooldown';
-import type { UpstreamOperation } from '../providers/adapter';
-import type { Admission, AttemptOutcome, AttemptVerdict, ResiliencePort } from '../proxy/resilience-port';
-import type { Target } from '../routing/resolve-targets';
+import type { UpstreamOperation } from '../kernel/provider-adapter';
+import type { ResiliencePort } from './resilience-port';
+import type { Admission, AttemptOutcome, AttemptVerdict } from '../kernel/attempt-outcome';
+import type { Target } from '../kernel/target';
 import { canExecute } from './breaker/breaker-gate';
 import { resetBreaker, type BreakerState } from './breaker/breaker-state';
 import { recordFailure, recordSuccess, releaseProbe } from './breaker/breaker-transitions';
@@ -16,7 +17,7 @@ import { recordModelFailure } from './lockout/record-model-failure';
 import { cooldownSettingsFor } from './connection-overrides';
 import type { EgressHooks } from './egress/egress-runtime';
 import { coolSibling, EGRESS_FALLBACK_COOLDOWN_MS, egressLockApplies } from './egress/engine/egress-lock';
-import type { ProviderIdentity } from './provider-identity';
+import type { ProviderIdentity } from '../kernel/provider-identity';
 import type { ResiliencePersistence, ResilienceState } from './resilience-state';
 import {
   checkConnectionGate,

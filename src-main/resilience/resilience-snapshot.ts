@@ -1,10 +1,10 @@
 import type { CooldownSnapshot, ProviderBreakerRow } from '../../src-shared/domain/cooldown';
-import type { Catalog } from '../routing/catalog';
+import type { Catalog } from '../kernel/catalog';
 import { statusOf } from './breaker/breaker-gate';
 import { resetBreaker } from './breaker/breaker-state';
 import { effectiveTestStatus, HEALTHY, isSelectable, isTerminalStatus } from './cooldown/connection-health';
 import { listLockouts } from './lockout/model-lockouts';
-import { providerIdentity, type ProviderIdentity } from './provider-identity';
+import { providerIdentity, type ProviderIdentity } from '../kernel/provider-identity';
 import type { ResilienceState } from './resilience-state';
 import { gateSnapshot } from './window-gate/gate-snapshot';
 

@@ -1,5 +1,5 @@
-import type { ConnectionHealthRepo } from '../db/connection-health-repo';
-import type { BreakerRepo } from '../db/breaker-repo';
+import type { BreakerRepo } from './breaker/breaker-repo';
+import type { ConnectionHealthRepo } from './cooldown/health-repo';
 import type { BreakerState } from './breaker/breaker-state';
 import type { ConnectionHealth } from './cooldown/connection-health';
 import { NO_LOCKOUTS, type ModelLockouts } from './lockout/model-lockouts';

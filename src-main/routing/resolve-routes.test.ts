@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ComboView } from '../../src-shared/domain/combo';
 import type { ConnectionView } from '../../src-shared/domain/connection';
 import type { Route } from '../../src-shared/domain/route';
-import { buildCatalog } from './catalog';
+import { buildCatalog } from './build-catalog';
 import { resolveTargets } from './resolve-targets';
 
 function view(name: string, models: string[]): ConnectionView {

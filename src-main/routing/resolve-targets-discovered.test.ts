@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectionKind, ConnectionView } from '../../src-shared/domain/connection';
 import type { DiscoveredModel } from '../providers/models-discovery';
-import { buildCatalog } from './catalog';
+import { buildCatalog } from './build-catalog';
 import { listModels, refusingFormat, resolveTargets } from './resolve-targets';
 
 function view(name: string, kind: ConnectionKind, extra: Partial<ConnectionView> = {}): ConnectionView {

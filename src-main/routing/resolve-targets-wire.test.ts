@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectionKind, ConnectionView } from '../../src-shared/domain/connection';
-import { buildCatalog } from './catalog';
+import { buildCatalog } from './build-catalog';
 import { listModels, resolveTargets } from './resolve-targets';
-import { wireFit } from './wire-fit';
+import { wireFit } from '../kernel/wire-fit';
 
 function view(
   name: string,

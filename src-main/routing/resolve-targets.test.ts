@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectionView } from '../../src-shared/domain/connection';
-import { buildCatalog } from './catalog';
+import { buildCatalog } from './build-catalog';
 import { listModels, resolveTargets } from './resolve-targets';
 
 function view(name: string, extra: Partial<ConnectionView> = {}): ConnectionView {

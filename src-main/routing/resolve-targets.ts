@@ -1,19 +1,9 @@
-import type { PlanNote } from './strategies/plan-note';
 import type { ComboView } from '../../src-shared/domain/combo';
 import type { ApiFormat, WireFormat } from '../../src-shared/domain/connection';
-import { SYSTEM_COMBO_PREFIX, type Catalog, type RuntimeConnection, type SystemCombo } from './catalog';
+import { SYSTEM_COMBO_PREFIX, type Catalog, type RuntimeConnection, type SystemCombo } from '../kernel/catalog';
+import type { Target } from '../kernel/target';
 import { matchRoute } from './routes/match-route';
-import { wireFit } from './wire-fit';
-
-/** One candidate upstream for a request: a connection and the model id to send it. */
-export interface Target {
-  connection: RuntimeConnection;
-  upstreamModel: string;
-  /** Set by the strategy store that ordered this request's candidates (see plan-note.ts). */
-  plan?: PlanNote | null;
-  /** This target's place in that plan's list. */
-  listedAt?: number;
-}
+import { wireFit } from '../kernel/wire-fit';
 
 /** A candidate dropped before dispatch, with a reason a person can read. */
 export interface Exclusion {

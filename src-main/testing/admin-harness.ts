@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createAdminHandler, type AdminHandler } from '../admin/admin-handler';
-import { createEventBus, type EventBus } from '../api/event-bus';
+import { createEventBus, type EventBus } from '../kernel/event-bus';
 import { createRouter, type Handlers } from '../api/router';
 import { createStubHandlers } from './stub-handlers';
 

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { Readable } from 'node:stream';
-import type { UpstreamAnswer } from '../proxy/upstream-answer';
+import type { UpstreamAnswer } from '../kernel/upstream-answer';
 import type { Bridge } from './bridges';
 import { isErrorObject } from './error-body';
 import { parseObject } from './json-narrow';

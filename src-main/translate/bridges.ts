@@ -1,7 +1,7 @@
 import type { WireFormat } from '../../src-shared/domain/connection';
-import type { UpstreamOperation } from '../providers/adapter';
-import type { RuntimeConnection } from '../routing/catalog';
-import { wireFit } from '../routing/wire-fit';
+import type { UpstreamOperation } from '../kernel/provider-adapter';
+import type { RuntimeConnection } from '../kernel/catalog';
+import { wireFit } from '../kernel/wire-fit';
 import { chatRequestFromMessages } from './chat-request-from-messages';
 import { chatRequestFromResponses } from './chat-request-from-responses';
 import { chatResponseFromMessages } from './chat-response-from-messages';

@@ -10,11 +10,11 @@ import type { RequestLog } from '../../db/request-log-repo';
 import type { RoutesRepo } from '../../db/routes-repo';
 import type { SettingsRepo } from '../../db/settings-repo';
 import type { Database } from '../../db/open';
-import type { EventBus } from '../event-bus';
+import type { EventBus } from '../../kernel/event-bus';
 import type { QuotaAdmin, QuotaPoolsRepo } from '../../quota/quota-ports';
 import type { ResilienceControl } from '../../resilience/resilience-control';
 import type { ResilienceSettings } from '../../resilience/resilience-settings';
-import type { SlotQueueStat } from '../../proxy/connection-slots';
+import type { SlotQueueStat } from '../../resilience/queue/connection-slots';
 
 /** What the contract handlers work with; the core builds it once. */
 export interface HandlerDeps {

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { CoreEvent } from '../../../src-shared/contract/events';
 import type { ConnectionDraft } from '../../../src-shared/domain/connection';
 import { openStorage, type Storage } from '../../db/storage';
-import { createEventBus } from '../event-bus';
+import { createEventBus } from '../../kernel/event-bus';
 import { createRouter, type Handlers, type Router } from '../router';
 import { createHandlers } from './create-handlers';
 import { createFakeQuotaAdmin } from './fake-quota-admin';

@@ -1,5 +1,5 @@
 import type { Settings } from '../../../src-shared/domain/settings';
-import type { EventBus } from '../../api/event-bus';
+import type { EventBus } from '../../kernel/event-bus';
 import type { ConnectionsRepo } from '../../db/connections-repo';
 import { resolveOrganizationUuid } from './reset/organization-uuid';
 import { EnvHttpProxyAgent } from 'undici';
@@ -7,7 +7,7 @@ import { envProxySettings } from '../upstream-pools';
 import type { FetchJson } from './reset/fetch-json';
 import { createUndiciFetchJson } from './undici-fetch-json';
 import type { ResilienceControl } from '../../resilience/resilience-control';
-import type { Catalog } from '../../routing/catalog';
+import type { Catalog } from '../../kernel/catalog';
 import { createClaudeRuntime, type ClaudeRuntime } from './claude-runtime';
 import { createOAuthTokens } from './oauth-tokens';
 

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ConnectionView } from '../../../src-shared/domain/connection';
-import { createEventBus } from '../../api/event-bus';
+import { createEventBus } from '../../kernel/event-bus';
 import { createResilienceRuntime } from '../../resilience/resilience-runtime';
-import { buildCatalog } from '../../routing/catalog';
+import { resilienceStoresOf } from '../../db/resilience-rows';
+import { buildCatalog } from '../../routing/build-catalog';
 import { createTempDb, type TempDb } from '../../testing/temp-db';
 import { createClaudeRuntime } from './claude-runtime';
 import { NOW, unified, wallHeaders } from './lane/lane-test-kit';
@@ -64,7 +65,7 @@ function scene() {
     onChange: () => undefined,
     saveOrganizationUuid: () => undefined,
   });
-  const resilience = createResilienceRuntime(temp.db, {}, () => catalog, createEventBus(), now);
+  const resilience = createResilienceRuntime(resilienceStoresOf(temp.db), {}, () => catalog, createEventBus(), now);
   resilience.control.attachTransient({ clear: (id) => claude.clearCoolOffs(id) });
   return { claude, control: resilience.control, connection, catalog, advance: (ms: number) => (at += ms), now };
 }

@@ -1,5 +1,5 @@
 import type { AttemptHooks, PrepareResult, ProviderHooks } from '../provider-hooks';
-import type { RuntimeConnection } from '../../routing/catalog';
+import type { RuntimeConnection } from '../../kernel/catalog';
 import type { ClaudeRuntime } from './claude-runtime';
 import { laneWaitDeadline, USAGE_LIMIT_HEADER, USAGE_LIMIT_SLOW } from './lane/lane-constants';
 

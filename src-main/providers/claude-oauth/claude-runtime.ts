@@ -12,7 +12,7 @@ import { EMPTY_LANE_STORE, shouldSendSlow, type LaneStore } from './lane/lane-st
 import { snapshotLane } from './lane/lane-snapshot';
 import { isAtWall, parseUnifiedHeaders } from './lane/unified-headers';
 import { parseUsageWindows, type UsageWindows } from './lane/usage-windows';
-import type { RuntimeConnection } from '../../routing/catalog';
+import type { RuntimeConnection } from '../../kernel/catalog';
 import type { OAuthTokens } from './oauth-tokens';
 
 export type { ClaudeConnectionStatus };

@@ -6,11 +6,11 @@ import { admitLeases } from '../../routing/leases/lease-admission';
 import { checkFence } from '../../routing/leases/lease-fence';
 import { readLeaseHeaders } from '../../routing/leases/lease-headers';
 import type { LeaseClaim } from '../../routing/leases/lease-owner-match';
-import type { Target } from '../../routing/resolve-targets';
+import type { Target } from '../../kernel/target';
 import { estimateCost } from '../../quota/engine/cost-estimate';
 import { gateCandidates, type QuotaGate } from '../../quota/runtime/quota-gate';
 import type { ProxyContext } from '../proxy-context';
-import type { Admission } from '../resilience-port';
+import type { Admission } from '../../kernel/attempt-outcome';
 import {
   checkQueueAdmission,
   executionTimeoutError,

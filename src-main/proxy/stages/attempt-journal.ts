@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestAttempt } from '../../../src-shared/domain/request-log';
-import type { Target } from '../../routing/resolve-targets';
+import type { Target } from '../../kernel/target';
 import type { Answer, AttemptOutcome } from './attempt';
 import type { RequestFrame } from './frame';
 

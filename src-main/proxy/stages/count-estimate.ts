@@ -1,4 +1,4 @@
-import type { Target } from '../../routing/resolve-targets';
+import type { Target } from '../../kernel/target';
 import { estimateInputTokens } from '../../translate/count-tokens-estimate';
 import { parseObject } from '../../translate/json-narrow';
 import type { Answer } from './attempt';

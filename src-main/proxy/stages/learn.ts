@@ -1,10 +1,10 @@
-import type { UpstreamOperation } from '../../providers/adapter';
+import type { UpstreamOperation } from '../../kernel/provider-adapter';
 import type { RequestAttempt, SessionPinMark } from '../../../src-shared/domain/request-log';
 import { learnServed, type PinChange } from '../../routing/affinity/pin-learn';
-import type { Target } from '../../routing/resolve-targets';
+import type { Target } from '../../kernel/target';
 import type { ProxyContext } from '../proxy-context';
 import type { RelayOutcome } from '../relay';
-import type { Admission, AttemptOutcome as ResilienceOutcome, AttemptVerdict } from '../resilience-port';
+import type { Admission, AttemptOutcome as ResilienceOutcome, AttemptVerdict } from '../../kernel/attempt-outcome';
 import type { Answer } from './attempt';
 import type { RequestFrame } from './frame';
 import type { Plan } from './plan';

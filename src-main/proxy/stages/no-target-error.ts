@@ -1,6 +1,6 @@
 import type { AppError } from '../../../src-shared/contract/errors';
 import type { TargetExclusion } from '../../../src-shared/domain/cooldown';
-import type { Catalog } from '../../routing/catalog';
+import type { Catalog } from '../../kernel/catalog';
 import { quoteUserText } from '../quote-user-text';
 
 /** The exclusions behind each cooling refusal this module made, for the cooldown wait (CONC-7). */

@@ -6,13 +6,8 @@ import type { TargetExclusion } from '../../../src-shared/domain/cooldown';
 import type { LocalKeyView } from '../../../src-shared/domain/local-key';
 import { pinKeyOf, type Pin, type PinScope } from '../../routing/affinity/pin';
 import { orderByPin } from '../../routing/affinity/pin-order';
-import {
-  refusingFormat,
-  resolveTargets,
-  type Exclusion,
-  type FormatRefusal,
-  type Target,
-} from '../../routing/resolve-targets';
+import { refusingFormat, resolveTargets, type Exclusion, type FormatRefusal } from '../../routing/resolve-targets';
+import { type Target } from '../../kernel/target';
 import { emergencyFallbackEnabled, parseEmergencyEnv } from '../../routing/strategies/emergency-fallback';
 import { exclusionLogFor } from '../exclusion-log';
 import type { ProxyContext } from '../proxy-context';

@@ -9,7 +9,7 @@ import { recordConsumption, type ServedCost } from './quota-record';
 import { createRecordQueue } from './record-queue';
 import { createSaturationCache } from './saturation-cache';
 import type { SaturationWindow } from './saturation-headers';
-import type { PoolForCatalog } from '../../routing/catalog';
+import type { PoolForCatalog } from '../../kernel/catalog';
 import { systemCombosOf } from './system-combos';
 import { createWarnLimiter } from './warn-limiter';
 

@@ -1,5 +1,5 @@
-import type { SystemCombo } from '../../routing/catalog';
-import type { Target } from '../../routing/resolve-targets';
+import type { SystemCombo } from '../../kernel/catalog';
+import type { Target } from '../../kernel/target';
 import type { AccountWindowReport } from '../engine/quota-share/account-windows';
 import { createQuotaShareScheduler } from '../engine/quota-share/scheduler';
 import type { QuotaRuntime } from './quota-runtime';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectionView } from '../../../src-shared/domain/connection';
 import { COMBO_STRATEGIES } from '../../../src-shared/domain/combo';
-import { buildCatalog } from '../../routing/catalog';
+import { buildCatalog } from '../../routing/build-catalog';
 import { listModels, resolveTargets } from '../../routing/resolve-targets';
 import { buildPoolIndex } from './pool-index';
 import { systemCombosOf } from './system-combos';

@@ -1,5 +1,5 @@
 import type { QuotaDimension } from '../../../src-shared/domain/quota';
-import type { PoolForCatalog } from '../../routing/catalog';
+import type { PoolForCatalog } from '../../kernel/catalog';
 import type { IndexedPool } from './pool-index';
 
 /**

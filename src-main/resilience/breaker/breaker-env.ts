@@ -1,4 +1,4 @@
-import type { ProviderProfile } from '../provider-identity';
+import type { ProviderProfile } from '../../kernel/provider-identity';
 import { BREAKER_RANGES, type BreakerProfilePatch, type BreakerSettingsPatch } from './breaker-settings';
 import { readEnvInt, type EnvSource } from './setting-overrides';
 

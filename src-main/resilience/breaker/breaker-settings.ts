@@ -3,7 +3,7 @@ import {
   type BreakerProfilePatch,
   type BreakerProfileSettings,
 } from '../../../src-shared/domain/resilience-breaker';
-import type { ProviderProfile } from '../provider-identity';
+import type { ProviderProfile } from '../../kernel/provider-identity';
 import { overlayDefined } from '../../../src-shared/domain/overlay-defined';
 
 // The schemas, ranges and defaults live in src-shared, where the contract and the renderer read them too.

@@ -1,4 +1,4 @@
-import type { ProviderIdentity, ProviderProfile } from '../provider-identity';
+import type { ProviderIdentity, ProviderProfile } from '../../kernel/provider-identity';
 import type { ErrorCatalog } from './error-catalog';
 import type { OperatorRules } from './operator-rules';
 

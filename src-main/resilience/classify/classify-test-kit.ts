@@ -1,5 +1,5 @@
 import type { ConnectionKind } from '../../../src-shared/domain/connection';
-import { providerIdentity, type ProviderIdentity } from '../provider-identity';
+import { providerIdentity, type ProviderIdentity } from '../../kernel/provider-identity';
 import type { Classification, ClassifyContext, HeaderBag, UpstreamOutcome } from './classification';
 import { classifyOutcome } from './classify';
 

@@ -1,4 +1,4 @@
-import type { ProviderIdentity } from '../provider-identity';
+import type { ProviderIdentity } from '../../kernel/provider-identity';
 
 /** One upstream service recognised by its host: `suffix` matches the host or any subdomain of it. */
 export interface KnownProviderHost {

@@ -1,5 +1,5 @@
 import type { ConnectionKind } from '../../../src-shared/domain/connection';
-import type { ProviderProfile } from '../provider-identity';
+import type { ProviderProfile } from '../../kernel/provider-identity';
 import type { FailureReason, FailureScope, RetryHint, RuleScope, TerminalCandidate } from './classification';
 import type { HeaderMap } from './headers';
 import type { UpstreamService } from './known-providers';

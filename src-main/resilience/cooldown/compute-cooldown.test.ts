@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProviderProfile } from '../provider-identity';
+import type { ProviderProfile } from '../../kernel/provider-identity';
 import type { ConnectionFailure } from './connection-failure';
 import { HEALTHY, type ConnectionHealth } from './connection-health';
 import { cooldownSettingsSchema, DEFAULT_COOLDOWN_SETTINGS, type CooldownSettings } from './cooldown-settings';

@@ -1,5 +1,5 @@
 import type { CooldownProfileSettings, CooldownSettings } from '../../../src-shared/domain/resilience-cooldown';
-import type { ProviderProfile } from '../provider-identity';
+import type { ProviderProfile } from '../../kernel/provider-identity';
 
 // The schemas, ranges and defaults live in src-shared, where the contract and the renderer read them too.
 export {

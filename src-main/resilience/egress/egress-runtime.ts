@@ -1,9 +1,8 @@
-import type { Database } from '../../db/open';
-import type { Catalog } from '../../routing/catalog';
+import type { Catalog } from '../../kernel/catalog';
 import type { EnvSource } from '../breaker/setting-overrides';
 import { resolveService } from '../classify/known-providers';
-import type { ProviderIdentity } from '../provider-identity';
-import { createEgressLog } from './egress-log';
+import type { ProviderIdentity } from '../../kernel/provider-identity';
+import type { EgressStore } from '../resilience-stores';
 import { probeEgressIp } from './egress-probe';
 import { EGRESS_LOOKUP_WINDOW_MS, EGRESS_SIBLING_SCAN_LIMIT, parseEgressAllowlist } from './engine/egress-lock';
 
@@ -25,35 +24,23 @@ export interface EgressHooks {
   idle(): Promise<void>;
 }
 
-interface ProbeRow {
-  outbound_proxy_url: string | null;
-}
-
 export function createEgressRuntime(
-  db: Database,
+  store: EgressStore,
   env: EnvSource,
   catalog: () => Catalog,
   now: () => number,
 ): EgressHooks {
   // EGRESS-9: the constant unless the operator replaces it by name, explicitly.
   const allowlist = parseEgressAllowlist(env.LEEWAY_EGRESS_IP_LOCK_PROVIDERS);
-  const log = createEgressLog(db);
-  const probeUrl = db.prepare<[], { value_json: string }>(
-    "SELECT value_json FROM settings WHERE key = 'egressIpProbeUrl'",
-  );
-  const proxyOf = db.prepare<[string], ProbeRow>('SELECT outbound_proxy_url FROM connections WHERE id = ?');
-  const record = db.prepare<[string | null, number, string]>(
-    'UPDATE connections SET egress_ip = ?, egress_ip_at = ? WHERE id = ?',
-  );
   const checkedAt = new Map<string, number>();
   const inFlight = new Set<Promise<void>>();
   const serviceOf = (provider: ProviderIdentity) => resolveService(provider).id;
 
   function configuredProbeUrl(): string | null {
-    const row = probeUrl.get();
-    if (!row) return null;
+    const json = store.probeUrlJson();
+    if (json === null) return null;
     try {
-      const value: unknown = JSON.parse(row.value_json);
+      const value: unknown = JSON.parse(json);
       return typeof value === 'string' ? value : null;
     } catch {
       return null;
@@ -64,7 +51,7 @@ export function createEgressRuntime(
     const result = await probeEgressIp(url, proxy, PROBE_TIMEOUT_MS);
     try {
       // A failed probe clears the IP: a stale one would lock siblings this connection no longer shares.
-      record.run(result.ok ? result.value : null, now(), id);
+      store.recordEgressIp(id, result.ok ? result.value : null, now());
     } catch {
       // The database closed under a late probe (shutdown): nothing to record.
     }
@@ -76,11 +63,11 @@ export function createEgressRuntime(
     siblingsOf(connectionName, at) {
       try {
         const since = at - EGRESS_LOOKUP_WINDOW_MS;
-        const ip = log.lastEgressIp(connectionName, since);
+        const ip = store.lastEgressIp(connectionName, since);
         if (ip === null) return [];
         const byName = catalog().byName;
         const ids: string[] = [];
-        for (const name of log.connectionsOnIp(ip, connectionName, since, EGRESS_SIBLING_SCAN_LIMIT)) {
+        for (const name of store.connectionsOnIp(ip, connectionName, since, EGRESS_SIBLING_SCAN_LIMIT)) {
           const sibling = byName.get(name);
           if (sibling && allowlist.includes(serviceOf(sibling.provider))) ids.push(sibling.view.id);
         }
@@ -103,7 +90,7 @@ export function createEgressRuntime(
           checkedAt.set(id, at - EGRESS_PROBE_TTL_MS + SETTING_RECHECK_MS);
           return;
         }
-        proxy = proxyOf.get(id)?.outbound_proxy_url ?? null;
+        proxy = store.outboundProxyOf(id);
       } catch {
         return;
       }

@@ -1,4 +1,4 @@
-import { RequestSignal } from '../../proxy/request-signal';
+import { RequestSignal } from '../../kernel/request-signal';
 
 /** Something whose `signal` the attempt reads (the request frame): swapped for the attempt's duration. */
 export interface SignalHolder {

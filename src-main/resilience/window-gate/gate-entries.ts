@@ -1,4 +1,4 @@
-import type { ProviderProfile } from '../provider-identity';
+import type { ProviderProfile } from '../../kernel/provider-identity';
 
 /** A provider-level entry (PROV-3): recent failure times, and the cooldown once they hit the threshold. */
 export interface ProviderWindowEntry {

@@ -1,4 +1,4 @@
-import type { ProviderProfile } from '../provider-identity';
+import type { ProviderProfile } from '../../kernel/provider-identity';
 import { connectionBackoffStatus } from './connection-backoff';
 import type { GateEntryStatus } from './gate-entries';
 import { providerWindowStatus } from './provider-window';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ProviderProfile } from '../provider-identity';
+import type { ProviderProfile } from '../../kernel/provider-identity';
 import { connectionBackoffMs } from './connection-backoff';
 import { gateSnapshot } from './gate-snapshot';
 import {

@@ -1,4 +1,4 @@
-import type { ProviderProfile } from '../provider-identity';
+import type { ProviderProfile } from '../../kernel/provider-identity';
 import type { GateEntryStatus, ProviderWindowEntry } from './gate-entries';
 import type { WindowGateSettings } from './window-gate-settings';
 

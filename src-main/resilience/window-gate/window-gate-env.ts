@@ -1,5 +1,5 @@
 import { readEnvInt, type EnvSource } from '../breaker/setting-overrides';
-import type { ProviderProfile } from '../provider-identity';
+import type { ProviderProfile } from '../../kernel/provider-identity';
 import {
   WINDOW_GATE_RANGES,
   type WindowGateProfile,

@@ -1,4 +1,4 @@
-import type { ProviderProfile } from '../provider-identity';
+import type { ProviderProfile } from '../../kernel/provider-identity';
 import { addConnectionFailure, connectionBackoffStatus, isConnectionEntryStale } from './connection-backoff';
 import {
   connectionGateKey,

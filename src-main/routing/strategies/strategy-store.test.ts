@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { ComboStrategy, ComboView } from '../../../src-shared/domain/combo';
 import type { ConnectionView } from '../../../src-shared/domain/connection';
-import { buildCatalog } from '../catalog';
-import { resolveTargets, type Target } from '../resolve-targets';
+import { buildCatalog } from '../build-catalog';
+import { resolveTargets } from '../resolve-targets';
+import { type Target } from '../../kernel/target';
 import { seededRng } from './strategy-fixtures';
 import { createStrategyStore, type RequestHints } from './strategy-store';
 

@@ -1,9 +1,9 @@
 import type { ComboView } from '../../../src-shared/domain/combo';
 import { priceOf } from '../../quota/engine/price-table';
 import { readSaturation } from '../../quota/runtime/saturation-headers';
-import type { AttemptOutcome } from '../../proxy/resilience-port';
-import type { RuntimeConnection } from '../catalog';
-import type { Target } from '../resolve-targets';
+import type { AttemptOutcome } from '../../kernel/attempt-outcome';
+import type { RuntimeConnection } from '../../kernel/catalog';
+import type { Target } from '../../kernel/target';
 import { isBudgetFailure } from './emergency-fallback';
 import { NO_HEALTH, NO_USAGE, type CandidateFacts, type HealthFacts, type UsageFacts } from './facts';
 import { countsAsFailure, failedHealth, pickedUsage, servedHealth } from './health-memory';
@@ -22,7 +22,7 @@ import {
 } from './round-robin';
 import { DEFAULT_SOFT_PENALTY_FACTOR } from './soft-penalty';
 import { countTools, demoteByTools, toolsLimitFrom } from './tools-limit';
-import type { PlanNote } from './plan-note';
+import type { PlanNote } from '../../kernel/plan-note';
 
 type Planned = PlanNote;
 

@@ -1,7 +1,3 @@
-import type { TargetExclusion } from '../../src-shared/domain/cooldown';
-import type { UpstreamOperation } from '../providers/adapter';
-import type { Target } from '../routing/resolve-targets';
-
 /** What one attempt at an upstream produced, as the learn step sees it. */
 export type AttemptOutcome =
   | {
@@ -30,21 +26,4 @@ export interface AttemptVerdict {
 export interface Admission {
   readonly probe: boolean;
   release(): void;
-}
-
-/**
- * The resilience engine as the proxy uses it: screen targets before dispatch, admit each attempt,
- * learn from every outcome exactly once. The proxy never reads engine state itself.
- */
-export interface ResiliencePort {
-  screen(targets: readonly Target[], now: number): { runnable: Target[]; excluded: TargetExclusion[] };
-  admit(target: Target, now: number): { ok: true; admission: Admission } | { ok: false; exclusion: TargetExclusion };
-  learnFailure(
-    target: Target,
-    admission: Admission,
-    operation: UpstreamOperation,
-    outcome: AttemptOutcome,
-    now: number,
-  ): AttemptVerdict;
-  learnSuccess(target: Target, admission: Admission, now: number): void;
 }

@@ -1,6 +1,6 @@
-import { DEFAULT_REQUEST_QUEUE_MAX_WAIT_MS } from '../resilience/queue/engine/queue-admission';
-import { emptyWaitWindow, recordWait, waitPercentiles, type WaitWindow } from '../resilience/queue/engine/wait-window';
-import { requestQueueSchema, type RequestQueueSettings } from '../../src-shared/domain/resilience-request-queue';
+import { DEFAULT_REQUEST_QUEUE_MAX_WAIT_MS } from './engine/queue-admission';
+import { emptyWaitWindow, recordWait, waitPercentiles, type WaitWindow } from './engine/wait-window';
+import { requestQueueSchema, type RequestQueueSettings } from '../../../src-shared/domain/resilience-request-queue';
 
 /**
  * Outcome of waiting for a connection slot. `timed_out`: the queue-wait budget ran out (QUEUE-3);

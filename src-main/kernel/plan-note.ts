@@ -1,4 +1,4 @@
-import type { ComboView } from '../../../src-shared/domain/combo';
+import type { ComboView } from '../../src-shared/domain/combo';
 
 /**
  * The request a target was planned for, written on the target itself by the strategy store that

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Database } from '../../db/open';
-import { createMemoryDb } from '../../testing/temp-db';
-import { CONNECTIONS_ON_IP_SQL, createEgressLog, LAST_EGRESS_IP_SQL } from './egress-log';
+import type { Database } from './open';
+import { createMemoryDb } from '../testing/temp-db';
+import { CONNECTIONS_ON_IP_SQL, egressStore, LAST_EGRESS_IP_SQL } from './resilience-rows';
 
 const dbs: Database[] = [];
 afterEach(() => {
@@ -15,7 +15,7 @@ function logWith(rows: { id: number; ts: number; connection: string; ip: string 
     "INSERT INTO request_log (id, ts, endpoint, connection, status, stream, latency_ms, egress_ip) VALUES (?, ?, '/v1/messages', ?, 200, 0, 1, ?)",
   );
   for (const r of rows) insert.run(r.id, r.ts, r.connection, r.ip);
-  return { db, log: createEgressLog(db) };
+  return { db, log: egressStore(db) };
 }
 
 describe('egress log scans', () => {
