@@ -6,6 +6,7 @@ import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
+import { layersRule } from './scripts/lint/layers-rule.js';
 
 const nodeBuiltins = {
   paths: builtinModules.filter((name) => !name.startsWith('_')),
@@ -191,6 +192,12 @@ export default defineConfig(
         ],
       }),
     },
+  },
+  {
+    // Issue 22: the folders' order, bottom up, from src-main/layers.json (test code is exempt).
+    files: ['src-main/**/*.{ts,tsx}'],
+    plugins: { leeway: { rules: { layers: layersRule } } },
+    rules: { 'leeway/layers': 'error' },
   },
   {
     files: ['src-main/shell/**/*.{ts,tsx}'],

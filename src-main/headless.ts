@@ -3,8 +3,8 @@ import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultDataDir, parseArgs, usage } from './cli/parse-args';
-import { createCore } from './core';
-import { END_WRITE_BOUND_MS } from './core-shutdown';
+import { createCore } from './core/core';
+import { END_WRITE_BOUND_MS } from './core/shutdown';
 import { LOGS_DIR } from './observability/observability';
 
 /** The built dashboard sits next to the built entry (out/main → out/renderer). */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { parsePrometheusText, sampleValue } from '../observability/prometheus-text';
+import { parsePrometheusText, sampleValue } from '../observability/prometheus-text.testkit';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
 import { anthropicConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 

@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectionDraft, startHandlersHarness, T0, type HandlersHarness } from '../api/handlers/handlers-harness';
+import {
+  connectionDraft,
+  startHandlersHarness,
+  T0,
+  type HandlersHarness,
+} from '../api/handlers/handlers-harness.testkit';
 import { startAdminHarness, TEST_TOKEN, type AdminHarness } from '../testing/admin-harness';
 import { compilePath } from './rest-match';
 

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ClaudeConnectionStatus } from '../../src-shared/domain/claude';
-import { createFakeQuotaAdmin } from '../api/handlers/fake-quota-admin';
-import { connectionDraft, startHandlersHarness, T0 } from '../api/handlers/handlers-harness';
+import { createFakeQuotaAdmin } from '../api/handlers/fake-quota-admin.testkit';
+import { connectionDraft, startHandlersHarness, T0 } from '../api/handlers/handlers-harness.testkit';
 import { overviewHandlers } from '../api/handlers/overview';
 import { startAdminHarness, TEST_TOKEN, type AdminHarness } from '../testing/admin-harness';
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_PORT, defaultDataDir, isLoopbackHost, parseArgs, usage, type CliOptions } from './parse-args';
+import { DEFAULT_PORT, defaultDataDir, parseArgs, usage, type CliOptions } from './parse-args';
+import { isLoopbackHost } from '../kernel/loopback';
 
 const defaults = { dataDir: '/home/ada/.config/Leeway' };
 

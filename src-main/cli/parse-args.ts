@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '../kernel/loopback';
 import path from 'node:path';
 import { DEFAULT_LOG_LEVEL, isLogLevel, LOG_LEVELS, type LogLevel } from '../observability/log-level';
 
@@ -50,16 +51,6 @@ function isValueFlag(name: string): name is ValueFlag {
 
 function isBooleanFlag(name: string): name is (typeof BOOLEAN_FLAGS)[number] {
   return (BOOLEAN_FLAGS as readonly string[]).includes(name);
-}
-
-/** True for addresses that only this machine can reach. */
-export function isLoopbackHost(host: string): boolean {
-  const h = host
-    .trim()
-    .toLowerCase()
-    .replace(/^\[(.*)\]$/, '$1');
-  if (h === 'localhost' || h === '::1' || h === '0:0:0:0:0:0:0:1') return true;
-  return /^127(\.\d{1,3}){3}$/.test(h);
 }
 
 /** Default of `--shutdown-grace`, in seconds (core-shutdown.ts SHUTDOWN_GRACE_MS). */

@@ -1,3 +1,4 @@
+import { buildSnapshot } from '../quota/pool-snapshot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryDb } from '../testing/temp-db';
 import { createCombosRepo } from '../db/combos-repo';
@@ -56,7 +57,7 @@ function repos() {
     keys: createKeysRepo(db),
     combos: createCombosRepo(db),
     routes: createRoutesRepo(db),
-    quotaPools: createQuotaPoolsRepo(db),
+    quotaPools: createQuotaPoolsRepo(db, buildSnapshot),
   };
 }
 

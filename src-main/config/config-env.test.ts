@@ -1,3 +1,4 @@
+import { buildSnapshot } from '../quota/pool-snapshot';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,7 +31,7 @@ function repos() {
     keys: createKeysRepo(db),
     combos: createCombosRepo(db),
     routes: createRoutesRepo(db),
-    quotaPools: createQuotaPoolsRepo(db),
+    quotaPools: createQuotaPoolsRepo(db, buildSnapshot),
   };
 }
 

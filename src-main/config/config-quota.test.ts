@@ -1,3 +1,4 @@
+import { buildSnapshot } from '../quota/pool-snapshot';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCombosRepo } from '../db/combos-repo';
 import { createConnectionsRepo } from '../db/connections-repo';
@@ -23,7 +24,7 @@ function repos() {
     keys: createKeysRepo(db),
     combos: createCombosRepo(db),
     routes: createRoutesRepo(db),
-    quotaPools: createQuotaPoolsRepo(db),
+    quotaPools: createQuotaPoolsRepo(db, buildSnapshot),
   };
 }
 

@@ -5,7 +5,7 @@ import {
   type ComboTarget,
   type ComboView,
 } from '../../src-shared/domain/combo';
-import { isRecord, parseJsonArray } from './json-columns';
+import { isRecord, parseJsonArray } from '../kernel/json-columns';
 import type { Database } from './open';
 
 /** Persistence of combos: a named, ordered list of connection (× model) targets. */

@@ -12,7 +12,7 @@ import {
   type RateLimitOverrides,
 } from '../../src-shared/domain/connection';
 import type { SecretBox } from '../secrets/secret-box';
-import { parseJsonArray, parseJsonObject } from './json-columns';
+import { parseJsonArray, parseJsonObject } from '../kernel/json-columns';
 import type { Database } from './open';
 
 /**

@@ -1,12 +1,9 @@
 import { z } from 'zod';
-import type { DiscoveredModel, DiscoveryEntry } from '../providers/models-discovery';
+import type { DiscoveredModel } from '../providers/models-discovery';
+import type { DiscoveredModelsRepo } from '../providers/models-discovery-store';
 import type { Database } from './open';
 
 /** The models each connection's upstream listed (issue 13 §5), one row per connection. */
-export interface DiscoveredModelsRepo {
-  loadAll(): DiscoveryEntry[];
-  save(entry: DiscoveryEntry): void;
-}
 
 interface Row {
   connection_id: string;

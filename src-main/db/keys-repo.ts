@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { fail, ok, type Result } from '../../src-shared/contract/errors';
 import { keyScopeSchema, type KeyScope } from '../../src-shared/domain/lease';
 import type { CreatedLocalKey, LocalKeyView } from '../../src-shared/domain/local-key';
-import { parseJsonArray } from './json-columns';
+import { parseJsonArray } from '../kernel/json-columns';
 import { generateLocalKey, hashLocalKey, KEY_PREFIX_LENGTH } from './local-key-material';
 import type { Database } from './open';
 import { guardedWrite } from './storage-health';

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { askOpenAI, call, send } from '../resilience/resilience-it-kit';
+import { askOpenAI, call, send } from '../resilience/resilience-it.testkit';
 import { claudeConnection, startFakeClaude } from '../testing/fake-claude/fake-claude';
 import { claudeStatus, nowSeconds, send as sendClaude, sentSlow } from '../testing/fake-claude/claude-scene';
 import { startFakeUpstream } from '../testing/fake-upstream';

@@ -5,11 +5,12 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { EMPTY_LEASE_BOOK } from '../routing/leases/lease-book';
 import { acquireLease } from '../routing/leases/lease-lifecycle';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
-import { call } from '../resilience/resilience-it-kit';
+import { call } from '../resilience/resilience-it.testkit';
 import { anthropicConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 import { createTempDb } from '../testing/temp-db';
 import { hashLeaseOwner, mintLeaseOwner } from './lease-owner-material';
-import { createLeasesRepo } from './leases-repo';
+import { createLeasesRepo } from '../routing/leases/lease-store';
+import { createLeaseRows } from './lease-rows';
 import { openDatabase, type Database } from './open';
 
 /*
@@ -166,7 +167,7 @@ describe('QDB tables in the SQLite file', () => {
       .run();
     const T0 = 1_700_000_000_000;
     const { owner, ownerHash } = mintLeaseOwner();
-    const repo = createLeasesRepo(temp.db);
+    const repo = createLeasesRepo(createLeaseRows(temp.db));
     const step = acquireLease(EMPTY_LEASE_BOOK, { ownerHash, keyId: 'k1', candidates: ['c1'], ttlMs: 90_000 }, T0);
     expect(step.decision.kind).toBe('acquired');
     expect(repo.commit(step.book).ok).toBe(true);

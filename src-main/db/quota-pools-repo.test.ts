@@ -1,3 +1,4 @@
+import { buildSnapshot } from '../quota/pool-snapshot';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { join } from 'node:path';
@@ -28,7 +29,7 @@ function setUp() {
   let n = 0;
   const connections = createConnectionsRepo(db, box, () => `c-${++n}`);
   const keys = createKeysRepo(db, () => `k-${++n}`);
-  const pools = createQuotaPoolsRepo(db, () => `p-${++n}`);
+  const pools = createQuotaPoolsRepo(db, buildSnapshot, () => `p-${++n}`);
   const max1 = connections.upsert(conn({ name: 'max-1' }), 1);
   const max2 = connections.upsert(conn({ name: 'max-2' }), 1);
   const kimi = connections.upsert(

@@ -3,14 +3,15 @@ import { fail, ok, type Result } from '../../src-shared/contract/errors';
 import type { QuotaAllocation, QuotaDimension, QuotaPoolSpec, QuotaPoolView } from '../../src-shared/domain/quota';
 import type { QuotaPoolsRepo } from '../quota/quota-ports';
 import type { Database } from './open';
-import {
-  buildSnapshot,
-  type AllocationRow,
-  type MemberRow,
-  type PlanRow,
-  type PoolRow,
-  type QuotaSnapshot,
-} from './quota-pool-views';
+import type { AllocationRow, MemberRow, PlanRow, PoolRow, QuotaSnapshot } from '../quota/pool-snapshot';
+
+/** The quota engine's reading of the four tables' rows (quota/pool-snapshot.ts), given by the caller. */
+export type SnapshotBuilder = (
+  pools: readonly PoolRow[],
+  members: readonly MemberRow[],
+  allocations: readonly AllocationRow[],
+  plans: readonly PlanRow[],
+) => QuotaSnapshot;
 
 /** An allocation row without its pool and position, in column order (compared as JSON). */
 interface StoredAllocation {
@@ -36,7 +37,11 @@ const dimensionsJson = (dims: readonly QuotaDimension[]): string =>
  * (`total_changes()`): a key revoked or a connection removed by another repository shows at once,
  * and the runtime rebuilding its index after a reload costs no query when nothing changed.
  */
-export function createQuotaPoolsRepo(db: Database, newId: () => string = randomUUID): QuotaPoolsRepo {
+export function createQuotaPoolsRepo(
+  db: Database,
+  buildSnapshot: SnapshotBuilder,
+  newId: () => string = randomUUID,
+): QuotaPoolsRepo {
   const selectPools = db.prepare<[], PoolRow>('SELECT * FROM quota_pools ORDER BY name');
   const selectMembers = db.prepare<[], MemberRow>(`
     SELECT m.pool_id, m.connection_id, c.name, c.kind, c.base_url

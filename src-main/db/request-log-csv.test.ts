@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src-shared/domain/request-log';
-import { logEntry } from './request-log-fixtures';
+import { logEntry } from './request-log-fixtures.testkit';
 import { csvField, csvFilename, describeAttempt, requestLogCsv } from './request-log-csv';
 
 const row = (over: Partial<RequestLogEntry> = {}): RequestLogEntry => ({ id: 1, ...logEntry(), ...over });

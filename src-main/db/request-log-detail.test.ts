@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestAttempt } from '../../src-shared/domain/request-log';
 import { createMemoryDb } from '../testing/temp-db';
-import { logEntry } from './request-log-fixtures';
+import { logEntry } from './request-log-fixtures.testkit';
 import { createRequestLog } from './request-log-repo';
 
 const closers: (() => void)[] = [];

@@ -1,5 +1,5 @@
 import type { FailoverHop } from '../../src-shared/domain/request-log';
-import { isRecord, parseJsonArray } from './json-columns';
+import { isRecord, parseJsonArray } from '../kernel/json-columns';
 
 /**
  * A hop as stored: the three fields every row has, and the issue-13 ones only when set (so a

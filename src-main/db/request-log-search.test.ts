@@ -5,7 +5,7 @@ import {
   type RequestLogQuery,
 } from '../../src-shared/domain/request-log';
 import { createMemoryDb } from '../testing/temp-db';
-import { logEntry } from './request-log-fixtures';
+import { logEntry } from './request-log-fixtures.testkit';
 import { createRequestLog } from './request-log-repo';
 
 const closers: (() => void)[] = [];

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createMemoryDb } from '../testing/temp-db';
-import { logEntry } from './request-log-fixtures';
+import { logEntry } from './request-log-fixtures.testkit';
 import { createRequestLog } from './request-log-repo';
 
 // Timed, so it runs alone (TIMING=1): a loaded machine's other test files cannot push it over.

@@ -1,3 +1,4 @@
+import { ENGINE_STORES } from '../core/engine-stores';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -12,7 +13,7 @@ afterEach(() => {
 });
 
 function open(dir: string, now = T0): Storage {
-  const opened = openStorage(join(dir, 'leeway.sqlite'), dir, undefined, undefined, now);
+  const opened = openStorage(join(dir, 'leeway.sqlite'), dir, { now, engines: ENGINE_STORES });
   if (!opened.ok) throw new Error(opened.error.message);
   return opened.value;
 }

@@ -3,15 +3,17 @@ import { fileURLToPath } from 'node:url';
 import { fail, ok, type Result } from '../../src-shared/contract/errors';
 import { createKeyFileSecretBox } from '../secrets/key-file-box';
 import type { SecretBox } from '../secrets/secret-box';
-import { createAffinityRepo, type AffinityRepo } from './affinity-repo';
+import type { AffinityRepo, PinRows } from '../routing/affinity/pin-store';
+import { createPinRows } from './affinity-rows';
 import { createCombosRepo, type CombosRepo } from './combos-repo';
 import { createConnectionsRepo, type ConnectionsRepo } from './connections-repo';
 import { createKeysRepo, type KeysRepo } from './keys-repo';
-import { createLeasesRepo, type LeasesRepo } from './leases-repo';
+import type { LeaseRows, LeasesRepo } from '../routing/leases/lease-store';
+import { createLeaseRows } from './lease-rows';
 import { findMigrationsDir, migrate } from './migrate';
 import { openDatabase, type Database } from './open';
 import type { QuotaPoolsRepo } from '../quota/quota-ports';
-import { createQuotaPoolsRepo } from './quota-pools-repo';
+import { createQuotaPoolsRepo, type SnapshotBuilder } from './quota-pools-repo';
 import { createRequestLog, type RequestLog } from './request-log-repo';
 import { createRoutesRepo, type RoutesRepo } from './routes-repo';
 import { createSettingsRepo, type SettingsRepo } from './settings-repo';
@@ -56,14 +58,32 @@ function refusal(dataDir: string, error: unknown, otherwise: string): Result<nev
 }
 
 /** Opens and migrates the database; a refused migration is an answer, and leaves the file untouched. */
-export function openStorage(
-  file: string,
-  dataDir: string,
-  box?: SecretBox,
-  migrationsDir = locateMigrations(),
-  now = Date.now(),
-  clock: () => number = Date.now,
-): Result<Storage> {
+export interface StorageOptions {
+  /** Electron's safeStorage in the app; the 0600 key file in the data directory otherwise. */
+  box?: SecretBox | undefined;
+  migrationsDir?: string | null;
+  /** When the storage opens (expired pins are dropped then). */
+  now?: number;
+  clock?: () => number;
+  /** The engines' stores over their rows (core/engine-stores.ts): db/ holds SQL only. */
+  engines: EngineStores;
+}
+
+/** What the engines make of their stored rows; given by the composition root, never run in db/. */
+export interface EngineStores {
+  /** The quota engine's reading of the quota tables (quota/pool-snapshot.ts). */
+  quotaSnapshot: SnapshotBuilder;
+  /** Session pins in memory over their rows (routing/affinity/pin-store.ts). */
+  pins(rows: PinRows, now: number): AffinityRepo;
+  /** The lease book over its rows (routing/leases/lease-store.ts). */
+  leases(rows: LeaseRows): LeasesRepo;
+}
+
+export function openStorage(file: string, dataDir: string, options: StorageOptions): Result<Storage> {
+  const { box, engines } = options;
+  const migrationsDir = options.migrationsDir === undefined ? locateMigrations() : options.migrationsDir;
+  const now = options.now ?? Date.now();
+  const clock = options.clock ?? Date.now;
   if (!migrationsDir) return fail('internal_error', 'The migrations folder was not found next to Leeway');
   let db: Database;
   try {
@@ -94,7 +114,7 @@ export function openStorage(
     return refusal(dataDir, error, `Database ${file}: ${(error as Error).message}`);
   }
   // `now` drops the pins that expired while Leeway was not running.
-  const affinity = createAffinityRepo(db, now);
+  const affinity = engines.pins(createPinRows(db), now);
   return ok({
     db,
     connections: createConnectionsRepo(db, box ?? createKeyFileSecretBox(dataDir)),
@@ -103,9 +123,9 @@ export function openStorage(
     settings: createSettingsRepo(db),
     requestLog,
     affinity,
-    leases: createLeasesRepo(db),
+    leases: engines.leases(createLeaseRows(db)),
     routes: createRoutesRepo(db),
-    quotaPools: createQuotaPoolsRepo(db),
+    quotaPools: createQuotaPoolsRepo(db, engines.quotaSnapshot),
     health,
     close() {
       try {

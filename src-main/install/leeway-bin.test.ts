@@ -12,7 +12,7 @@ import { credentialsPath } from '../providers/claude-oauth/credentials-file';
 import { envProxySettings } from '../providers/upstream-pools';
 import { resolveQuotaConfig } from '../quota/engine/quota-config';
 import { resolveResilienceSettings } from '../resilience/resilience-settings';
-import { LEEWAY_VERSION } from '../version';
+import { LEEWAY_VERSION } from '../kernel/version';
 
 /*
  * The `leeway` command (package.json "bin", issue 13 §7): --version, and a --help that lists every

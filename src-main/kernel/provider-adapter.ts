@@ -14,3 +14,6 @@ export interface ProviderAdapter {
   /** Adjusts pass-through headers, e.g. adding the OAuth beta flag. */
   decorateHeaders?(headers: Record<string, string>): void;
 }
+
+/** A connection test's words when the kind has no models list to ask (read back by the probe's verdict). */
+export const NO_MODELS_PATH = 'This connection kind has no model list to test against';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createLineRedactor } from './line-redactor';
-import { catalogOf, view } from './observability-fixtures';
+import { catalogOf, view } from './observability-fixtures.testkit';
 
 describe('log line redactor', () => {
   const catalog = catalogOf([

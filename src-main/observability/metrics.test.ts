@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { CooldownSnapshot } from '../../src-shared/domain/cooldown';
 import type { QuotaPoolUsage } from '../../src-shared/domain/quota';
 import { createMetrics } from './metrics';
-import { catalogOf, entry, view } from './observability-fixtures';
-import { parsePrometheusText, sampleValue } from './prometheus-text';
+import { catalogOf, entry, view } from './observability-fixtures.testkit';
+import { parsePrometheusText, sampleValue } from './prometheus-text.testkit';
 import type { QueueDepth } from './state-metrics';
 
 const catalog = catalogOf(

@@ -1,7 +1,7 @@
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import type { NewRequestLogEntry } from '../../src-shared/domain/request-log';
-import { entry } from './observability-fixtures';
+import { entry } from './observability-fixtures.testkit';
 import { requestJson } from './request-json';
 import { requestLine } from './request-line';
 

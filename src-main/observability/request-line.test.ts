@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entry } from './observability-fixtures';
+import { entry } from './observability-fixtures.testkit';
 import { failedHops, requestLine } from './request-line';
 import { formatTerminalLine } from './terminal-line';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectionCooldownRow, CooldownSnapshot, ProviderBreakerRow } from '../../src-shared/domain/cooldown';
 import { createLeewayLogger } from './logger';
-import { entry } from './observability-fixtures';
+import { entry } from './observability-fixtures.testkit';
 import { createStateLines } from './state-lines';
 
 const NOW = 1_000_000;

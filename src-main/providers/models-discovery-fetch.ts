@@ -18,7 +18,7 @@ export type UpstreamListing =
   | { kind: 'unsupported'; reason: 'no_secret' | 'no_models_path' };
 
 export const NO_SECRET = 'No credential stored for this connection';
-export const NO_MODELS_PATH = 'This connection kind has no model list to test against';
+import { NO_MODELS_PATH } from '../kernel/provider-adapter';
 
 export const LIST_TIMEOUT_MS = 15_000;
 /** Anthropic's largest page; OpenAI-format lists are one page and ignore it. */

@@ -1,5 +1,4 @@
 import type { ConnectionView } from '../../src-shared/domain/connection';
-import type { DiscoveredModelsRepo } from '../db/discovered-models-repo';
 import {
   currentModels,
   modelsChanged,
@@ -8,6 +7,12 @@ import {
   type DiscoveryEntry,
   type ListOutcome,
 } from './models-discovery';
+
+/** Where discovered lists persist (db/discovered-models-repo.ts implements it). */
+export interface DiscoveredModelsRepo {
+  loadAll(): DiscoveryEntry[];
+  save(entry: DiscoveryEntry): void;
+}
 
 /** Discovered lists in memory (read by every catalog build), written through to SQLite. */
 export interface DiscoveryStore {

@@ -1,5 +1,5 @@
 import { EnvHttpProxyAgent, Pool, ProxyAgent, type Dispatcher } from 'undici';
-import { isLoopbackHost } from '../cli/parse-args';
+import { isLoopbackHost } from '../kernel/loopback';
 
 /** A request to one upstream origin; the origin is bound by the dispatcher. */
 export type OriginRequest = Omit<Dispatcher.RequestOptions, 'origin'>;

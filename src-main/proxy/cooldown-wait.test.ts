@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src-shared/domain/request-log';
-import { call, createScene, send } from '../resilience/resilience-it-kit';
+import { call, createScene, send } from '../resilience/resilience-it.testkit';
 import type { FakeUpstream } from '../testing/fake-upstream';
 import { anthropicConnection, type RunningLeeway } from '../testing/start-leeway';
 

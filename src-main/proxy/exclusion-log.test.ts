@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { createExclusionLog } from './exclusion-log';
-import { ask, createIntegrityScene } from './integrity-kit';
+import { ask, createIntegrityScene } from './integrity.testkit';
 
 const scene = createIntegrityScene();
 afterEach(() => scene.cleanup());

@@ -5,8 +5,8 @@ import type { ThroughputWatchdogSettings } from '../../src-shared/domain/resilie
 import type { LocalKeyView } from '../../src-shared/domain/local-key';
 import type { Settings } from '../../src-shared/domain/settings';
 import type { StorageStatus } from '../../src-shared/domain/storage-status';
-import type { AffinityRepo } from '../db/affinity-repo';
-import type { LeasesRepo } from '../db/leases-repo';
+import type { AffinityRepo } from '../routing/affinity/pin-store';
+import type { LeasesRepo } from '../routing/leases/lease-store';
 import type { ProviderHooks } from '../providers/provider-hooks';
 import type { UpstreamPools } from '../providers/upstream-pools';
 import type { QuotaRuntime } from '../quota/runtime/quota-runtime';

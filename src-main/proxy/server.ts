@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AppError } from '../../src-shared/contract/errors';
-import { healthAnswer } from '../admin/health-answer';
+import { healthAnswer } from './health-answer';
 import { listModels } from '../routing/resolve-targets';
 import { DEFAULT_SETTINGS } from '../../src-shared/domain/settings';
 import { sendClientError, type ClientFormat } from './client-errors';

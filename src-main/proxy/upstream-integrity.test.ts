@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ANSWER_HOLD_CAP } from './answer-start';
-import { ask, createIntegrityScene, lastRow } from './integrity-kit';
+import { ask, createIntegrityScene, lastRow } from './integrity.testkit';
 
 const scene = createIntegrityScene();
 afterEach(() => scene.cleanup());

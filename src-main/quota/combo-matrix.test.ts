@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
 import { anthropicConnection, type RunningLeeway } from '../testing/start-leeway';
-import { ask, call, KEYS, startQuotaLeeway } from './quota-test-kit';
+import { ask, call, KEYS, startQuotaLeeway } from './quota.testkit';
 
 /**
  * TEST-13: routing decisions through the real combo pipeline with a quota pool present — the

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { SwitchingQuotaStore } from './store/store-factory';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
 import { anthropicConnection, type RunningLeeway } from '../testing/start-leeway';
-import { ask, startQuotaLeeway } from './quota-test-kit';
+import { ask, startQuotaLeeway } from './quota.testkit';
 
 let upstreams: FakeUpstream[] = [];
 let leeway: RunningLeeway | null = null;

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { startQuotaGc } from '../core-lifecycle';
+import { startQuotaGc } from '../core/lifecycle';
 
 afterEach(() => {
   vi.useRealTimers();

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
 import { anthropicConnection, type RunningLeeway } from '../testing/start-leeway';
-import { ask, startQuotaLeeway, usageOf, waitForConsumed, type QuotaErrorBody } from './quota-test-kit';
+import { ask, startQuotaLeeway, usageOf, waitForConsumed, type QuotaErrorBody } from './quota.testkit';
 
 let upstreams: FakeUpstream[] = [];
 let leeway: RunningLeeway | null = null;

@@ -100,3 +100,39 @@ export interface QuotaAdmin {
   /** Called after pools, plans, keys or connections changed so the request path sees it at once. */
   reload(): void;
 }
+
+/**
+ * The quota counters kept on this machine (SQLite, db/quota-counter-store.ts): every answer comes
+ * from memory, so it is always there; the counters reach the disk in batches.
+ */
+export interface LocalQuotaStore extends QuotaStore {
+  /** A first touch reads its two rows synchronously. */
+  sync(): QuotaStoreNow;
+  /** Writes every pending row in one transaction now; returns how many rows it wrote. */
+  flush(): number;
+}
+
+/** One stored counter bucket (a row of `quota_consumption`), with its absolute value. */
+export interface StoredBucket {
+  keyId: string;
+  dimKey: string;
+  index: number;
+  consumed: number;
+  updatedAt: number;
+}
+
+/** The local counters' rows; db/quota-bucket-rows.ts implements them with SQL only. */
+export interface QuotaBucketRows {
+  /** The stored rows of buckets `index` and `index - 1` of one key and dimension. */
+  pair(keyId: string, dimKey: string, index: number): readonly { index: number; consumed: number; updatedAt: number }[];
+  /** Writes every row in one transaction (absolute values, so a retried write is idempotent). */
+  writeAll(rows: readonly StoredBucket[]): void;
+  /** Deletes buckets last written before `cutoff` and out of their window at `now`; how many went. */
+  deleteOlder(cutoff: number, now: number): number;
+  deleteKey(keyId: string): void;
+  deleteAll(): void;
+  /** False once the database closed (the core closes it after the store). */
+  isOpen(): boolean;
+  /** Reports a failed write as degraded storage; false when the error was no disk fault. */
+  reportFault(error: unknown): boolean;
+}

@@ -10,7 +10,7 @@ import {
   startQuotaLeeway,
   waitForConsumed,
   type QuotaErrorBody,
-} from './quota-test-kit';
+} from './quota.testkit';
 
 const unavailable = redisUnavailableReason();
 const title =

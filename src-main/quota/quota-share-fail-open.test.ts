@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestQueueView } from '../../src-shared/domain/request-queue-view';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
 import { anthropicConnection, type RunningLeeway } from '../testing/start-leeway';
-import { ask, call, KEYS, startQuotaLeeway } from './quota-test-kit';
+import { ask, call, KEYS, startQuotaLeeway } from './quota.testkit';
 
 /*
  * CONC-4 asks the qsconn semaphore to fail open: a full queue or a timed-out wait lets the request go

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
 import { anthropicConnection, type RunningLeeway } from '../testing/start-leeway';
-import { ask, startQuotaLeeway } from './quota-test-kit';
+import { ask, startQuotaLeeway } from './quota.testkit';
 
 /*
  * CONC-1 end to end: two GLM-like subscription accounts that allow one request at a time each,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { anthropicConnection } from '../testing/start-leeway';
-import { askAnthropic, call, connectionRow, createScene, send } from './resilience-it-kit';
+import { askAnthropic, call, connectionRow, createScene, send } from './resilience-it.testkit';
 
 /** "Probe now" (issue 13 §8) through a real Leeway and fake upstreams on loopback. */
 const scene = createScene({ cooldownWait: false });

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { ConnectionTestResult } from '../../src-shared/domain/connection-test';
-import { connectionRow, coolingRow, lockRow, providerRow, snapshotOf, terminalRow } from '../shell/shell-fixtures';
-import { NO_MODELS_PATH } from '../providers/models-discovery-fetch';
+import {
+  connectionRow,
+  coolingRow,
+  lockRow,
+  providerRow,
+  snapshotOf,
+  terminalRow,
+} from '../shell/shell-fixtures.testkit';
+import { NO_MODELS_PATH } from '../kernel/provider-adapter';
 import { liftFor, probeSubject, probeVerdict } from './probe-now';
 
 const PROVIDER = 'anthropic@https://api.anthropic.com';

@@ -1,7 +1,7 @@
 import type { ProbeTarget } from '../../src-shared/contract/methods';
 import type { ConnectionTestResult } from '../../src-shared/domain/connection-test';
 import type { ConnectionCooldownRow, CooldownClear, CooldownSnapshot } from '../../src-shared/domain/cooldown';
-import { NO_MODELS_PATH } from '../providers/models-discovery-fetch';
+import { NO_MODELS_PATH } from '../kernel/provider-adapter';
 
 /**
  * "Probe now" (issue 13 §8), decided here and run by the `cooldowns.probe` handler. A probe sends

@@ -10,7 +10,7 @@ import {
   providerRow,
   send,
   sleep,
-} from './resilience-it-kit';
+} from './resilience-it.testkit';
 
 /**
  * The provider circuit breaker (BRK) through the real proxy. Fakes listen on loopback, so their

@@ -12,7 +12,7 @@ import {
   sleep,
   snapshot,
   until,
-} from './resilience-it-kit';
+} from './resilience-it.testkit';
 
 /** Connection cooldown (COOL), the all-cooling answer (ROUTE-6..8, PROD-17) and cooldown events, through the real proxy. */
 // These tests pin what the engines answer at once; the cooldown wait (CONC-7) has its own tests.

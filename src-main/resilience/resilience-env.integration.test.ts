@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { startFakeUpstream } from '../testing/fake-upstream';
 import { anthropicConnection, startLeeway } from '../testing/start-leeway';
-import { call } from './resilience-it-kit';
+import { call } from './resilience-it.testkit';
 
 /*
  * QENV-4 through the real core: the variables are in the process environment before anything is

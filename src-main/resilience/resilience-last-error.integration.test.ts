@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { anthropicConnection } from '../testing/start-leeway';
-import { askAnthropic, connectionRow, createScene, send } from './resilience-it-kit';
+import { askAnthropic, connectionRow, createScene, send } from './resilience-it.testkit';
 
 /** What a connection's stored last error says (COOL-2, issue 8), through the real proxy and a restart. */
 const scene = createScene();

@@ -12,7 +12,7 @@ import {
   providerRow,
   rest,
   send,
-} from './resilience-it-kit';
+} from './resilience-it.testkit';
 
 /** The REST door for resilience (LOCK-8, BRK-7, BRK-8, PROD-9) and the resilience settings (LOCK-10). */
 const scene = createScene();

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openaiConnection } from '../testing/start-leeway';
-import { askOpenAI, call, connectionRow, createScene, send } from './resilience-it-kit';
+import { askOpenAI, call, connectionRow, createScene, send } from './resilience-it.testkit';
 
 /* A provider rule with connection scope (the agentrouter shape, declared by an operator) through the real proxy. */
 const scene = createScene();

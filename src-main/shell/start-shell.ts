@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { app, BrowserWindow, dialog, shell } from 'electron';
 import { IPC_EVENT_CHANNEL } from '../../src-shared/contract/bridge';
 import { parseArgs, usage, type CliOptions } from '../cli/parse-args';
-import { createCore } from '../core';
+import { createCore } from '../core/core';
 import { LOGS_DIR } from '../observability/observability';
 import { startAutoUpdate } from './updater';
 import { hardenSession } from './harden-session';

@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createCore, type Core, type CoreOptions } from '../core';
+import { createCore, type Core, type CoreOptions } from '../core/core';
 
 export const TEST_LOCAL_KEY = 'lw-test-local-key-0123456789';
 export const TEST_ADMIN_TOKEN = 'test-admin-token-abcdefghijklmnop';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Json, RequestOptions, RequestTranslation } from './translate-types';
 import { chatRequestFromMessages } from './chat-request-from-messages';
-import { deepFreeze, loadCases } from './golden-fixtures';
+import { deepFreeze, loadCases } from './golden-fixtures.testkit';
 
 interface RequestCase {
   name: string;

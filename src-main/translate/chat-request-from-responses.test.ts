@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { chatRequestFromResponses } from './chat-request-from-responses';
 import { messagesRequestFromChat } from './messages-request-from-chat';
-import { responsesFixture } from './responses-test-support';
+import { responsesFixture } from './responses.testkit';
 import type { Json, RequestOptions, RequestTranslation } from './translate-types';
 
 const OPTIONS: RequestOptions = { model: 'glm-4.6', reasoning: true };

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Json, ResponseContext } from './translate-types';
 import { chatResponseFromMessages } from './chat-response-from-messages';
-import { deepFreeze, loadCases } from './golden-fixtures';
+import { deepFreeze, loadCases } from './golden-fixtures.testkit';
 
 interface ResponseCase {
   name: string;

@@ -2,7 +2,7 @@ import { ChatCompletionStream } from 'openai/lib/ChatCompletionStream';
 import { describe, expect, it } from 'vitest';
 import type { ResponseContext, SseOut } from './translate-types';
 import { chatStreamFromMessages } from './chat-stream-from-messages';
-import { fromWire, jsonLines, loadCases, runStream, toWire, type StoredEvent } from './golden-fixtures';
+import { fromWire, jsonLines, loadCases, runStream, toWire, type StoredEvent } from './golden-fixtures.testkit';
 
 interface StreamCase {
   name: string;

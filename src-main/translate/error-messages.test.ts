@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readErrorMessage, readErrorText, type UpstreamError } from './error-messages';
 import { anthropicErrorType, openaiErrorKind } from './error-types';
-import { loadCases } from './golden-fixtures';
+import { loadCases } from './golden-fixtures.testkit';
 
 interface ErrorCase {
   name: string;

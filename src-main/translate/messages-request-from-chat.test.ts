@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Json, RequestOptions, RequestTranslation } from './translate-types';
-import { deepFreeze, loadCases } from './golden-fixtures';
+import { deepFreeze, loadCases } from './golden-fixtures.testkit';
 import { DEFAULT_MAX_TOKENS, messagesRequestFromChat } from './messages-request-from-chat';
 
 interface RequestCase {

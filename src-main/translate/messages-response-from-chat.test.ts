@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Json, ResponseContext } from './translate-types';
-import { deepFreeze, loadCases } from './golden-fixtures';
+import { deepFreeze, loadCases } from './golden-fixtures.testkit';
 import { messagesResponseFromChat } from './messages-response-from-chat';
 
 interface ResponseCase {

@@ -9,7 +9,7 @@ import {
   runStream,
   toWire,
   type StoredEvent,
-} from './golden-fixtures';
+} from './golden-fixtures.testkit';
 import { messagesStreamFromChat } from './messages-stream-from-chat';
 
 interface StreamCase {

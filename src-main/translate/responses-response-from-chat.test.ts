@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { responsesResponseFromChat } from './responses-response-from-chat';
-import { responsesFixture } from './responses-test-support';
+import { responsesFixture } from './responses.testkit';
 import type { Json, ResponseContext } from './translate-types';
 
 const codexRequest = responsesFixture('codex-request-fallback-model.json');

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { chatRequestFromResponses } from './chat-request-from-responses';
 import { asArray, asObject, asString } from './json-narrow';
 import { responsesStreamFromChat } from './responses-stream-from-chat';
-import { chatChunk, itemOf, responseOf, runStream, sse } from './responses-test-support';
+import { chatChunk, itemOf, responseOf, runStream, sse } from './responses.testkit';
 import { customInput, resolveTool, responsesToolIndex } from './responses-tools';
 import type { Json, SseOut } from './translate-types';
 

@@ -9,7 +9,7 @@ import {
   sse,
   sseFixtureEvents,
   type ClientEvent,
-} from './responses-test-support';
+} from './responses.testkit';
 import type { Json, ResponseContext } from './translate-types';
 
 const codexRequest = responsesFixture('codex-request-fallback-model.json');

@@ -4,13 +4,13 @@ import type { Json, RequestTranslation, ResponseContext, SseOut } from './transl
 import { chatRequestFromMessages } from './chat-request-from-messages';
 import { chatResponseFromMessages } from './chat-response-from-messages';
 import { chatStreamFromMessages } from './chat-stream-from-messages';
-import { anthropicGrammarViolation, deepFreeze, runStream } from './golden-fixtures';
+import { anthropicGrammarViolation, deepFreeze, runStream } from './golden-fixtures.testkit';
 import { messagesRequestFromChat } from './messages-request-from-chat';
 import { messagesResponseFromChat } from './messages-response-from-chat';
 import { messagesStreamFromChat } from './messages-stream-from-chat';
 import { TOOL_ERROR_PREFIX } from './chat-messages-from-anthropic';
 import { REQUEST_TEXT_JOIN } from './text-parts';
-import { anthropicRequest, answer, split, streamShape, type Block } from './round-trip-arbitraries';
+import { anthropicRequest, answer, split, streamShape, type Block } from './round-trip-arbitraries.testkit';
 
 /**
  * Anthropic → Chat → Anthropic keeps the meaning of a request, an answer and a stream. What

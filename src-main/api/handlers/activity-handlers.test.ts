@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ActivityCsv, RequestLogEntry } from '../../../src-shared/domain/request-log';
-import { logEntry } from '../../db/request-log-fixtures';
+import { logEntry } from '../../db/request-log-fixtures.testkit';
 import { exportActivityCsv } from './activity-export';
-import { startHandlersHarness, T0, type HandlersHarness } from './handlers-harness';
+import { startHandlersHarness, T0, type HandlersHarness } from './handlers-harness.testkit';
 
 const harnesses: HandlersHarness[] = [];
 afterEach(() => {

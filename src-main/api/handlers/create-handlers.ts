@@ -11,7 +11,7 @@ import { resilienceHandlers } from './resilience';
 import { routeHandlers } from './routes';
 import { sessionHandlers } from './sessions';
 import { setupHandlers } from './setup';
-import { discoveredModelsHandlers } from '../../providers/models-discovery-handler';
+import { discoveredModelsHandlers } from './discovered-models';
 import { restHandlers } from './settings-and-activity';
 
 /** Every contract method's handler; the type makes a missing one a compile error. */

@@ -1,11 +1,11 @@
 import type { ProxyInfo } from '../../../src-shared/contract/methods';
 import type { ClaudeConnectionStatus } from '../../../src-shared/domain/claude';
 import type { ConnectionTestResult } from '../../../src-shared/domain/connection-test';
-import type { AffinityRepo } from '../../db/affinity-repo';
+import type { AffinityRepo } from '../../routing/affinity/pin-store';
 import type { CombosRepo } from '../../db/combos-repo';
 import type { ConnectionsRepo } from '../../db/connections-repo';
 import type { KeysRepo } from '../../db/keys-repo';
-import type { LeasesRepo } from '../../db/leases-repo';
+import type { LeasesRepo } from '../../routing/leases/lease-store';
 import type { RequestLog } from '../../db/request-log-repo';
 import type { RoutesRepo } from '../../db/routes-repo';
 import type { SettingsRepo } from '../../db/settings-repo';

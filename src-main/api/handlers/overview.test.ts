@@ -2,8 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ClaudeConnectionStatus } from '../../../src-shared/domain/claude';
 import type { OverviewSeries, UsageSummary } from '../../../src-shared/domain/overview';
 import type { QuotaAdmin } from '../../quota/quota-ports';
-import { FAKE_STORE_STATUS, zeroUsage } from './fake-quota-admin';
-import { connectionDraft, startHandlersHarness, T0, type HandlersHarness } from './handlers-harness';
+import { FAKE_STORE_STATUS, zeroUsage } from './fake-quota-admin.testkit';
+import { connectionDraft, startHandlersHarness, T0, type HandlersHarness } from './handlers-harness.testkit';
 import { overviewHandlers, SERIES_REUSE_MS } from './overview';
 import { createRouter, type Router } from '../router';
 

@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ConnectionTestResult } from '../../../src-shared/domain/connection-test';
 import type { CooldownClear } from '../../../src-shared/domain/cooldown';
 import type { ResilienceControl } from '../../resilience/resilience-control';
-import { coolingRow, providerRow, snapshotOf, terminalRow, T0 } from '../../shell/shell-fixtures';
+import { coolingRow, providerRow, snapshotOf, terminalRow, T0 } from '../../shell/shell-fixtures.testkit';
 import { createRouter } from '../router';
 import { createStubHandlers } from '../../testing/stub-handlers';
-import { connectionDraft, startHandlersHarness, type HandlersHarness } from './handlers-harness';
+import { connectionDraft, startHandlersHarness, type HandlersHarness } from './handlers-harness.testkit';
 import { probeHandlers } from './probe-now';
 
 const harnesses: HandlersHarness[] = [];

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectionDraft, setUpHandlers, T0, type HandlersHarness } from './handlers-harness';
+import { connectionDraft, setUpHandlers, T0, type HandlersHarness } from './handlers-harness.testkit';
 
 const harnesses: HandlersHarness[] = [];
 afterEach(() => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { logEntry } from '../../db/request-log-fixtures';
-import { connectionDraft, setUpHandlers, T0, type HandlersHarness } from './handlers-harness';
+import { logEntry } from '../../db/request-log-fixtures.testkit';
+import { connectionDraft, setUpHandlers, T0, type HandlersHarness } from './handlers-harness.testkit';
 
 const harnesses: HandlersHarness[] = [];
 afterEach(() => {

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { setUpHandlers, type HandlersHarness } from './handlers-harness';
+import { setUpHandlers, type HandlersHarness } from './handlers-harness.testkit';
 
 const harnesses: HandlersHarness[] = [];
 afterEach(() => {

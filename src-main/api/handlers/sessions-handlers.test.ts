@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { hashLeaseOwner, mintLeaseOwner } from '../../db/lease-owner-material';
 import { acquireLease } from '../../routing/leases/lease-lifecycle';
-import { setUpHandlers, T0, type HandlersHarness } from './handlers-harness';
+import { setUpHandlers, T0, type HandlersHarness } from './handlers-harness.testkit';
 
 const harnesses: HandlersHarness[] = [];
 afterEach(() => {

@@ -1,6 +1,6 @@
 import type { Settings } from '../../../src-shared/domain/settings';
 import type { EventBus } from '../../kernel/event-bus';
-import type { ConnectionsRepo } from '../../db/connections-repo';
+import type { ConnectionSecret, ConnectionView } from '../../../src-shared/domain/connection';
 import { resolveOrganizationUuid } from './reset/organization-uuid';
 import { EnvHttpProxyAgent } from 'undici';
 import { envProxySettings } from '../upstream-pools';
@@ -11,8 +11,15 @@ import type { Catalog } from '../../kernel/catalog';
 import { createClaudeRuntime, type ClaudeRuntime } from './claude-runtime';
 import { createOAuthTokens } from './oauth-tokens';
 
+/** What the Claude runtime reads and writes of stored connections (db/connections-repo.ts implements it). */
+export interface ClaudeConnectionStore {
+  getById(id: string): (ConnectionView & { secret: ConnectionSecret | null }) | null;
+  setSecret(id: string, secret: ConnectionSecret, now: number): boolean;
+  mergeProviderData(id: string, patch: Record<string, unknown>, now: number): boolean;
+}
+
 export interface ClaudeAssemblyDeps {
-  connections: ConnectionsRepo;
+  connections: ClaudeConnectionStore;
   control: ResilienceControl;
   settings(): Settings;
   catalog(): Catalog;

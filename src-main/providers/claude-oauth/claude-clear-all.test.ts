@@ -6,7 +6,7 @@ import { resilienceStoresOf } from '../../db/resilience-rows';
 import { buildCatalog } from '../../routing/build-catalog';
 import { createTempDb, type TempDb } from '../../testing/temp-db';
 import { createClaudeRuntime } from './claude-runtime';
-import { NOW, unified, wallHeaders } from './lane/lane-test-kit';
+import { NOW, unified, wallHeaders } from './lane/lane.testkit';
 import { createOAuthTokens } from './oauth-tokens';
 
 const secret = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectionRow } from '../../resilience/resilience-it-kit';
+import { connectionRow } from '../../resilience/resilience-it.testkit';
 import { findClaudeBinary, runClaude } from '../../testing/clients/claude-code-binary';
 import { claudeConnection } from '../../testing/fake-claude/fake-claude';
 import { activityEntries, nowSeconds, sentSlow, useClaudeScene } from '../../testing/fake-claude/claude-scene';

@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { connectionRow } from '../../resilience/resilience-it-kit';
+import { connectionRow } from '../../resilience/resilience-it.testkit';
 import { claudeConnection } from '../../testing/fake-claude/fake-claude';
 import {
   activityEntries,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { call, connectionRow } from '../../resilience/resilience-it-kit';
+import { call, connectionRow } from '../../resilience/resilience-it.testkit';
 import { claudeConnection } from '../../testing/fake-claude/fake-claude';
 import {
   activityEntries,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { call, connectionRow } from '../../resilience/resilience-it-kit';
+import { call, connectionRow } from '../../resilience/resilience-it.testkit';
 import { anthropicConnection } from '../../testing/start-leeway';
 import { claudeConnection, type FakeClaude } from '../../testing/fake-claude/fake-claude';
 import { fakeToken } from '../../testing/fake-claude/fake-claude-account';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectionRow, until } from '../../resilience/resilience-it-kit';
+import { connectionRow, until } from '../../resilience/resilience-it.testkit';
 import { claudeConnection } from '../../testing/fake-claude/fake-claude';
 import {
   activityEntries,

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { QuotaPoolView } from '../../../src-shared/domain/quota';
 import { createMemoryDb } from '../../testing/temp-db';
 import type { QuotaPoolsRepo, QuotaStore, ResolvedPool } from '../quota-ports';
-import { createSqliteQuotaStore } from '../store/sqlite-store';
+import { createSqliteQuotaStore } from '../../core/sqlite-quota-store';
 import { gateCandidates } from './quota-gate';
 import { createQuotaRuntime, type QuotaRuntime } from './quota-runtime';
 

@@ -3,6 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { freePort, redisUnavailableReason, startRedisServer, type RedisServer } from '../../testing/redis-server';
 import { createTempDb, type TempDb } from '../../testing/temp-db';
 import type { DimensionRef } from '../quota-ports';
+import { createSqliteQuotaStore } from '../../core/sqlite-quota-store';
 import { createQuotaStoreFactory, type QuotaStoreConfig, type SwitchingQuotaStore } from './store-factory';
 
 const HOUR = 3_600_000;
@@ -20,7 +21,7 @@ function open(config: QuotaStoreConfig, extra: Partial<Parameters<typeof createQ
   const temp = createTempDb();
   const lines: string[] = [];
   const store = createQuotaStoreFactory({
-    db: temp.db,
+    openLocal: (log) => createSqliteQuotaStore(temp.db, { log }),
     config: () => config,
     log: (line) => {
       lines.push(line);
@@ -185,7 +186,7 @@ describe.skipIf(skip !== null)(
       let config: QuotaStoreConfig = { driver: 'sqlite', redisUrl: null };
       const temp = createTempDb();
       const store = createQuotaStoreFactory({
-        db: temp.db,
+        openLocal: (log) => createSqliteQuotaStore(temp.db, { log }),
         config: () => config,
         log: (l) => allLines.push(l),
         ...FAST,
@@ -207,7 +208,7 @@ describe.skipIf(skip !== null)(
       const before = live();
       const dbs = [createTempDb(), createTempDb()] as const;
       const connected = createQuotaStoreFactory({
-        db: dbs[0].db,
+        openLocal: (log) => createSqliteQuotaStore(dbs[0].db, { log }),
         config: () => ({ driver: 'redis', redisUrl: server.url }),
         log: (l) => allLines.push(l),
         ...FAST,
@@ -219,7 +220,7 @@ describe.skipIf(skip !== null)(
 
       const port = await freePort();
       const retrying = createQuotaStoreFactory({
-        db: dbs[1].db,
+        openLocal: (log) => createSqliteQuotaStore(dbs[1].db, { log }),
         config: () => ({ driver: 'redis', redisUrl: `redis://:${PASSWORD}@127.0.0.1:${port}` }),
         log: (l) => allLines.push(l),
         ...FAST,

@@ -1,10 +1,8 @@
 import type { RedisOptions } from 'ioredis';
 import type { QuotaStoreDriver } from '../../../src-shared/domain/quota';
-import type { Database } from '../../db/open';
-import type { QuotaStore } from '../quota-ports';
+import type { LocalQuotaStore, QuotaStore } from '../quota-ports';
 import { openRedisLink, type RedisCtor, type RedisLink } from './redis-link';
 import { maskRedisUrl, scrubSecret } from './redis-url';
-import { createSqliteQuotaStore, type SqliteQuotaStoreOptions } from './sqlite-store';
 
 /**
  * Picks the quota counter store (QDRV-3..7) and keeps requests served whatever Redis does: SQLite
@@ -46,13 +44,13 @@ export interface SwitchingQuotaStore extends QuotaStore {
 }
 
 export interface QuotaStoreFactoryDeps {
-  db: Database;
+  /** Opens the local (SQLite) counters, which report to the factory's log; always open. */
+  openLocal: (log: (line: string) => void) => LocalQuotaStore;
   config: () => QuotaStoreConfig;
   /** One finished line per call; every line starts with `[quota:factory]` and has no password. */
   log: (line: string) => void;
   /** Loads ioredis; null when it is not installed. Injectable so tests can simulate its absence. */
   loadRedis?: () => Promise<RedisCtor | null>;
-  sqlite?: SqliteQuotaStoreOptions;
   /** Overrides of the fast-fail ioredis options (tests: a shorter retry). */
   redisOptions?: RedisOptions;
   probeMaxMs?: number;
@@ -69,7 +67,7 @@ export async function loadIoredis(): Promise<RedisCtor | null> {
 }
 
 export function createQuotaStoreFactory(deps: QuotaStoreFactoryDeps): SwitchingQuotaStore {
-  const sqlite = createSqliteQuotaStore(deps.db, { log: deps.log, ...deps.sqlite });
+  const sqlite = deps.openLocal(deps.log);
   const loadRedis = deps.loadRedis ?? loadIoredis;
   let link: RedisLink | null = null;
   let applied: string | null = null;

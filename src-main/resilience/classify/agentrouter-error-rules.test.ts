@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isRuleConnectionQuotaScope } from './classification';
-import { AGENTROUTER, classify, MINIMAX, OPENCODE, OPENROUTER, openaiError, respond } from './classify-test-kit';
+import { AGENTROUTER, classify, MINIMAX, OPENCODE, OPENROUTER, openaiError, respond } from './classify.testkit';
 import { normalizeHeaders } from './headers';
 import {
   BUILT_IN_PROVIDER_RULES,

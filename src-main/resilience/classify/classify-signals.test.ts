@@ -8,7 +8,7 @@ import {
   OPENAI,
   openaiError,
   respond,
-} from './classify-test-kit';
+} from './classify.testkit';
 
 describe('classifyOutcome: account signals', () => {
   it('COOL-8: a ban keyword makes a banned terminal candidate on any status (reference §3.8 #1)', () => {

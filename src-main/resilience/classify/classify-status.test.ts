@@ -11,7 +11,7 @@ import {
   openaiError,
   respond,
   UNKNOWN_GATEWAY,
-} from './classify-test-kit';
+} from './classify.testkit';
 
 describe('classifyOutcome: local and transport failures', () => {
   for (const failure of ['client_closed', 'queue_timeout', 'aborted'] as const) {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classify, provider, respond } from './classify-test-kit';
+import { classify, provider, respond } from './classify.testkit';
 import { withoutUpstreamAddress } from './message';
 
 const GATEWAY = provider('openai-compatible', 'http://10.0.0.7:8080');

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isRuleConnectionQuotaScope } from './classification';
-import { classify, openaiError, provider, respond } from './classify-test-kit';
+import { classify, openaiError, provider, respond } from './classify.testkit';
 import { DEFAULT_ERROR_CATALOG, type ErrorCatalog } from './error-catalog';
 import { resolveRuleMatchBody } from './provider-rules';
 import { STATUS_RESTATEMENT_RULES } from './restatement-rules';

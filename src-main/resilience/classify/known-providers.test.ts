@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AGENTROUTER, CLAUDE_OAUTH, OPENAI, provider, UNKNOWN_GATEWAY } from './classify-test-kit';
+import { AGENTROUTER, CLAUDE_OAUTH, OPENAI, provider, UNKNOWN_GATEWAY } from './classify.testkit';
 import { resolveService } from './known-providers';
 
 describe('known providers', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classify, NVIDIA, OPENROUTER, openaiError, respond, UNKNOWN_GATEWAY } from './classify-test-kit';
+import { classify, NVIDIA, OPENROUTER, openaiError, respond, UNKNOWN_GATEWAY } from './classify.testkit';
 import { MAX_OPERATOR_RULES, operatorRulesFor, providerErrorRulesSchema, type OperatorRules } from './operator-rules';
 
 const rule = (over: Record<string, unknown> = {}) => ({

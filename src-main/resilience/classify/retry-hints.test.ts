@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { NOW } from './classify-test-kit';
+import { NOW } from './classify.testkit';
 import { MAX_RETRY_HINT_MS } from './durations';
 import { normalizeHeaders } from './headers';
 import { findRetryHint, headerRetryHintMs, parseRateLimitResetHeaders, parseRetryAfter } from './retry-hints';

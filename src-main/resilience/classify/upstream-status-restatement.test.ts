@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AGENTROUTER, classify, OPENAI, openaiError, respond } from './classify-test-kit';
+import { AGENTROUTER, classify, OPENAI, openaiError, respond } from './classify.testkit';
 import { applyStatusRestatement } from './restatement';
 import { STATUS_RESTATEMENT_RULES } from './restatement-rules';
 import { RETRY_AFTER_ELIGIBLE_STATUSES } from './retry-hints';

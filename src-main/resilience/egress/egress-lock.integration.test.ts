@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { RunningLeeway } from '../../testing/start-leeway';
 import { anthropicConnection } from '../../testing/start-leeway';
-import { askAnthropic, call, connectionRow, createScene, send } from '../resilience-it-kit';
-import { PROBE_URL, startFakeEgress, type FakeEgress } from './fake-egress';
+import { askAnthropic, call, connectionRow, createScene, send } from '../resilience-it.testkit';
+import { PROBE_URL, startFakeEgress, type FakeEgress } from './fake-egress.testkit';
 
 /**
  * The egress-IP lock through the real proxy: three connections of one IP-bucketed upstream, two

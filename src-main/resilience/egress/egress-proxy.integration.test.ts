@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../../testing/fake-upstream';
 import { createUpstreamPools, type UpstreamPools } from '../../providers/upstream-pools';
 import { probeEgressIp, parseProbeBody } from './egress-probe';
-import { PROBE_URL, startFakeEgress, type FakeEgress } from './fake-egress';
+import { PROBE_URL, startFakeEgress, type FakeEgress } from './fake-egress.testkit';
 
 /** The per-connection outbound proxy (undici ProxyAgent) and the IP probe, over real loopback HTTP. */
 const open: { close(): Promise<void> }[] = [];

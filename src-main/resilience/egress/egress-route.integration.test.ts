@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { anthropicConnection } from '../../testing/start-leeway';
-import { askAnthropic, createScene, send } from '../resilience-it-kit';
-import { startFakeEgress, type FakeEgress } from './fake-egress';
+import { askAnthropic, createScene, send } from '../resilience-it.testkit';
+import { startFakeEgress, type FakeEgress } from './fake-egress.testkit';
 
 /** A connection's outbound proxy carries its model traffic through the real proxy. */
 const scene = createScene({ cooldownWait: false });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decayOnSuccess } from './decay-on-success';
-import { ENABLED, modelFailure, PROVIDER, T0 } from './lockout-test-fixtures';
+import { ENABLED, modelFailure, PROVIDER, T0 } from './lockout-fixtures.testkit';
 import { isModelLocked, NO_LOCKOUTS, type ModelLockouts } from './model-lockouts';
 import { recordModelFailure } from './record-model-failure';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { clearAllLockouts, clearLockout, pruneLockouts } from './clear-lockouts';
-import { ENABLED, modelFailure, PROVIDER, T0 } from './lockout-test-fixtures';
+import { ENABLED, modelFailure, PROVIDER, T0 } from './lockout-fixtures.testkit';
 import { isModelLocked, listLockouts, NO_LOCKOUTS, type ModelLockouts } from './model-lockouts';
 import { recordModelFailure, type ModelFailure } from './record-model-failure';
 

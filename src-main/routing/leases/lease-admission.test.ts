@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { admitLeases } from './lease-admission';
 import { EMPTY_LEASE_BOOK } from './lease-book';
-import { bookWith, OWNER_A, OWNER_B, T0, TTL } from './lease-fixtures';
+import { bookWith, OWNER_A, OWNER_B, T0, TTL } from './lease-fixtures.testkit';
 
 const targets = [
   { connection: 'c1', model: 'x' },

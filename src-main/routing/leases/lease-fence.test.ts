@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { checkFence, checkLeaseScope } from './lease-fence';
-import { bookWith, OWNER_A, OWNER_B, T0, TTL } from './lease-fixtures';
+import { bookWith, OWNER_A, OWNER_B, T0, TTL } from './lease-fixtures.testkit';
 import { releaseLease } from './lease-lifecycle';
 
 describe('lease fence', () => {

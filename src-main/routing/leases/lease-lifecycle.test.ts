@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EMPTY_LEASE_BOOK } from './lease-book';
-import { bookWith, OWNER_A, OWNER_B, OWNER_C, T0, TTL } from './lease-fixtures';
+import { bookWith, OWNER_A, OWNER_B, OWNER_C, T0, TTL } from './lease-fixtures.testkit';
 import {
   acquireLease,
   endLeasesWhere,

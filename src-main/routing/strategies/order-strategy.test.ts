@@ -4,7 +4,7 @@ import { NO_HEALTH } from './facts';
 import { autoScore } from './health-orders';
 import { orderByStrategy } from './order-strategy';
 import { p2cScore } from './score-p2c';
-import { fact, input, keys, seededRng } from './strategy-fixtures';
+import { fact, input, keys, seededRng } from './strategy-fixtures.testkit';
 
 const NOW = 1_000_000;
 const abc = () => [fact('a', 0), fact('b', 1), fact('c', 2)];

@@ -4,7 +4,7 @@ import { autoScore } from './health-orders';
 import { orderByStrategy } from './order-strategy';
 import { p2cScore } from './score-p2c';
 import { penalizeCost, penalizeMerit } from './soft-penalty';
-import { fact, input, keys, seededRng } from './strategy-fixtures';
+import { fact, input, keys, seededRng } from './strategy-fixtures.testkit';
 
 const NOW = 1_000_000;
 const quota = (remaining: number) => ({ remaining, resetAt: null });

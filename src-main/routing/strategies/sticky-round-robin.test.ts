@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { orderByStrategy } from './order-strategy';
 import { EMPTY_PICKS, orderRoundRobin, recordPick, type PickState } from './round-robin';
-import { fact, input, keys } from './strategy-fixtures';
+import { fact, input, keys } from './strategy-fixtures.testkit';
 
 const id = (s: string) => s;
 const live = ['a', 'b', 'c'];

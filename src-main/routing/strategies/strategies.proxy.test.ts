@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ask as askWithKey, burst, startQuotaLeeway } from '../../quota/quota-test-kit';
+import { ask as askWithKey, burst, startQuotaLeeway } from '../../quota/quota.testkit';
 import { startFakeUpstream, type FakeUpstream } from '../../testing/fake-upstream';
 import { anthropicConnection, startLeeway, type RunningLeeway } from '../../testing/start-leeway';
 

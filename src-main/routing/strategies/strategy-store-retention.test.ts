@@ -4,7 +4,7 @@ import type { ConnectionView } from '../../../src-shared/domain/connection';
 import { buildCatalog } from '../build-catalog';
 import { resolveTargets } from '../resolve-targets';
 import { type Target } from '../../kernel/target';
-import { seededRng } from './strategy-fixtures';
+import { seededRng } from './strategy-fixtures.testkit';
 import { createStrategyStore } from './strategy-store';
 
 /*

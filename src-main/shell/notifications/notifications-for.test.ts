@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { combo, connectionRow, coolingRow, lockRow, snapshotOf, T0, terminalRow } from '../shell-fixtures';
+import { combo, connectionRow, coolingRow, lockRow, snapshotOf, T0, terminalRow } from '../shell-fixtures.testkit';
 import { capNotifications, notificationsFor } from './notifications-for';
 
 const healthy = snapshotOf({ connections: [connectionRow('a'), connectionRow('b'), connectionRow('c')] });

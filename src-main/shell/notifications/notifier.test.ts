@@ -3,7 +3,15 @@ import type { CoreEvent } from '../../../src-shared/contract/events';
 import type { UsageSummary } from '../../../src-shared/domain/overview';
 import type { ContractRouter } from '../contract-call';
 import { ok } from '../../../src-shared/contract/errors';
-import { combo, connectionRow, coolingRow, recordingRouter, snapshotOf, T0, terminalRow } from '../shell-fixtures';
+import {
+  combo,
+  connectionRow,
+  coolingRow,
+  recordingRouter,
+  snapshotOf,
+  T0,
+  terminalRow,
+} from '../shell-fixtures.testkit';
 import { NOTIFIER_TICK_MS } from './notifier';
 import { createNotifier } from './notifier';
 import type { ShellNotification } from './notifications-for';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { connectionRow, coolingRow, providerRow, snapshotOf, T0, terminalRow } from '../shell-fixtures';
+import { connectionRow, coolingRow, providerRow, snapshotOf, T0, terminalRow } from '../shell-fixtures.testkit';
 import { recoveryAlerts, type OutageState } from './recovery-alerts';
 
 const PROVIDER = 'anthropic@https://api.anthropic.com';

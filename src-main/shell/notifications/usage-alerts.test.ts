@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { UsageSummary } from '../../../src-shared/domain/overview';
-import { T0 } from '../shell-fixtures';
+import { T0 } from '../shell-fixtures.testkit';
 import { usageAlerts, type UsageAlertState } from './usage-alerts';
 
 const HOUR = 3_600_000;

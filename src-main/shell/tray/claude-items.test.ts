@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { T0 } from '../shell-fixtures';
+import { T0 } from '../shell-fixtures.testkit';
 import { claudeConnections, claudeUsageLine, formatClock } from './claude-items';
-import { claudeStatus } from './claude-fixtures';
+import { claudeStatus } from './claude-fixtures.testkit';
 
 describe('claude tray items', () => {
   it('PROD-4: joins claude.status to connection names, sorted, leaving out connections switched off', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fail, ok } from '../../../src-shared/contract/errors';
-import { coolingRow, lockRow, providerRow, recordingRouter, snapshotOf, T0 } from '../shell-fixtures';
+import { coolingRow, lockRow, providerRow, recordingRouter, snapshotOf, T0 } from '../shell-fixtures.testkit';
 import { coolingItems } from './cooling-items';
 import { dispatchProbeAction, probeNotification, probeNowItem, PROBE_LABEL } from './probe-items';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { manualClock } from '../shell-fixtures';
+import { manualClock } from '../shell-fixtures.testkit';
 import { createThrottle } from './throttle';
 
 describe('createThrottle', () => {

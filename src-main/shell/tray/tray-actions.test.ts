@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { recordingRouter } from '../shell-fixtures';
+import { recordingRouter } from '../shell-fixtures.testkit';
 import { dispatchTrayAction, type TrayAction, type TrayActionDeps } from './tray-actions';
 
 const PROXY = 'http://127.0.0.1:7431';

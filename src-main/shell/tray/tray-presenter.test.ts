@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { CoreEvent } from '../../../src-shared/contract/events';
 import type { ConnectionView } from '../../../src-shared/domain/connection';
 import type { CooldownSnapshot } from '../../../src-shared/domain/cooldown';
-import { connectionRow, coolingRow, manualClock, recordingRouter, snapshotOf, T0 } from '../shell-fixtures';
-import { claudeStatus } from './claude-fixtures';
+import { connectionRow, coolingRow, manualClock, recordingRouter, snapshotOf, T0 } from '../shell-fixtures.testkit';
+import { claudeStatus } from './claude-fixtures.testkit';
 import { createTrayPresenter, type TrayView } from './tray-presenter';
 import type { TrayMenuItem } from './tray-template';
 

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { connectionRow, coolingRow, lockRow, providerRow, snapshotOf, T0, terminalRow } from '../shell-fixtures';
+import {
+  connectionRow,
+  coolingRow,
+  lockRow,
+  providerRow,
+  snapshotOf,
+  T0,
+  terminalRow,
+} from '../shell-fixtures.testkit';
 import { firstRecoveryMs, trayState } from './tray-state';
 
 const running = { paused: false };

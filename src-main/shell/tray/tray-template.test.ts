@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { connectionRow, coolingRow, lockRow, providerRow, snapshotOf, T0, terminalRow } from '../shell-fixtures';
+import {
+  connectionRow,
+  coolingRow,
+  lockRow,
+  providerRow,
+  snapshotOf,
+  T0,
+  terminalRow,
+} from '../shell-fixtures.testkit';
 import type { CooldownSnapshot } from '../../../src-shared/domain/cooldown';
-import { activeLane, claudeStatus } from './claude-fixtures';
+import { activeLane, claudeStatus } from './claude-fixtures.testkit';
 import { buildTrayTemplate, hasCountdown, trayTooltip, type TrayMenuItem, type TrayModel } from './tray-template';
 
 const URL = 'http://127.0.0.1:7431';

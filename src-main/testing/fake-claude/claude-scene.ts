@@ -9,7 +9,7 @@ import { afterEach } from 'vitest';
 import type { CoreEvent } from '../../../src-shared/contract/events';
 import type { ClaudeConnectionStatus } from '../../../src-shared/domain/claude';
 import type { RequestLogEntry } from '../../../src-shared/domain/request-log';
-import { call } from '../../resilience/resilience-it-kit';
+import { call } from '../../resilience/resilience-it.testkit';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream';
 import { startLeeway, type RunningLeeway } from '../start-leeway';
 import { startFakeClaude, type FakeClaude, type FakeClaudeOptions, type RecordedRequest } from './fake-claude';

@@ -3,7 +3,7 @@ import { tryActivate } from './lane-activation';
 import { snapshotLane } from './lane-snapshot';
 import { IDLE_LANE, type LaneEntry } from './lane-state';
 import { EMPTY_LANE_STORE, getLaneEntry, putLaneEntry, shouldSendSlow } from './lane-store';
-import { activeStore, KEY, NOW, RESET_S, respond, unified, wallHeaders } from './lane-test-kit';
+import { activeStore, KEY, NOW, RESET_S, respond, unified, wallHeaders } from './lane.testkit';
 import { parseUnifiedHeaders } from './unified-headers';
 
 const activate = (entry: LaneEntry, headers: Record<string, string>, now = NOW) =>

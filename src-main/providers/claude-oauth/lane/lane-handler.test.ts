@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { applyClaimOutcome, planWallResponse, settleClaim, type ClaimOutcome } from './lane-handler';
 import { EMPTY_LANE_STORE, getLaneEntry, shouldSendSlow } from './lane-store';
-import { activeStore, half, KEY, LOW_ONLY, NOW, OPTED_OUT, respond, unified, wallHeaders } from './lane-test-kit';
+import { activeStore, half, KEY, LOW_ONLY, NOW, OPTED_OUT, respond, unified, wallHeaders } from './lane.testkit';
 
 const BOTH = { lowPriorityMode: true, autoLimitReset: true };
 const wall429 = { status: 429, headers: wallHeaders(), sentSlow: false };

@@ -3,7 +3,7 @@ import { laneWaitDeadline } from './lane-constants';
 import { snapshotLane } from './lane-snapshot';
 import type { LaneDecision } from './lane-state';
 import { getLaneEntry, shouldSendSlow, type LaneStore } from './lane-store';
-import { activeStore, KEY, NOW, RESET_S, respond, unified, wallHeaders } from './lane-test-kit';
+import { activeStore, KEY, NOW, RESET_S, respond, unified, wallHeaders } from './lane.testkit';
 
 const slotBusy = { status: 429, headers: unified({ 'slow-status': 'slot_busy' }) };
 const one = (): number => 1;

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { clearLaneCoolOffs, listLaneCoolOffs } from './lane-cool-off';
 import { IDLE_LANE } from './lane-state';
 import { EMPTY_LANE_STORE, getLaneEntry, LANE_STORE_LIMIT, putLaneEntry } from './lane-store';
-import { activeStore, KEY, NOW, respond, unified } from './lane-test-kit';
+import { activeStore, KEY, NOW, respond, unified } from './lane.testkit';
 
 describe('TEST-6 claude-low-priority-mode', () => {
   it('LOWP-13: the store is FIFO-bounded: a new key past the limit evicts the oldest, an update keeps its place', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { readNonNegative } from './header-source';
-import { unified } from './lane-test-kit';
+import { unified } from './lane.testkit';
 import { isAtWall, parseUnifiedHeaders } from './unified-headers';
 import { parseUsageWindows } from './usage-windows';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { attemptClaudeLimitReset } from './attempt-limit-reset';
-import { ORG, BASE, DAY, NOW, TOKEN, attemptFor, fakeAnthropic, statusBody } from './claude-reset-test-kit';
+import { ORG, BASE, DAY, NOW, TOKEN, attemptFor, fakeAnthropic, statusBody } from './claude-reset.testkit';
 import { createLimitResetStore } from './limit-reset-store';
 import { parseClaimResult, readClaimResponse } from './parse-claim-result';
 import { parseResetStatus } from './parse-reset-status';

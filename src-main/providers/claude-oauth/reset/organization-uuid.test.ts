@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { attemptClaudeLimitReset } from './attempt-limit-reset';
-import { BASE, NOW, TOKEN, attemptFor, fakeAnthropic, statusBody } from './claude-reset-test-kit';
+import { BASE, NOW, TOKEN, attemptFor, fakeAnthropic, statusBody } from './claude-reset.testkit';
 import { createLimitResetStore } from './limit-reset-store';
 import { resolveOrganizationUuid } from './organization-uuid';
 import { RESET_FAILURE_BACKOFF_MS } from './reset-memo';

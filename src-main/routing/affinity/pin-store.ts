@@ -1,5 +1,15 @@
-import { expiredPinKeys, pinKeyOf, type Pin } from '../routing/affinity/pin';
-import type { Database } from './open';
+import { expiredPinKeys, pinKeyOf, type Pin } from './pin';
+
+/** A change to one stored pin, written on the next flush. */
+export type PinChange = { kind: 'upsert'; pin: Pin } | { kind: 'delete'; pin: Pin };
+
+/** Where pins persist (db/affinity-rows.ts implements it with SQL only). */
+export interface PinRows {
+  /** Deletes the rows expired at `now` and returns the rest. */
+  loadLive(now: number): Pin[];
+  /** Writes every change in one transaction; throws (and keeps nothing) when it fails. */
+  writeAll(changes: readonly PinChange[]): void;
+}
 
 /**
  * Session pins (AFF-4) with write-behind: the in-memory map is the source of truth while running,
@@ -33,67 +43,11 @@ export interface AffinityRepo {
   pendingWrites(): number;
 }
 
-interface PinRow {
-  key_id: string;
-  session: string;
-  target: string;
-  connection_id: string;
-  created_at: number;
-  last_served_at: number;
-  expires_at: number;
-}
-
-type Pending = { kind: 'upsert'; pin: Pin } | { kind: 'delete'; pin: Pin };
-
-const toRow = (pin: Pin): PinRow => ({
-  key_id: pin.keyId,
-  session: pin.session,
-  target: pin.target,
-  connection_id: pin.connectionId,
-  created_at: pin.createdAt,
-  last_served_at: pin.lastServedAt,
-  expires_at: pin.expiresAt,
-});
-
-const fromRow = (row: PinRow): Pin => ({
-  keyId: row.key_id,
-  session: row.session,
-  target: row.target,
-  connectionId: row.connection_id,
-  createdAt: row.created_at,
-  lastServedAt: row.last_served_at,
-  expiresAt: row.expires_at,
-});
-
-/** Loads the live pins (deleting expired rows) and prepares every statement once. One per database. */
-export function createAffinityRepo(db: Database, now: number): AffinityRepo {
-  // A pin whose key or connection was deleted meanwhile is skipped, not failed: one such row must
-  // not sink the whole batch (the foreign keys would refuse it).
-  const upsert = db.prepare<[PinRow]>(`
-    INSERT INTO session_account_affinity (key_id, session, target, connection_id, created_at, last_served_at, expires_at)
-    SELECT @key_id, @session, @target, @connection_id, @created_at, @last_served_at, @expires_at
-    WHERE EXISTS (SELECT 1 FROM local_keys WHERE id = @key_id) AND EXISTS (SELECT 1 FROM connections WHERE id = @connection_id)
-    ON CONFLICT (key_id, session, target) DO UPDATE SET connection_id = excluded.connection_id,
-      created_at = excluded.created_at, last_served_at = excluded.last_served_at, expires_at = excluded.expires_at`);
-  const remove = db.prepare<[{ key_id: string; session: string; target: string }]>(
-    'DELETE FROM session_account_affinity WHERE key_id = @key_id AND session = @session AND target = @target',
-  );
-  db.prepare<[number]>('DELETE FROM session_account_affinity WHERE expires_at <= ?').run(now);
-  const rows = db.prepare<[], PinRow>('SELECT * FROM session_account_affinity').all();
-
+/** The pins over their stored rows: the live ones loaded at start (expired rows deleted then). */
+export function createAffinityRepo(rows: PinRows, now: number): AffinityRepo {
   const pins = new Map<string, Pin>();
-  for (const row of rows) {
-    const pin = fromRow(row);
-    pins.set(pinKeyOf(pin), pin);
-  }
-  let pending = new Map<string, Pending>();
-
-  const writeAll = db.transaction((batch: Map<string, Pending>) => {
-    for (const change of batch.values()) {
-      if (change.kind === 'upsert') upsert.run(toRow(change.pin));
-      else remove.run({ key_id: change.pin.keyId, session: change.pin.session, target: change.pin.target });
-    }
-  });
+  for (const pin of rows.loadLive(now)) pins.set(pinKeyOf(pin), pin);
+  let pending = new Map<string, PinChange>();
 
   const drop = (key: string): boolean => {
     const pin = pins.get(key);
@@ -133,7 +87,7 @@ export function createAffinityRepo(db: Database, now: number): AffinityRepo {
       const batch = pending;
       pending = new Map();
       try {
-        writeAll(batch);
+        rows.writeAll([...batch.values()]);
       } catch (error) {
         // Keep the failed changes, but never over a newer change made since the swap.
         for (const [key, change] of batch) if (!pending.has(key)) pending.set(key, change);

@@ -4,16 +4,16 @@
  * unref'd timer, hourly; lists are cached in memory and in SQLite, and a failure keeps the last one.
  * The decisions (who is due, what a failure keeps) are the pure functions of models-discovery.ts.
  */
-import type { ConnectionTestResult } from '../src-shared/domain/connection-test';
-import type { EventBus } from './kernel/event-bus';
-import type { DiscoveredModelsRepo } from './db/discovered-models-repo';
-import { isDiscoverable, isDue, type DiscoveredModel, type ListOutcome } from './providers/models-discovery';
-import { describeListingFailure, listUpstreamModels, type UpstreamListing } from './providers/models-discovery-fetch';
-import { createDiscoveryStore } from './providers/models-discovery-store';
-import { runConnectionTest } from './providers/test-connection';
-import type { UpstreamPools } from './providers/upstream-pools';
-import type { Catalog, RuntimeConnection } from './kernel/catalog';
-import type { ConnectionView } from '../src-shared/domain/connection';
+import type { ConnectionTestResult } from '../../src-shared/domain/connection-test';
+import type { EventBus } from '../kernel/event-bus';
+import type { DiscoveredModelsRepo } from '../providers/models-discovery-store';
+import { isDiscoverable, isDue, type DiscoveredModel, type ListOutcome } from '../providers/models-discovery';
+import { describeListingFailure, listUpstreamModels, type UpstreamListing } from '../providers/models-discovery-fetch';
+import { createDiscoveryStore } from '../providers/models-discovery-store';
+import { runConnectionTest } from '../providers/test-connection';
+import type { UpstreamPools } from '../providers/upstream-pools';
+import type { Catalog, RuntimeConnection } from '../kernel/catalog';
+import type { ConnectionView } from '../../src-shared/domain/connection';
 
 /** How often the timer looks for due lists; each list itself is refreshed hourly (REFRESH_INTERVAL_MS). */
 export const DISCOVERY_TICK_MS = 5 * 60_000;

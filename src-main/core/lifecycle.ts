@@ -1,7 +1,7 @@
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
-import type { Settings } from '../src-shared/domain/settings';
-import type { Storage } from './db/storage';
-import type { QuotaStore } from './quota/quota-ports';
+import type { Settings } from '../../src-shared/domain/settings';
+import type { Storage } from '../db/storage';
+import type { QuotaStore } from '../quota/quota-ports';
 
 const FLUSH_EVERY_MS = 1_000;
 const PRUNE_EVERY_MS = 60 * 60_000;

@@ -1,8 +1,9 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../../db/open';
-import { createTempDb, type TempDb } from '../../testing/temp-db';
-import type { DimensionRef } from '../quota-ports';
-import { createSqliteQuotaStore, type SqliteQuotaStore } from './sqlite-store';
+import { openDatabase } from '../db/open';
+import { createTempDb, type TempDb } from '../testing/temp-db';
+import type { DimensionRef } from '../quota/quota-ports';
+import { createSqliteQuotaStore } from './sqlite-quota-store';
+import type { LocalQuotaStore as SqliteQuotaStore } from '../quota/quota-ports';
 
 const HOUR = 3_600_000;
 const DIM: DimensionRef = { key: 'pool-1:requests:hourly', windowMs: HOUR };

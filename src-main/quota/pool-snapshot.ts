@@ -8,11 +8,11 @@ import {
   type QuotaDimensionsSource,
   type QuotaPoolView,
 } from '../../src-shared/domain/quota';
-import { catalogProviderOf } from '../quota/engine/plan-catalog';
-import { resolvePlan } from '../quota/engine/plan-resolve';
-import { effectiveWeights } from '../quota/engine/weights';
-import type { ResolvedPool } from '../quota/quota-ports';
-import { parseJsonArray } from './json-columns';
+import { catalogProviderOf } from './engine/plan-catalog';
+import { resolvePlan } from './engine/plan-resolve';
+import { effectiveWeights } from './engine/weights';
+import type { ResolvedPool } from './quota-ports';
+import { parseJsonArray } from '../kernel/json-columns';
 
 /** Rows of the quota tables as the repository reads them, joined with the names they point at. */
 export interface PoolRow {

@@ -1,9 +1,9 @@
-import { ok } from '../../src-shared/contract/errors';
-import type { DiscoveredModelsView } from '../../src-shared/contract/methods';
-import type { Handlers } from '../api/router';
-import type { HandlerDeps } from '../api/handlers/handler-deps';
-import { createDiscoveredModelsRepo } from '../db/discovered-models-repo';
-import { currentModels, isDiscoverable } from './models-discovery';
+import { ok } from '../../../src-shared/contract/errors';
+import type { DiscoveredModelsView } from '../../../src-shared/contract/methods';
+import type { Handlers } from '../router';
+import type { HandlerDeps } from './handler-deps';
+import { createDiscoveredModelsRepo } from '../../db/discovered-models-repo';
+import { currentModels, isDiscoverable } from '../../providers/models-discovery';
 
 type DiscoveryHandlers = Pick<Handlers, 'models.discovered'>;
 

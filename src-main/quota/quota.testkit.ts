@@ -6,7 +6,7 @@
 import type { MethodName, MethodOutput } from '../../src-shared/contract/methods';
 import type { QuotaPoolInput, QuotaPoolUsage } from '../../src-shared/domain/quota';
 import { startLeeway, type RunningLeeway } from '../testing/start-leeway';
-import type { CoreOptions } from '../core';
+import type { CoreOptions } from '../core/core';
 
 export const KEYS = {
   alice: 'lw-alice-local-key-0123456789',

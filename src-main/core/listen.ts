@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fail, ok, type Result } from '../src-shared/contract/errors';
+import { fail, ok, type Result } from '../../src-shared/contract/errors';
 
 /** Binds a server, turning "port in use" into one line that names the flag to change it. */
 export function listen(server: Server, host: string, port: number, flag: string): Promise<Result<number>> {

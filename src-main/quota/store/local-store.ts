@@ -1,13 +1,17 @@
-import { QUOTA_WINDOW_MS } from '../../../src-shared/domain/quota';
-import { reportStorageFault } from '../../db/storage-health';
-import type { Database } from '../../db/open';
 import { bucketIndexOf } from '../engine/sliding-window';
-import type { BucketPairs, DimensionRef, QuotaStore, QuotaStoreNow } from '../quota-ports';
+import type {
+  BucketPairs,
+  DimensionRef,
+  LocalQuotaStore,
+  QuotaBucketRows,
+  QuotaStoreNow,
+  StoredBucket,
+} from '../quota-ports';
 import { effectiveAt, rollTo, viewCurr, viewPrev, type BucketPair } from './bucket-pair';
 import { createKeyedMutex } from './keyed-mutex';
 
 /**
- * The default quota counter store (QDRV-1) over `quota_consumption`, written behind so the request
+ * The default quota counter store (QDRV-1) over the `quota_consumption` rows, written behind so the request
  * path never waits on a SQLite write (issue 10).
  *
  * Correctness: only one Leeway may open a data directory (its lock), so while this process runs
@@ -21,27 +25,14 @@ import { createKeyedMutex } from './keyed-mutex';
  * Loss window: a crash loses at most one flush interval of consumption, i.e. the counters under-count
  * by what was served in that interval — the drift QPIPE-N1 accepts.
  */
-export interface SqliteQuotaStore extends QuotaStore {
-  /** Always there: every answer comes from memory (a first touch reads its two rows synchronously). */
-  sync(): QuotaStoreNow;
-  /** Writes every pending row in one transaction now; returns how many rows it wrote. */
-  flush(): number;
-}
-
-export interface SqliteQuotaStoreOptions {
+export interface LocalQuotaStoreOptions {
   /** How often pending rows are written; default 1 000 ms. */
   flushIntervalMs?: number;
   /** Where a failed background flush is reported (the rows stay pending). */
   log?: (line: string) => void;
 }
 
-interface PendingRow {
-  keyId: string;
-  dimKey: string;
-  index: number;
-  consumed: number;
-  updatedAt: number;
-}
+type PendingRow = StoredBucket;
 
 /** A pair in memory with the pending writes of its two rows (see `consumeNow`). */
 interface StorePair extends BucketPair {
@@ -50,43 +41,10 @@ interface StorePair extends BucketPair {
   currRow: PendingRow | null;
 }
 
-interface StoredRow {
-  bucket_index: number;
-  consumed: number;
-  updated_at: number;
-}
-
 const DEFAULT_FLUSH_INTERVAL_MS = 1_000;
 
-/** Opens the SQLite store on an already migrated database; the caller keeps owning `db`. */
-export function createSqliteQuotaStore(db: Database, opts: SqliteQuotaStoreOptions = {}): SqliteQuotaStore {
-  const selectPair = db.prepare<[string, string, number, number], StoredRow>(
-    `SELECT bucket_index, consumed, updated_at FROM quota_consumption
-      WHERE api_key_id = ? AND dimension_key = ? AND bucket_index IN (?, ?)`,
-  );
-  const upsert = db.prepare<[string, string, number, number, number]>(
-    `INSERT INTO quota_consumption (api_key_id, dimension_key, bucket_index, consumed, updated_at)
-     VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT (api_key_id, dimension_key, bucket_index)
-     DO UPDATE SET consumed = excluded.consumed, updated_at = excluded.updated_at`,
-  );
-  // Old by age AND out of its window: a monthly bucket last written 20 days ago still counts, so the
-  // 14-day retention (QENV-3) must not cut it. The window is the dimension key's suffix.
-  const deleteOlder = db.prepare<{ cutoff: number; now: number }>(
-    `DELETE FROM quota_consumption WHERE updated_at < @cutoff AND bucket_index < (@now / CASE
-       WHEN dimension_key LIKE '%:5h' THEN ${QUOTA_WINDOW_MS['5h']}
-       WHEN dimension_key LIKE '%:hourly' THEN ${QUOTA_WINDOW_MS.hourly}
-       WHEN dimension_key LIKE '%:daily' THEN ${QUOTA_WINDOW_MS.daily}
-       WHEN dimension_key LIKE '%:weekly' THEN ${QUOTA_WINDOW_MS.weekly}
-       WHEN dimension_key LIKE '%:monthly' THEN ${QUOTA_WINDOW_MS.monthly}
-       ELSE 1 END) - 1`,
-  );
-  const deleteKey = db.prepare<[string]>('DELETE FROM quota_consumption WHERE api_key_id = ?');
-  const deleteAll = db.prepare('DELETE FROM quota_consumption');
-  const writeAll = db.transaction((rows: PendingRow[]) => {
-    for (const r of rows) upsert.run(r.keyId, r.dimKey, r.index, r.consumed, r.updatedAt);
-  });
-
+/** The local counters over their stored rows (the caller keeps owning what is behind `rows`). */
+export function createLocalQuotaStore(rows: QuotaBucketRows, opts: LocalQuotaStoreOptions = {}): LocalQuotaStore {
   // By dimension key, then api key id: a lookup builds no string. Each pair points at its two rows'
   // pending writes (null once none), so a consume updates one row in place instead of making one.
   const pairs = new Map<string, Map<string, StorePair>>();
@@ -104,13 +62,13 @@ export function createSqliteQuotaStore(db: Database, opts: SqliteQuotaStoreOptio
     if (!pair) {
       const index = bucketIndexOf(now, dim.windowMs);
       pair = { keyId, index, prev: 0, curr: 0, prevAt: 0, currAt: 0, touchedAt: now, prevRow: null, currRow: null };
-      for (const row of selectPair.all(keyId, dim.key, index, index - 1)) {
-        if (row.bucket_index === index) {
+      for (const row of rows.pair(keyId, dim.key, index)) {
+        if (row.index === index) {
           pair.curr = row.consumed;
-          pair.currAt = row.updated_at;
+          pair.currAt = row.updatedAt;
         } else {
           pair.prev = row.consumed;
-          pair.prevAt = row.updated_at;
+          pair.prevAt = row.updatedAt;
         }
       }
       byKey.set(keyId, pair);
@@ -121,22 +79,22 @@ export function createSqliteQuotaStore(db: Database, opts: SqliteQuotaStoreOptio
 
   const flush = (): number => {
     if (pending.size === 0) return 0;
-    const rows = [...pending];
-    writeAll(rows);
+    const batch = [...pending];
+    rows.writeAll(batch);
     // Only after the commit: a throw above leaves every row pending for the next attempt. Nothing
     // can write a row between the two lines (the transaction is synchronous).
     pending.clear();
-    return rows.length;
+    return batch.length;
   };
 
   const timer = setInterval(() => {
     // The core closes the database after the store; until close() comes there is nothing to do.
-    if (!db.open) return;
+    if (!rows.isOpen()) return;
     try {
       flush();
     } catch (error) {
       // A disk that refuses writes is reported once, as degraded storage (issue 21 §16); the rows wait either way.
-      if (!reportStorageFault(db, error))
+      if (!rows.reportFault(error))
         opts.log?.(`[quota:factory] sqlite flush failed, ${pending.size} rows kept for the next try: ${String(error)}`);
     }
   }, opts.flushIntervalMs ?? DEFAULT_FLUSH_INTERVAL_MS);
@@ -245,7 +203,7 @@ export function createSqliteQuotaStore(db: Database, opts: SqliteQuotaStoreOptio
         ensureOpen();
         flush();
         const cutoff = now - retentionMs;
-        const removed = deleteOlder.run({ cutoff: Math.floor(cutoff), now: Math.floor(now) }).changes;
+        const removed = rows.deleteOlder(Math.floor(cutoff), Math.floor(now));
         // Everything was just flushed, so the table is the truth: forget memory and reload on next touch.
         if (removed > 0) pairs.clear();
         return removed;
@@ -257,8 +215,8 @@ export function createSqliteQuotaStore(db: Database, opts: SqliteQuotaStoreOptio
         const mine = (owner: string): boolean => keyId === undefined || owner === keyId;
         for (const byKey of pairs.values()) for (const id of byKey.keys()) if (mine(id)) byKey.delete(id);
         for (const row of pending) if (mine(row.keyId)) pending.delete(row);
-        if (keyId === undefined) deleteAll.run();
-        else deleteKey.run(keyId);
+        if (keyId === undefined) rows.deleteAll();
+        else rows.deleteKey(keyId);
       });
     },
     flush: () => {
@@ -270,7 +228,7 @@ export function createSqliteQuotaStore(db: Database, opts: SqliteQuotaStoreOptio
         if (closed) return;
         clearInterval(timer);
         closed = true;
-        if (db.open) flush();
+        if (rows.isOpen()) flush();
       });
     },
   };

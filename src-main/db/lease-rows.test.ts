@@ -5,7 +5,8 @@ import { EMPTY_LEASE_BOOK, type LeaseBook } from '../routing/leases/lease-book';
 import { checkFence } from '../routing/leases/lease-fence';
 import { acquireLease, pruneEndedLeases, releaseLease } from '../routing/leases/lease-lifecycle';
 import { createMemoryDb, createTempDb } from '../testing/temp-db';
-import { createLeasesRepo } from './leases-repo';
+import { createLeasesRepo } from '../routing/leases/lease-store';
+import { createLeaseRows } from './lease-rows';
 import { hashLeaseOwner, mintLeaseOwner } from './lease-owner-material';
 import { openDatabase, type Database } from './open';
 
@@ -57,7 +58,7 @@ describe('leases repo', () => {
     closers.push(temp.close);
     seed(temp.db);
     const { owner, ownerHash } = mintLeaseOwner();
-    const repo = createLeasesRepo(temp.db);
+    const repo = createLeasesRepo(createLeaseRows(temp.db));
     const committed = repo.commit(acquired(repo.book(), ownerHash, 'k1', ['c1'], T0));
     expect(committed.ok).toBe(true);
     temp.db.pragma('wal_checkpoint(TRUNCATE)');
@@ -67,7 +68,7 @@ describe('leases repo', () => {
 
     const reopened = openDatabase(temp.file);
     closers.push(() => reopened.close());
-    const book = createLeasesRepo(reopened).book();
+    const book = createLeasesRepo(createLeaseRows(reopened)).book();
     expect(checkFence(book, { ownerHash, generation: 1, keyId: 'k1' }, 'c1', T0 + 1)).toMatchObject({ kind: 'ok' });
   });
 
@@ -75,7 +76,7 @@ describe('leases repo', () => {
     const db = createMemoryDb();
     closers.push(() => db.close());
     seed(db);
-    const repo = createLeasesRepo(db);
+    const repo = createLeasesRepo(createLeaseRows(db));
     const a = hashLeaseOwner('a');
     const b = hashLeaseOwner('b');
     expect(repo.commit(acquired(repo.book(), a, 'k1', ['c1'], T0)).ok).toBe(true);
@@ -104,7 +105,7 @@ describe('leases repo', () => {
     const db = createMemoryDb();
     closers.push(() => db.close());
     seed(db);
-    const repo = createLeasesRepo(db);
+    const repo = createLeasesRepo(createLeaseRows(db));
     const result = repo.commit(acquired(repo.book(), hashLeaseOwner('a'), 'k1', ['no-such-connection'], T0));
     expect(result).toMatchObject({ ok: false, error: { code: 'storage_unavailable' } });
     expect(repo.book()).toBe(EMPTY_LEASE_BOOK);
@@ -114,7 +115,7 @@ describe('leases repo', () => {
     const db = createMemoryDb();
     closers.push(() => db.close());
     seed(db);
-    const repo = createLeasesRepo(db);
+    const repo = createLeasesRepo(createLeaseRows(db));
     const a = hashLeaseOwner('a');
     repo.commit(acquired(repo.book(), a, 'k1', ['c1'], T0));
     const released = releaseLease(
@@ -132,6 +133,6 @@ describe('leases repo', () => {
     expect(repo.commit(repo.book())).toEqual({ ok: true, value: released });
     repo.commit(pruneEndedLeases(repo.book(), T0 + 10 + 1_000, 1_000));
     expect(db.prepare('SELECT COUNT(*) FROM session_leases').pluck().get()).toBe(0);
-    expect(createLeasesRepo(db).book()).toBe(EMPTY_LEASE_BOOK);
+    expect(createLeasesRepo(createLeaseRows(db)).book()).toBe(EMPTY_LEASE_BOOK);
   });
 });

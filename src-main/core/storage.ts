@@ -1,9 +1,9 @@
-import type { AppError } from '../src-shared/contract/errors';
-import { STORAGE_OK, type StorageStatus } from '../src-shared/domain/storage-status';
-import type { EventBus } from './kernel/event-bus';
-import { MAX_HELD_ROWS } from './db/request-log-repo';
-import { describeFault, storageFaultOf } from './db/storage-fault';
-import type { StorageHealth } from './db/storage-health';
+import type { AppError } from '../../src-shared/contract/errors';
+import { STORAGE_OK, type StorageStatus } from '../../src-shared/domain/storage-status';
+import type { EventBus } from '../kernel/event-bus';
+import { MAX_HELD_ROWS } from '../db/request-log-repo';
+import { describeFault, storageFaultOf } from '../db/storage-fault';
+import type { StorageHealth } from '../db/storage-health';
 
 /**
  * Issue 21 §16: every door hears about the storage's health — the dashboard (`storage.changed`),

@@ -1,5 +1,5 @@
 import type { ClaudeConnectionStatus, ClaudeLaneView } from '../../../src-shared/domain/claude';
-import { T0 } from '../shell-fixtures';
+import { T0 } from '../shell-fixtures.testkit';
 
 /** A Claude status whose 5-hour window is at `fiveHour` (fraction) resetting `resetsInMs` after T0, the week at `week`. */
 export function claudeStatus(

@@ -1,6 +1,6 @@
-import type { HandlerDeps } from './api/handlers/handler-deps';
-import type { Storage } from './db/storage';
-import type { ResilienceRuntime } from './resilience/resilience-runtime';
+import type { HandlerDeps } from '../api/handlers/handler-deps';
+import type { Storage } from '../db/storage';
+import type { ResilienceRuntime } from '../resilience/resilience-runtime';
 
 type StorageDeps = Pick<
   HandlerDeps,

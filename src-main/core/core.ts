@@ -1,58 +1,60 @@
+import { ENGINE_STORES } from './engine-stores';
 import { existsSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
-import { fail, ok, type Result } from '../src-shared/contract/errors';
-import type { ProxyInfo } from '../src-shared/contract/methods';
-import { DEFAULT_SETTINGS, type Settings } from '../src-shared/domain/settings';
-import { createAdminHandler, type AdminHandler } from './admin/admin-handler';
-import { handlerDeps } from './core-handler-deps';
-import { closeServers, createSettlingTracker, startQuotaGc, startStorageTimers } from './core-lifecycle';
-import { drainRequests } from './core-shutdown';
-import { announceStorageHealth, storageRefusal, storageStatusOf } from './core-storage';
+import { fail, ok, type Result } from '../../src-shared/contract/errors';
+import type { ProxyInfo } from '../../src-shared/contract/methods';
+import { DEFAULT_SETTINGS, type Settings } from '../../src-shared/domain/settings';
+import { createAdminHandler, type AdminHandler } from '../admin/admin-handler';
+import { handlerDeps } from './handler-deps';
+import { closeServers, createSettlingTracker, startQuotaGc, startStorageTimers } from './lifecycle';
+import { drainRequests } from './shutdown';
+import { announceStorageHealth, storageRefusal, storageStatusOf } from './storage';
 import { resolveAdminToken } from './admin-token';
-import { createEventBus, type EventBus } from './kernel/event-bus';
-import { createKeyVerifier } from './api/key-verifier';
-import { createHandlers } from './api/handlers/create-handlers';
-import { createRouter, type Router } from './api/router';
-import { applyConfig } from './config/apply-config';
-import { loadConfig, storedNamesOf, type ConfigProblem, type LoadedConfig } from './config/load-config';
-import { acquireDataDirLock, checkDataDirFree, type DataDirLock } from './data-dir/data-dir-lock';
-import { createDataDir, secureDataDir } from './data-dir/data-dir-modes';
-import { watchDataDir, type DataDirWatch } from './data-dir/data-dir-watch';
-import { createStorageGate, type StorageGate } from './data-dir/storage-gate';
-import { openStorage, type Storage } from './db/storage';
-import type { Database } from './db/open';
-import { describeStartFault, storageFaultOf } from './db/storage-fault';
-import type { StorageHealth } from './db/storage-health';
+import { createEventBus, type EventBus } from '../kernel/event-bus';
+import { createKeyVerifier } from '../api/key-verifier';
+import { createHandlers } from '../api/handlers/create-handlers';
+import { createRouter, type Router } from '../api/router';
+import { applyConfig } from '../config/apply-config';
+import { loadConfig, storedNamesOf, type ConfigProblem, type LoadedConfig } from '../config/load-config';
+import { acquireDataDirLock, checkDataDirFree, type DataDirLock } from '../data-dir/data-dir-lock';
+import { createDataDir, secureDataDir } from '../data-dir/data-dir-modes';
+import { watchDataDir, type DataDirWatch } from '../data-dir/data-dir-watch';
+import { createStorageGate, type StorageGate } from '../data-dir/storage-gate';
+import { openStorage, type Storage } from '../db/storage';
+import type { Database } from '../db/open';
+import { describeStartFault, storageFaultOf } from '../db/storage-fault';
+import type { StorageHealth } from '../db/storage-health';
 import { listen, urlOf } from './listen';
-import { describeAppliedConfig } from './config/applied-line';
-import { createModelDiscovery } from './core-discovery';
-import { createDiscoveredModelsRepo } from './db/discovered-models-repo';
-import { createUpstreamPools } from './providers/upstream-pools';
-import { assembleClaude, lookUpMissingOrganizations } from './providers/claude-oauth/claude-assembly';
-import type { ClaudeRuntime } from './providers/claude-oauth/claude-runtime';
-import { createClaudeHooks } from './providers/claude-oauth/claude-hooks';
-import { createRoundRobinStore } from './routing/strategies/round-robin-store';
-import { toView } from './db/connections-repo';
-import { createConnectionSlots } from './resilience/queue/connection-slots';
-import { createInFlightRequests } from './proxy/in-flight';
-import { createProxyHandler, createProxyServer } from './proxy/server';
-import type { ProxyContext } from './proxy/proxy-context';
-import { type Catalog } from './kernel/catalog';
-import { buildCatalog } from './routing/build-catalog';
-import type { SecretBox } from './secrets/secret-box';
-import { createResilienceRuntime, type ResilienceRuntime } from './resilience/resilience-runtime';
-import { resilienceStoresOf } from './db/resilience-rows';
-import { resolveQuotaConfig } from './quota/engine/quota-config';
-import type { QuotaAdmin } from './quota/quota-ports';
-import { createQuotaRuntime, type QuotaRuntime } from './quota/runtime/quota-runtime';
-import { createQuotaShareDispatch } from './quota/runtime/quota-share-dispatch';
-import { createQuotaStoreFactory, type SwitchingQuotaStore } from './quota/store/store-factory';
-import { LEEWAY_VERSION } from './version';
-import type { LogLevel } from './observability/log-level';
-import type { TerminalTarget } from './observability/logger';
-import { createObservability } from './observability/observability';
-import { coreScrapeSources } from './observability/scrape-sources';
+import { describeAppliedConfig } from '../config/applied-line';
+import { createModelDiscovery } from './discovery';
+import { createDiscoveredModelsRepo } from '../db/discovered-models-repo';
+import { createUpstreamPools } from '../providers/upstream-pools';
+import { assembleClaude, lookUpMissingOrganizations } from '../providers/claude-oauth/claude-assembly';
+import type { ClaudeRuntime } from '../providers/claude-oauth/claude-runtime';
+import { createClaudeHooks } from '../providers/claude-oauth/claude-hooks';
+import { createRoundRobinStore } from '../routing/strategies/round-robin-store';
+import { toView } from '../db/connections-repo';
+import { createConnectionSlots } from '../resilience/queue/connection-slots';
+import { createInFlightRequests } from '../proxy/in-flight';
+import { createProxyHandler, createProxyServer } from '../proxy/server';
+import type { ProxyContext } from '../proxy/proxy-context';
+import { type Catalog } from '../kernel/catalog';
+import { buildCatalog } from '../routing/build-catalog';
+import type { SecretBox } from '../secrets/secret-box';
+import { createResilienceRuntime, type ResilienceRuntime } from '../resilience/resilience-runtime';
+import { resilienceStoresOf } from '../db/resilience-rows';
+import { resolveQuotaConfig } from '../quota/engine/quota-config';
+import type { QuotaAdmin } from '../quota/quota-ports';
+import { createQuotaRuntime, type QuotaRuntime } from '../quota/runtime/quota-runtime';
+import { createQuotaShareDispatch } from '../quota/runtime/quota-share-dispatch';
+import { createQuotaStoreFactory, type SwitchingQuotaStore } from '../quota/store/store-factory';
+import { createSqliteQuotaStore } from './sqlite-quota-store';
+import { LEEWAY_VERSION } from '../kernel/version';
+import type { LogLevel } from '../observability/log-level';
+import type { TerminalTarget } from '../observability/logger';
+import { createObservability } from '../observability/observability';
+import { coreScrapeSources } from '../observability/scrape-sources';
 
 export interface CoreOptions {
   dataDir: string;
@@ -325,7 +327,12 @@ export function createCore(options: CoreOptions): Core {
       return result;
     };
 
-    const opened = openStorage(dbFile, dir, options.secretBox, undefined, now(), now);
+    const opened = openStorage(dbFile, dir, {
+      box: options.secretBox,
+      now: now(),
+      clock: now,
+      engines: ENGINE_STORES,
+    });
     if (!opened.ok) return refuse(opened);
     const s = (storage = opened.value);
     health = s.health;
@@ -351,7 +358,11 @@ export function createCore(options: CoreOptions): Core {
       return resolved;
     };
     const quotaConfig = { value: quotaConfigOf(settingsCache.value.quotaStore) };
-    const factory = createQuotaStoreFactory({ db: s.db, config: () => quotaConfig.value, log });
+    const factory = createQuotaStoreFactory({
+      openLocal: (report) => createSqliteQuotaStore(s.db, { log: report }),
+      config: () => quotaConfig.value,
+      log,
+    });
     const store = (quotaStore = options.wrapQuotaStore ? options.wrapQuotaStore(factory) : factory);
     const q = (quota = createQuotaRuntime({
       store,

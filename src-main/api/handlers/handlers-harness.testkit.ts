@@ -1,3 +1,4 @@
+import { ENGINE_STORES } from '../../core/engine-stores';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -7,7 +8,7 @@ import { openStorage, type Storage } from '../../db/storage';
 import { createEventBus } from '../../kernel/event-bus';
 import { createRouter, type Handlers, type Router } from '../router';
 import { createHandlers } from './create-handlers';
-import { createFakeQuotaAdmin } from './fake-quota-admin';
+import { createFakeQuotaAdmin } from './fake-quota-admin.testkit';
 
 export const T0 = 1_700_000_000_000;
 
@@ -46,7 +47,7 @@ export function connectionDraft(name: string, models: string[] = []): Connection
 
 export function startHandlersHarness(): HandlersHarness {
   const dir = mkdtempSync(join(tmpdir(), 'leeway-handlers-'));
-  const opened = openStorage(join(dir, 'leeway.sqlite'), dir, undefined, undefined, T0);
+  const opened = openStorage(join(dir, 'leeway.sqlite'), dir, { now: T0, engines: ENGINE_STORES });
   if (!opened.ok) throw new Error(opened.error.message);
   const storage = opened.value;
   const bus = createEventBus();

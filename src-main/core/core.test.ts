@@ -14,8 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from './core';
-import { startFakeUpstream, type FakeUpstream } from './testing/fake-upstream';
-import { openaiConnection, startLeeway, type RunningLeeway } from './testing/start-leeway';
+import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
+import { openaiConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
 const cleanups: (() => Promise<void> | void)[] = [];
 afterEach(async () => {

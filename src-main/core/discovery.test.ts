@@ -1,16 +1,16 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { connectionInputSchema } from '../src-shared/domain/connection';
-import { createEventBus } from './kernel/event-bus';
-import { createConnectionsRepo } from './db/connections-repo';
-import { createDiscoveredModelsRepo } from './db/discovered-models-repo';
-import { createModelDiscovery } from './core-discovery';
-import { REFRESH_INTERVAL_MS, RETRY_AFTER_FAILURE_MS } from './providers/models-discovery';
-import { createUpstreamPools } from './providers/upstream-pools';
-import { type Catalog } from './kernel/catalog';
-import { buildCatalog } from './routing/build-catalog';
-import type { SecretBox } from './secrets/secret-box';
-import { startFakeUpstream, type FakeUpstream } from './testing/fake-upstream';
-import { createMemoryDb } from './testing/temp-db';
+import { connectionInputSchema } from '../../src-shared/domain/connection';
+import { createEventBus } from '../kernel/event-bus';
+import { createConnectionsRepo } from '../db/connections-repo';
+import { createDiscoveredModelsRepo } from '../db/discovered-models-repo';
+import { createModelDiscovery } from './discovery';
+import { REFRESH_INTERVAL_MS, RETRY_AFTER_FAILURE_MS } from '../providers/models-discovery';
+import { createUpstreamPools } from '../providers/upstream-pools';
+import { type Catalog } from '../kernel/catalog';
+import { buildCatalog } from '../routing/build-catalog';
+import type { SecretBox } from '../secrets/secret-box';
+import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
+import { createMemoryDb } from '../testing/temp-db';
 
 const box: SecretBox = { kind: 'fake', seal: (plain) => plain, open: (sealed) => sealed };
 const T0 = 1_800_000_000_000;

@@ -2,7 +2,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { learnServed } from '../routing/affinity/pin-learn';
 import { pinKeyOf, type Pin, type PinScope } from '../routing/affinity/pin';
 import { createMemoryDb, createTempDb } from '../testing/temp-db';
-import { createAffinityRepo } from './affinity-repo';
+import { createAffinityRepo } from '../routing/affinity/pin-store';
+import { createPinRows } from './affinity-rows';
 import { openDatabase, type Database } from './open';
 
 const T0 = 1_700_000_000_000;
@@ -56,7 +57,7 @@ describe('affinity repo', () => {
     const temp = createTempDb();
     closers.push(temp.close);
     seed(temp.db);
-    const repo = createAffinityRepo(temp.db, T0);
+    const repo = createAffinityRepo(createPinRows(temp.db), T0);
     const a = pin({ session: 's1' }, 'c1');
     const b = pin({ session: 's2', keyId: 'k2', target: 'claude-haiku-4-5' }, 'c2');
     repo.put(a);
@@ -69,7 +70,7 @@ describe('affinity repo', () => {
 
     const reopened = openDatabase(temp.file);
     closers.push(() => reopened.close());
-    const restarted = createAffinityRepo(reopened, T0 + 1_000);
+    const restarted = createAffinityRepo(createPinRows(reopened), T0 + 1_000);
     expect(restarted.get(pinKeyOf(a))).toEqual(a);
     expect(restarted.get(pinKeyOf(b))).toEqual(b);
     expect(restarted.list()).toHaveLength(2);
@@ -77,7 +78,7 @@ describe('affinity repo', () => {
 
   it('AFF-4: a pin stored under the key the plan built, dropped and stored again, is the row a flush leaves', () => {
     const db = memory();
-    const repo = createAffinityRepo(db, T0);
+    const repo = createAffinityRepo(createPinRows(db), T0);
     const first = pin({}, 'c1');
     const key = pinKeyOf(first);
     repo.put(first, key);
@@ -93,7 +94,7 @@ describe('affinity repo', () => {
 
   it('AFF-8: a thousand extensions of one pin are one pending write, and the newest expiry is what is stored', () => {
     const db = memory();
-    const repo = createAffinityRepo(db, T0);
+    const repo = createAffinityRepo(createPinRows(db), T0);
     let current = pin({}, 'c1');
     for (let i = 1; i <= 1_000; i++) {
       const change = learnServed(current, current, 'c1', TTL, T0 + i);
@@ -109,12 +110,12 @@ describe('affinity repo', () => {
 
   it('AFF-4: loading deletes expired rows; prune drops expired pins from memory and the next flush from the table', () => {
     const db = memory();
-    const first = createAffinityRepo(db, T0);
+    const first = createAffinityRepo(createPinRows(db), T0);
     first.put(pin({ session: 'short' }, 'c1', T0, 1_000));
     first.put(pin({ session: 'long' }, 'c2', T0, 10_000));
     first.flush();
 
-    const second = createAffinityRepo(db, T0 + 1_000);
+    const second = createAffinityRepo(createPinRows(db), T0 + 1_000);
     expect(second.list().map((p) => p.session)).toEqual(['long']);
     expect(rowCount(db)).toBe(1);
     expect(second.prune(T0 + 9_999)).toBe(0);
@@ -127,7 +128,7 @@ describe('affinity repo', () => {
 
   it('AFF-6: a moved pin overwrites its row; clearing by connection, key, one pin or all forgets them', () => {
     const db = memory();
-    const repo = createAffinityRepo(db, T0);
+    const repo = createAffinityRepo(createPinRows(db), T0);
     const original = pin({ session: 's1' }, 'c1');
     repo.put(original);
     repo.flush();
@@ -152,7 +153,7 @@ describe('affinity repo', () => {
 
   it('AFF-4: a pin whose connection was deleted is skipped and does not sink the rest of the batch', () => {
     const db = memory();
-    const repo = createAffinityRepo(db, T0);
+    const repo = createAffinityRepo(createPinRows(db), T0);
     repo.put(pin({ session: 'gone' }, 'c3'));
     repo.put(pin({ session: 'kept' }, 'c1'));
     db.prepare("DELETE FROM connections WHERE id = 'c3'").run();
@@ -162,7 +163,7 @@ describe('affinity repo', () => {
 
   it('AFF-4: a failed flush keeps its changes pending (behind newer ones) and the next flush writes them', () => {
     const db = memory();
-    const repo = createAffinityRepo(db, T0);
+    const repo = createAffinityRepo(createPinRows(db), T0);
     repo.put(pin({ session: 's1' }, 'c1'));
     db.exec('ALTER TABLE session_account_affinity RENAME TO parked');
     expect(() => repo.flush()).toThrow();
