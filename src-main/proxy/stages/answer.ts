@@ -1,9 +1,9 @@
 import { statusOf, type AppError } from '../../../src-shared/contract/errors';
-import { HELD_MS_HEADER } from '../cooldown-hold';
-import { sendClientError } from '../client-errors';
-import { formatFailoverHeader } from '../failover-policy';
-import { endStreamWithError, relayResponse } from '../relay';
-import { relayErrorResponse } from '../relay-error';
+import { HELD_MS_HEADER } from './cooldown-hold';
+import { sendClientError } from '../relay/client-errors';
+import { formatFailoverHeader } from './failover-policy';
+import { endStreamWithError, relayResponse } from '../relay/relay';
+import { relayErrorResponse } from '../relay/relay-error';
 import type { Answer } from './attempt';
 import type { RequestFrame } from './frame';
 import { QUOTA_HEADER, type Ended } from './learn';

@@ -3,9 +3,9 @@ import type { AppError } from '../../../src-shared/contract/errors';
 import type { TargetExclusion } from '../../../src-shared/domain/cooldown';
 import type { LocalKeyView } from '../../../src-shared/domain/local-key';
 import type { FailoverHop, SessionPinMark } from '../../../src-shared/domain/request-log';
-import type { ModelEndpoint } from '../endpoints';
-import type { ModelBody } from '../parse-model-body';
-import type { KeepAlive } from '../sse-keepalive';
+import type { ModelEndpoint } from '../accept/endpoints';
+import type { ModelBody } from '../accept/parse-model-body';
+import type { KeepAlive } from '../relay/sse-keepalive';
 
 /** A model request as the accept step hands it over. */
 export interface ModelRequest {

@@ -3,7 +3,7 @@ import type { RequestAttempt, SessionPinMark } from '../../../src-shared/domain/
 import { learnServed, type PinChange } from '../../routing/affinity/pin-learn';
 import type { Target } from '../../kernel/target';
 import type { ProxyContext } from '../proxy-context';
-import type { RelayOutcome } from '../relay';
+import type { RelayOutcome } from '../relay/relay';
 import type { Admission, AttemptOutcome as ResilienceOutcome, AttemptVerdict } from '../../kernel/attempt-outcome';
 import type { Answer } from './attempt';
 import type { RequestFrame } from './frame';

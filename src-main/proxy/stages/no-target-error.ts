@@ -1,7 +1,7 @@
 import type { AppError } from '../../../src-shared/contract/errors';
 import type { TargetExclusion } from '../../../src-shared/domain/cooldown';
 import type { Catalog } from '../../kernel/catalog';
-import { quoteUserText } from '../quote-user-text';
+import { quoteUserText } from '../accept/quote-user-text';
 
 /** The exclusions behind each cooling refusal this module made, for the cooldown wait (CONC-7). */
 const behind = new WeakMap<AppError, readonly TargetExclusion[]>();

@@ -9,9 +9,9 @@ import { orderByPin } from '../../routing/affinity/pin-order';
 import { refusingFormat, resolveTargets, type Exclusion, type FormatRefusal } from '../../routing/resolve-targets';
 import { type Target } from '../../kernel/target';
 import { emergencyFallbackEnabled, parseEmergencyEnv } from '../../routing/strategies/emergency-fallback';
-import { exclusionLogFor } from '../exclusion-log';
+import { exclusionLogFor } from './exclusion-log';
 import type { ProxyContext } from '../proxy-context';
-import { quoteUserText } from '../quote-user-text';
+import { quoteUserText } from '../accept/quote-user-text';
 import { noConnectionsError, noTargetError } from './no-target-error';
 
 /** The session's pin as the plan saw it: the learn stage extends, creates or moves it. */

@@ -1,0 +1,240 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AppError } from '../../../src-shared/contract/errors';
+import { healthAnswer } from './health-answer';
+import { listModels } from '../../routing/resolve-targets';
+import { DEFAULT_SETTINGS } from '../../../src-shared/domain/settings';
+import { sendClientError, type ClientFormat } from '../relay/client-errors';
+import { installProtocolErrorAnswers } from './client-error-handler';
+import { guessFormat, pathnameOf } from '../relay/client-format';
+import { boundRefusedBody, installClientLimits, type ClientLimits } from './client-sockets';
+import {
+  isProxyNamespace,
+  logV1Repair,
+  matchEndpoint,
+  repairedPath,
+  v1RepairOf,
+  v1Warning,
+  type EndpointMatch,
+  type ModelEndpoint,
+} from './endpoints';
+import { continueBody, installExpectContinue } from './expect-continue';
+import { checkHost, checkTargetHost, isAllowedOrigin, localKeyOf } from './guards';
+import { handleModelRequest } from '../stages/handle-model-request';
+import { answerInternalError } from './internal-error';
+import { discoveredDetails, modelsBody } from './models-response';
+import type { ProxyContext } from '../proxy-context';
+import { readBody } from './read-body';
+import { loggedPath, recordRefusal, type Refusal } from './record-refusal';
+import { absoluteTarget } from './request-target';
+import { answerLeaseRequest, SESSION_LEASES_PATH } from './session-leases';
+import { WARNING_HEADER } from '../stages/answer';
+
+/** The lease lifecycle is small JSON; anything bigger is not a lease request. */
+const LEASE_BODY_LIMIT = 16 * 1024;
+const LEASE_DOOR: EndpointMatch = { kind: 'matched', endpoint: { kind: 'session-leases' } };
+const SLASH = 0x2f;
+
+/** The part of the admin door the proxy server delegates non-proxy paths to. */
+export interface SecondaryHandler {
+  handle(req: IncomingMessage, res: ServerResponse): boolean;
+}
+
+function sendJson(res: ServerResponse, status: number, body: string, head: boolean): void {
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
+  res.end(head ? undefined : body);
+}
+
+/**
+ * The host check for a request (PROD-18), and its target in origin-form. Issue 21 §7: an
+ * absolute-form target (`GET http://127.0.0.1:7431/v1/models`) is served by its path when it names
+ * this host, as RFC 9112 §3.2.2 asks of an origin server; `req.url` becomes that path, so every
+ * later reader (the admin door too) sees origin-form.
+ */
+function checkTarget(req: IncomingMessage, allowedHosts: ReadonlySet<string>): AppError | null {
+  const url = req.url ?? '/';
+  if (url.charCodeAt(0) === SLASH) return checkHost(req.rawHeaders, allowedHosts);
+  const target = absoluteTarget(url);
+  if (target.kind === 'unsupported') {
+    return { code: 'invalid_input', message: 'The request target must be a path, such as /v1/messages' };
+  }
+  req.url = target.url;
+  return checkTargetHost(target.authority, allowedHosts);
+}
+
+/** The request handler of the local endpoint: guards, then one of the proxy routes or the admin door. */
+export function createProxyHandler(ctx: ProxyContext, secondary: SecondaryHandler | null) {
+  const handle = createRequestHandler(ctx, secondary);
+  return (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
+    try {
+      return handle(req, res);
+    } catch (error) {
+      // Issue 21 §3: a synchronous throw would reach Node's emitter and end the process.
+      const pathname = pathnameOf(req.url ?? '/');
+      const refusal = { startedAt: ctx.now(), format: guessFormat(req, pathname), endpoint: loggedPath(pathname) };
+      answerInternalError(ctx, req, res, { ...refusal, keyName: null }, error);
+    }
+  };
+}
+
+function createRequestHandler(ctx: ProxyContext, secondary: SecondaryHandler | null) {
+  // A model request settles (and is logged) after its response; the promise lets a shutdown wait for it.
+  return (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
+    const startedAt = ctx.now();
+    const hostError = checkTarget(req, ctx.allowedHosts);
+    const url = req.url ?? '/';
+    const q = url.indexOf('?');
+    const rawPath = q === -1 ? url : url.slice(0, q);
+    // Issue 13 §6 / issue 21 §15: a base URL ending in /v1 doubles it, one without /v1 (opencode,
+    // Kilo) drops it; either is served as /v1/…, with a warning (endpoints.ts).
+    const repair = v1RepairOf(rawPath);
+    const pathname = repair === null ? rawPath : repairedPath(rawPath, repair);
+    if (repair !== null) {
+      res.setHeader(WARNING_HEADER, v1Warning(repair));
+      logV1Repair(ctx, repair, ctx.log, rawPath, startedAt);
+    }
+    const search = q === -1 ? '' : url.slice(q);
+    const format = guessFormat(req, pathname);
+    // Issue 13 §3: every refusal gets an activity row, under the endpoint's name once one matched.
+    let endpointName: string | null = null;
+    // Refused before a key was verified: no key name (a wrong key is never stored).
+    const refuse = (error: AppError) => {
+      req.resume();
+      boundRefusedBody(req);
+      sendClientError(res, format, error);
+      recordRefusal(ctx, { startedAt, format, endpoint: endpointName ?? loggedPath(pathname), keyName: null, error });
+    };
+
+    if (hostError) return refuse(hostError);
+    if (!isAllowedOrigin(headerString(req.headers.origin))) {
+      return refuse({ code: 'forbidden_origin', message: 'Requests from web pages on other origins are refused' });
+    }
+    const leases = pathname === SESSION_LEASES_PATH;
+    if (!leases && !isProxyNamespace(pathname)) {
+      // The admin door reads its bodies itself: a client waiting for 100 Continue gets it now.
+      if (secondary) continueBody(req, res);
+      if (secondary?.handle(req, res)) return;
+      return refuse({ code: 'not_found', message: `No route for ${req.method ?? 'GET'} ${pathname}` });
+    }
+    if (leases && req.method !== 'POST') {
+      res.setHeader('allow', 'POST');
+      return refuse({
+        code: 'method_not_allowed',
+        message: `${req.method ?? ''} is not allowed on ${pathname}; use POST`,
+      });
+    }
+    const match = leases ? LEASE_DOOR : matchEndpoint(req.method ?? 'GET', pathname);
+    if (match.kind === 'not_proxy')
+      return refuse({ code: 'not_found', message: `No route for ${req.method ?? 'GET'} ${pathname}` });
+    if (match.kind === 'wrong_method') {
+      res.setHeader('allow', match.allowed);
+      return refuse({
+        code: 'method_not_allowed',
+        message: `${req.method ?? ''} is not allowed on ${pathname}; use ${match.allowed}`,
+      });
+    }
+    const endpoint = match.endpoint;
+    if (endpoint.kind === 'model') endpointName = endpoint.name;
+    else if (endpoint.kind === 'session-leases') endpointName = SESSION_LEASES_PATH;
+    const head = req.method === 'HEAD';
+    if (endpoint.kind === 'health') {
+      const storage = ctx.storage();
+      const answer = healthAnswer(storage.status, storage.lost, ctx.version, ctx.settings().paused);
+      return sendJson(res, answer.httpStatus, answer.body, head);
+    }
+    const plainKey = localKeyOf(req.headers);
+    const key = plainKey ? ctx.verifyKey(plainKey) : null;
+    if (!key) {
+      return refuse({
+        code: 'unauthorized',
+        message: plainKey
+          ? 'Invalid local API key'
+          : 'Missing local API key: send it as x-api-key or Authorization: Bearer',
+      });
+    }
+    if (endpoint.kind === 'session-leases') {
+      const refusal = { startedAt, format, endpoint: SESSION_LEASES_PATH, keyName: key.name };
+      return readBody(req, res, LEASE_BODY_LIMIT)
+        .then((body) => {
+          if (!body.ok) {
+            refuseBody(req, res, format, body.error);
+            return recordRefusal(ctx, { ...refusal, error: body.error });
+          }
+          answerLeaseRequest(ctx, res, format, key, req.headers, body.value);
+        })
+        .catch((error: unknown) => answerInternalError(ctx, req, res, refusal, error));
+    }
+    if (endpoint.kind === 'models') {
+      const modelFormat = req.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai';
+      const catalog = ctx.catalog();
+      const body = modelsBody(modelFormat, listModels(catalog, modelFormat), {
+        search,
+        details: discoveredDetails(catalog),
+      });
+      return sendJson(res, 200, body, head);
+    }
+    return readBody(req, res, ctx.settings().maxBodyBytes)
+      .then((body) => {
+        if (!body.ok) {
+          refuseBody(req, res, endpoint.format, body.error);
+          return recordRefusal(ctx, { ...modelRefusal(startedAt, endpoint, key.name), error: body.error });
+        }
+        return handleModelRequest(ctx, { req, res, endpoint, search, body: body.value, key, startedAt });
+      })
+      .catch((error: unknown) =>
+        answerInternalError(ctx, req, res, modelRefusal(startedAt, endpoint, key.name), error),
+      );
+  };
+}
+
+/** A model request's refusal fields, built only when a refusal happens (nothing extra per served request). */
+function modelRefusal(startedAt: number, endpoint: ModelEndpoint, keyName: string): Omit<Refusal, 'error'> {
+  return { startedAt, format: endpoint.format, endpoint: endpoint.name, keyName };
+}
+
+/**
+ * A body that could not be read whole: a body over the limit (issue 21 §4) is refused with the
+ * connection closing after the answer, and the socket keeps reading what is still on its way
+ * (client-close.ts), so the client reads the 413 instead of a reset.
+ */
+function refuseBody(req: IncomingMessage, res: ServerResponse, format: ClientFormat, error: AppError): void {
+  if (error.code === 'body_too_large') {
+    res.setHeader('connection', 'close');
+    boundRefusedBody(req);
+  }
+  sendClientError(res, format, error);
+}
+
+function headerString(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export interface ProxyServerOptions {
+  /** Read on every connection and request, so a settings change applies at once. */
+  limits: () => ClientLimits;
+  log: (line: string) => void;
+}
+
+/**
+ * A node:http server tuned for long-lived streams, with every client socket bounded while its
+ * request is read (client-sockets.ts) and protocol errors answered in JSON (client-error-handler.ts).
+ */
+export function createProxyServer(
+  handler: (req: IncomingMessage, res: ServerResponse) => void,
+  options: ProxyServerOptions = { limits: () => DEFAULT_SETTINGS, log: () => undefined },
+): Server {
+  // requestTimeout 0: Leeway's own deadline answers 408 in the client's format. requireHostHeader
+  // off: the Host guard refuses a missing Host itself, in JSON. The check interval drives headersTimeout.
+  const server = createServer({
+    keepAliveTimeout: 65_000,
+    requestTimeout: 0,
+    headersTimeout: 60_000,
+    requireHostHeader: false,
+    connectionsCheckingInterval: 1_000,
+  });
+  installClientLimits(server, options.limits, options.log);
+  installProtocolErrorAnswers(server, options.limits);
+  installExpectContinue(server);
+  // After the limits: their 'request' listener must see each request before the handler answers it.
+  server.on('request', handler);
+  return server;
+}
