@@ -1,5 +1,4 @@
 import { createHash } from 'node:crypto';
-import type { AppError } from '../../../src-shared/contract/errors';
 import type { ComboView } from '../../../src-shared/domain/combo';
 import type { WireFormat } from '../../../src-shared/domain/connection';
 import type { TargetExclusion } from '../../../src-shared/domain/cooldown';
@@ -12,7 +11,7 @@ import { emergencyFallbackEnabled, parseEmergencyEnv } from '../../routing/strat
 import { exclusionLogFor } from './exclusion-log';
 import type { ProxyContext } from '../proxy-context';
 import { quoteUserText } from '../accept/quote-user-text';
-import { noConnectionsError, noTargetError } from './no-target-error';
+import { noConnectionsError, noTarget, type NoTarget } from './no-target-error';
 
 /** The session's pin as the plan saw it: the learn stage extends, creates or moves it. */
 export interface PinPlan {
@@ -24,17 +23,22 @@ export interface PinPlan {
   decided: string | null;
 }
 
-export type Plan =
-  | { kind: 'refused'; error: AppError }
-  | {
-      kind: 'candidates';
-      candidates: readonly Target[];
-      excluded: TargetExclusion[];
-      combo: ComboView | null;
-      pin: PinPlan | null;
-      /** Set for a pool's `qtSd/` combo: its candidates wait for their slot (CONC-3); release ends the pick's in-flight lease. */
-      quotaShare: { release(): void } | null;
-    };
+/**
+ * The plan stage's answer: candidates in order, or why there are none — `cooling` when only timers
+ * stand in the way (the request loop may wait, CONC-7), `refused` otherwise.
+ */
+export type Plan = CandidatesPlan | NoTarget;
+
+export interface CandidatesPlan {
+  kind: 'candidates';
+  candidates: readonly Target[];
+  /** What routing left out and why; the admit stage adds its own. */
+  excluded: TargetExclusion[];
+  combo: ComboView | null;
+  pin: PinPlan | null;
+  /** Set for a pool's `qtSd/` combo: its candidates wait for their slot (CONC-3); release ends the pick's in-flight lease. */
+  quotaShare: { release(): void } | null;
+}
 
 const connectionIdOf = (t: Target) => t.connection.view.id;
 
@@ -127,15 +131,15 @@ export function planRequest(
   if (screened.runnable.length === 0) {
     const nothing = noConnectionsError(ctx.catalog(), ctx.dashboardUrl);
     if (nothing) return { kind: 'refused', error: nothing };
-    const error = noTargetError(model, excluded);
-    if (error.code === 'all_targets_cooling_down') {
+    const nothingRuns = noTarget(model, excluded);
+    if (nothingRuns.kind === 'cooling') {
       // ROUTE-7: the operator's log names every reason and how long it has left, once per model per window.
       const parts = excluded.map(
         (e) => `${e.connection}=${e.reason}${e.retryAfterSeconds === null ? '' : `:${e.retryAfterSeconds}s`}`,
       );
       exclusionLogFor(ctx, ctx.log).report(model, resolution.combo !== null, parts, now);
     }
-    return { kind: 'refused', error };
+    return nothingRuns;
   }
   // ROUTE-10/11: a pool's system combo is ordered by the quota-share scheduler, never a public strategy.
   const share = resolution.system ? ctx.quotaShare.order(resolution.system, screened.runnable, model, now) : null;
