@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { QuotaPoolView } from '../../../src-shared/domain/quota';
 import { Dialog } from '../../components/dialog';
 import { DialogActions } from '../../components/dialog-actions';
+import { ErrorNotice } from '../../components/error-notice';
 import { useFormErrors } from '../../components/use-form-errors';
 import { useAction } from '../../resources/action';
 import { useResource } from '../../resources/resource-context';
@@ -45,10 +46,8 @@ export function EditAllocationsModal({ pool, onClose }: { pool: QuotaPoolView; o
           onChange={change}
         />
         {/* Errors the allocations cannot show (a connection gone meanwhile) still need a place. */}
-        {[errors.form, errors.connections, errors.dimensions, errors.name].filter(Boolean).map((line) => (
-          <p key={line} className="notice error" role="alert">
-            {line}
-          </p>
+        {[errors.form, errors.connections, errors.dimensions, errors.name].map((line, i) => (
+          <ErrorNotice key={i} message={line} />
         ))}
         <DialogActions onCancel={onClose} busy={upsert.pending} submitLabel="Save allocations" />
       </form>
