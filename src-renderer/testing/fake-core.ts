@@ -6,6 +6,7 @@ import { createApiClient, type ApiClient } from '../api/api-client';
 import type { CoreEventListener, Transport } from '../api/transport';
 import { fakeRequest } from './fake-fixtures';
 import type { FakeHandlers } from './fake-handlers';
+import { createFakeOperations } from './fake-operations';
 import { createFakeReads } from './fake-reads';
 import { createFakeState, type FakeState } from './fake-state';
 import { createFakeWrites } from './fake-writes';
@@ -30,7 +31,11 @@ export function createFakeCore(seed: Partial<FakeState> = {}, now: () => number 
   const listeners = new Set<CoreEventListener>();
   const reconnectListeners = new Set<() => void>();
   const calls: FakeCore['calls'] = [];
-  const handlers = { ...createFakeReads(state, now), ...createFakeWrites(state, now) } satisfies FakeHandlers;
+  const handlers = {
+    ...createFakeReads(state, now),
+    ...createFakeWrites(state, now),
+    ...createFakeOperations(state, now),
+  } satisfies FakeHandlers;
   const emit = (event: CoreEvent): void => {
     for (const listener of [...listeners]) listener(event);
   };
