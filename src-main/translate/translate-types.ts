@@ -30,6 +30,11 @@ export interface RequestOptions {
   model: string;
   /** Whether the upstream has reasoning fields (`reasoning_content` on chat messages): thinking is carried, else dropped. */
   reasoning: boolean;
+  /**
+   * The client asked for a stream where its body cannot say so: a Gemini client calls
+   * `:streamGenerateContent` (the URL says it). Other formats say `stream: true` in the body.
+   */
+  stream?: boolean;
 }
 
 export type RequestTranslator = (body: Json, options: RequestOptions) => RequestTranslation;
