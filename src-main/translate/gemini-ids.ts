@@ -27,8 +27,9 @@ export function upstreamToolId(id: string): string {
 }
 
 /** Marks a signature that was canonical base64 (re-encoded base64url) or any other text (its UTF-8 bytes). */
-const SIG_BASE64 = '__sig_';
-const SIG_TEXT = '__sigt_';
+const SIG_MARK = '__sig';
+const SIG_BASE64 = `${SIG_MARK}_`;
+const SIG_TEXT = `${SIG_MARK}t_`;
 
 /** The id a Chat or Anthropic client sees for a Gemini call: its id, plus its signature when it has one. */
 export function clientToolId(id: string, signature: string | null): string {
@@ -45,15 +46,17 @@ export interface SplitToolId {
 
 /** The reverse of clientToolId: the Gemini call id and its signature (null when the id carried none). */
 export function splitToolId(clientId: string): SplitToolId {
-  const text = clientId.indexOf(SIG_TEXT);
-  if (text > 0) {
-    const encoded = clientId.slice(text + SIG_TEXT.length);
-    return { id: clientId.slice(0, text), signature: Buffer.from(encoded, 'base64url').toString('utf8') };
+  // The first mark wins: the encoded signature after it may hold any base64url text, marks included.
+  const at = clientId.indexOf(SIG_MARK);
+  if (at <= 0) return { id: clientId, signature: null };
+  const rest = clientId.slice(at);
+  if (rest.startsWith(SIG_BASE64)) {
+    const bytes = Buffer.from(rest.slice(SIG_BASE64.length), 'base64url');
+    return { id: clientId.slice(0, at), signature: bytes.toString('base64') };
   }
-  const base64 = clientId.indexOf(SIG_BASE64);
-  if (base64 > 0) {
-    const encoded = clientId.slice(base64 + SIG_BASE64.length);
-    return { id: clientId.slice(0, base64), signature: Buffer.from(encoded, 'base64url').toString('base64') };
+  if (rest.startsWith(SIG_TEXT)) {
+    const bytes = Buffer.from(rest.slice(SIG_TEXT.length), 'base64url');
+    return { id: clientId.slice(0, at), signature: bytes.toString('utf8') };
   }
   return { id: clientId, signature: null };
 }

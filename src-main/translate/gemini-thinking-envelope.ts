@@ -14,9 +14,10 @@ const MARK = 'leeway';
 /** `MARK` in base64: 6 bytes, so every envelope starts with these characters. */
 const MARK_BASE64 = Buffer.from(MARK, 'utf8').toString('base64');
 
+/** A block Anthropic can verify: thinking with its signature (an empty one is another model's), or redacted. */
 function isThinking(block: Json): boolean {
-  if (block.type === 'thinking') return asString(block.thinking) !== null && asString(block.signature) !== null;
-  return block.type === 'redacted_thinking' && asString(block.data) !== null;
+  if (block.type === 'thinking') return asString(block.thinking) !== null && Boolean(asString(block.signature));
+  return block.type === 'redacted_thinking' && Boolean(asString(block.data));
 }
 
 /** Thinking and redacted_thinking blocks → a thoughtSignature (null when there are none). */

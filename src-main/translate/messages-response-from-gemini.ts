@@ -18,7 +18,8 @@ export const messagesResponseFromGemini: ResponseTranslator = (body, context) =>
   for (const part of answer.parts) {
     const last = content[content.length - 1];
     if (part.kind === 'call') {
-      const id = clientToolId(part.id ?? toolCallIdFor(context.idSeed, calls++), part.signature);
+      const id = clientToolId(part.id ?? toolCallIdFor(context.idSeed, calls), part.signature);
+      calls++;
       content.push({ type: 'tool_use', id, name: part.name, input: part.args });
     } else if (part.kind === 'thought') {
       if (last?.type === 'thinking') last.thinking = String(last.thinking) + part.text;
