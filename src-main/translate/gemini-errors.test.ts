@@ -5,10 +5,12 @@ import {
   anthropicErrorFromGemini,
   geminiErrorBody,
   geminiErrorFromBody,
+  geminiStreamError,
   openaiErrorFromGemini,
   readGeminiError,
 } from './gemini-errors';
 import { googleDurationMs, readGeminiRateLimit } from './gemini-rate-limit';
+import { writeSse } from './sse-reader';
 
 /** A real 429 of the Gemini API free tier, as Google sends it (ids shortened). */
 const FREE_TIER_429 = JSON.stringify({
@@ -110,6 +112,16 @@ describe("Google's error envelope (issue 23 §1)", () => {
       error: { code: 502, message: '<html>Bad gateway</html>', status: 'UNAVAILABLE' },
     });
     expect(geminiErrorFromBody('', 500)).toEqual(geminiErrorBody(500, 'The upstream answered 500'));
+  });
+});
+
+describe('the error a Gemini stream ends with (issue 23 §1)', () => {
+  it('issue 23 §1: the bare envelope, written as a piece of its own after the events before it', () => {
+    const events = [{ event: null, data: '{"candidates":[]}' }, ...geminiStreamError(503, 'Overloaded')];
+    expect(writeSse(events)).toEqual([
+      'data: {"candidates":[]}\n\n',
+      '{"error":{"code":503,"message":"Overloaded","status":"UNAVAILABLE"}}',
+    ]);
   });
 });
 

@@ -68,16 +68,19 @@ function anthropicTypeOfGemini(error: GeminiError): string {
 }
 
 /**
- * The error a translated Gemini stream ends with: a `data:` event holding Google's envelope. The SDK
- * (@google/genai 2.x) throws an event whose `error.code` is 400-599 as an ApiError with that status,
- * which Gemini CLI retries or reports like an HTTP error.
+ * What a translated Gemini stream ends with on an error: Google's envelope bare, without SSE framing,
+ * as Google ends a failing stream. Both SDK lines throw it as an ApiError whose status is
+ * `error.code` when a network read holds exactly that JSON, which is how it arrives after the
+ * answer's earlier events (it is written as a piece of its own). Read together with earlier events,
+ * both end with an "incomplete JSON" error: never a silent end. A `data:` event instead would be
+ * read by SDK 1.x (in Gemini CLI 0.61) as a chunk without candidates, the error lost.
  */
-export function geminiStreamError(code: number, message: string): SseOut {
-  return { event: null, data: JSON.stringify(geminiErrorBody(code, message)) };
+export function geminiStreamError(code: number, message: string): SseOut[] {
+  return [{ event: null, data: JSON.stringify(geminiErrorBody(code, message)), raw: true }];
 }
 
 /** An Anthropic stream `error` object (`{type, message}`) → the Gemini stream error. */
-export function geminiStreamErrorFromAnthropic(error: Json | null): SseOut {
+export function geminiStreamErrorFromAnthropic(error: Json | null): SseOut[] {
   const type = asString(error?.type);
   return geminiStreamError(httpStatusOfAnthropicType(type), asString(error?.message) ?? 'upstream stream error');
 }

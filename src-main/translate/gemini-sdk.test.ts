@@ -30,13 +30,18 @@ interface StreamCase {
 const chatStreams = loadCases<StreamCase>('gemini/gemini-stream-from-chat.json');
 const messagesStreams = loadCases<StreamCase>('gemini/gemini-stream-from-messages.json');
 
-function streamBody(factory: StreamTranslatorFactory, name: string, cases: StreamCase[]): string {
+function streamPieces(factory: StreamTranslatorFactory, name: string, cases: StreamCase[]): string[] {
   const found = cases.find((c) => c.name.startsWith(name));
   if (!found) throw new Error(`no stream case "${name}"`);
-  return writeSse(runStream(factory, found.context, found.input.map(toWire))).join('');
+  return writeSse(runStream(factory, found.context, found.input.map(toWire)));
 }
 
-const answers = new Map<string, { status: number; type: string; body: string }>();
+function streamBody(factory: StreamTranslatorFactory, name: string, cases: StreamCase[]): string {
+  return streamPieces(factory, name, cases).join('');
+}
+
+/** `later` is written 50 ms after `body`, as an upstream failure arrives after the answer's first events. */
+const answers = new Map<string, { status: number; type: string; body: string; later?: string }>();
 const received: { url: string; body: Json }[] = [];
 let server: Server;
 let baseUrl = '';
@@ -55,7 +60,11 @@ function handle(request: IncomingMessage, response: ServerResponse): void {
       return;
     }
     response.writeHead(answer.status, { 'content-type': answer.type });
-    response.end(answer.body);
+    if (answer.later === undefined) response.end(answer.body);
+    else {
+      response.write(answer.body);
+      setTimeout(() => response.end(answer.later), 50);
+    }
   });
 }
 
@@ -152,11 +161,9 @@ describe('the Gemini SDK reads our translated answers (issue 23 §1)', () => {
   });
 
   it('issue 23 §1: an upstream error mid-stream throws the SDK ApiError with its status after the text before it', async () => {
-    answers.set('error-model', {
-      status: 200,
-      type: sse,
-      body: streamBody(geminiStreamFromChat, 'an error chunk', chatStreams),
-    });
+    // The bare envelope is a piece of its own (Google ends a failing stream so): it arrives alone.
+    const [text, error] = streamPieces(geminiStreamFromChat, 'an error chunk', chatStreams);
+    answers.set('error-model', { status: 200, type: sse, body: text ?? '', later: error ?? '' });
     const texts: string[] = [];
     const failure = await (async () => {
       for await (const chunk of await client().models.generateContentStream({ model: 'error-model', contents: 'x' })) {
@@ -167,6 +174,23 @@ describe('the Gemini SDK reads our translated answers (issue 23 §1)', () => {
     expect(texts).toEqual(['Hi']);
     expect(failure).toBeInstanceOf(ApiError);
     expect((failure as ApiError).status).toBe(429);
+    expect((failure as ApiError).message).toContain('RESOURCE_EXHAUSTED');
+  });
+
+  it('issue 23 §1: read together with the events before it, the error still ends the stream with an error', async () => {
+    answers.set('merged-error-model', {
+      status: 200,
+      type: sse,
+      body: streamBody(geminiStreamFromChat, 'an error chunk', chatStreams),
+    });
+    const failure = await collect(
+      await client().models.generateContentStream({ model: 'merged-error-model', contents: 'x' }),
+    ).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toContain('Incomplete JSON');
   });
 
   it('issue 23 §1: a whole answer (generateContent) reads as the SDK response class: text, calls, usage', async () => {

@@ -116,6 +116,6 @@ class GeminiFromChatStream implements StreamTranslator {
       typeof code === 'number' && code >= 400 && code <= 599
         ? code
         : httpStatusOfAnthropicType(anthropicErrorType(asString(body?.type), asString(code)));
-    return [geminiStreamError(status, asString(body?.message) ?? asString(error) ?? 'upstream stream error')];
+    return geminiStreamError(status, asString(body?.message) ?? asString(error) ?? 'upstream stream error');
   }
 }

@@ -66,7 +66,7 @@ class GeminiFromMessagesStream implements StreamTranslator {
         return this.finish();
       case 'error':
         this.terminal = true;
-        return [geminiStreamErrorFromAnthropic(asObject(payload.error))];
+        return geminiStreamErrorFromAnthropic(asObject(payload.error));
       default:
         // ping and newer events carry nothing a Gemini client reads.
         return [];

@@ -60,6 +60,11 @@ export interface SseOut {
    * (`shared-json.ts`): written piece by piece, a long string is encoded without being copied.
    */
   pieces?: readonly string[];
+  /**
+   * Written as `data` alone, without SSE framing, in a piece of its own: Google ends a failing
+   * Gemini stream with the bare error envelope, which is how Gemini CLI's SDK (1.x) sees an error.
+   */
+  raw?: true;
 }
 
 /**
