@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type {
   Json,
@@ -104,4 +105,29 @@ describe('Gemini golden cases (issue 23 §1)', () => {
         expect(out.every((e) => e.event === null && e.data !== '[DONE]')).toBe(true);
     });
   }
+
+  it('issue 23 §1: a real Gemini CLI 0.61 request (a tool follow-up, captured) translates for Chat and for Anthropic', () => {
+    const file = new URL('./fixtures/gemini/gemini-cli-request-tool-followup.json', import.meta.url);
+    const captured = JSON.parse(readFileSync(file, 'utf8')) as { body: Json };
+    const body = deepFreeze(captured.body);
+    const chat = chatRequestFromGemini(body, { model: 'glm-4.6', reasoning: false, stream: true });
+    if (!chat.ok) throw new Error(chat.refusal.field);
+    expect(chat.dropped).toEqual(['generationConfig.topK', 'generationConfig.thinkingConfig']);
+    const messages = chat.body.messages as Json[];
+    expect(messages.map((m) => m.role)).toEqual(['system', 'user', 'assistant', 'tool']);
+    expect(messages[2]?.tool_calls).toEqual([
+      { id: 'call_ls1', type: 'function', function: { name: 'list_directory', arguments: '{"dir_path":"."}' } },
+    ]);
+    expect(messages[3]?.tool_call_id).toBe('call_ls1');
+    expect(chat.body).toMatchObject({ temperature: 1, top_p: 0.95, stream: true });
+    expect((chat.body.tools as Json[]).length).toBe(16);
+
+    const claude = messagesRequestFromGemini(body, { model: 'claude-sonnet-4-5', reasoning: true, stream: true });
+    if (!claude.ok) throw new Error(claude.refusal.field);
+    // The tool loop carries no Anthropic thinking (the model was another one): thinking is left out.
+    expect(claude.dropped).toEqual(['generationConfig.thinkingConfig', 'generationConfig.topP']);
+    expect(claude.body).toMatchObject({ temperature: 1, top_k: 64, max_tokens: 4096, stream: true });
+    expect((claude.body.messages as Json[]).map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
+    expect((claude.body.tools as Json[]).every((t) => (t.input_schema as Json).type === 'object')).toBe(true);
+  });
 });
