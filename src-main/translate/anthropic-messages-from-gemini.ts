@@ -18,7 +18,7 @@ export function appendAnthropicFromTurns(
   out: Json[],
 ): TranslateRefusal | null {
   for (const turn of turns) {
-    const blocks = turn.role === 'user' ? userBlocks(turn) : done(modelBlocks(turn, dropped));
+    const blocks = turn.role === 'user' ? userBlocks(turn, dropped) : done(modelBlocks(turn, dropped));
     if (!blocks.ok) return blocks.refusal;
     if (blocks.value.length === 0) {
       dropped.add(`empty ${turn.role} turns`);
@@ -52,7 +52,7 @@ function mediaBlock(media: Media): Step<Json> {
   return done({ type, source });
 }
 
-function userBlocks(turn: Turn): Step<Json[]> {
+function userBlocks(turn: Turn, dropped: Set<string>): Step<Json[]> {
   const blocks: Json[] = [];
   for (const item of turn.items) {
     if (item.kind === 'result') {
@@ -75,6 +75,8 @@ function userBlocks(turn: Turn): Step<Json[]> {
       const converted = mediaBlock(item.media);
       if (!converted.ok) return converted;
       blocks.push(converted.value);
+    } else if (item.kind === 'thought') {
+      dropped.add('thought parts');
     }
   }
   return done(blocks);

@@ -24,7 +24,7 @@ export function appendChatFromTurns(
   out: Json[],
 ): TranslateRefusal | null {
   for (const turn of turns) {
-    const refusal = turn.role === 'user' ? appendUser(turn, out) : appendModel(turn, options, out);
+    const refusal = turn.role === 'user' ? appendUser(turn, options.dropped, out) : appendModel(turn, options, out);
     if (refusal) return refusal;
   }
   return null;
@@ -40,7 +40,7 @@ function imagePart(media: Media): Step<Json> {
   return done({ type: 'image_url', image_url: { url } });
 }
 
-function appendUser(turn: Turn, out: Json[]): TranslateRefusal | null {
+function appendUser(turn: Turn, dropped: Set<string>, out: Json[]): TranslateRefusal | null {
   const parts: Json[] = [];
   let hadResult = false;
   for (const item of turn.items) {
@@ -59,9 +59,14 @@ function appendUser(turn: Turn, out: Json[]): TranslateRefusal | null {
       const part = imagePart(item.media);
       if (!part.ok) return part.refusal;
       parts.push(part.value);
+    } else if (item.kind === 'thought') {
+      dropped.add('thought parts');
     }
   }
-  if (parts.length === 0 && hadResult) return null;
+  if (parts.length === 0) {
+    if (!hadResult) dropped.add('empty user turns');
+    return null;
+  }
   const allText = parts.every((part) => part.type === 'text');
   out.push({ role: 'user', content: allText ? parts.map((part) => String(part.text)).join(REQUEST_TEXT_JOIN) : parts });
   return null;

@@ -50,8 +50,11 @@ export function appendContentsFromAnthropic(
 
 function userPart(block: Json, field: string, names: Map<string, string>): Step<Json[]> {
   switch (block.type) {
-    case 'text':
-      return done([{ text: asString(block.text) ?? '' }]);
+    case 'text': {
+      // An empty text part is no content to Gemini; Anthropic clients rarely send one.
+      const text = asString(block.text) ?? '';
+      return done(text.length > 0 ? [{ text }] : []);
+    }
     case 'image':
     case 'document':
       return mediaPart(block, field);

@@ -62,15 +62,17 @@ export function appendContentsFromChat(
 
 function userParts(content: unknown, field: string, dropped: Set<string>): Step<Json[]> {
   const direct = asString(content);
-  if (direct !== null) return done([{ text: direct }]);
+  if (direct !== null) return done(direct.length > 0 ? [{ text: direct }] : []);
   const parts = asArray(content);
   if (!parts) return refuse(`${field}.content`, 'content must be a string or an array of parts');
   const out: Json[] = [];
   for (let j = 0; j < parts.length; j++) {
     const partField = `${field}.content[${j}]`;
     const part = asObject(parts[j]);
-    if (part?.type === 'text') out.push({ text: asString(part.text) ?? '' });
-    else if (part?.type === 'image_url') {
+    if (part?.type === 'text') {
+      const text = asString(part.text) ?? '';
+      if (text.length > 0) out.push({ text });
+    } else if (part?.type === 'image_url') {
       if (asObject(part.image_url)?.detail !== undefined) dropped.add('image_url.detail');
       const image = imagePart(part, partField);
       if (!image.ok) return image;
