@@ -8,15 +8,18 @@ import type { NewRequestLogEntry, RequestLogEntry } from '../../src-shared/domai
 import { STORAGE_OK } from '../../src-shared/domain/storage-status';
 import { createHandlers } from '../api/handlers/create-handlers';
 import { setupHandlers } from '../api/handlers/setup';
-import { createEventBus } from '../api/event-bus';
+import { createEventBus } from '../kernel/event-bus';
 import { createRouter } from '../api/router';
-import { handlerDeps } from '../core-handler-deps';
+import { handlerDeps } from '../core/handler-deps';
+import { ENGINE_STORES } from '../core/engine-stores';
+import { createSqliteQuotaStore } from '../core/sqlite-quota-store';
+import { resilienceStoresOf } from '../db/resilience-rows';
 import { openStorage, type Storage } from '../db/storage';
 import { resolveQuotaConfig } from '../quota/engine/quota-config';
 import { createQuotaRuntime } from '../quota/runtime/quota-runtime';
 import { createQuotaStoreFactory } from '../quota/store/store-factory';
 import { createResilienceRuntime } from '../resilience/resilience-runtime';
-import { buildCatalog } from '../routing/catalog';
+import { buildCatalog } from '../routing/build-catalog';
 
 /**
  * The core's real contract handlers over `:memory:` SQLite, in process, for the renderer's
@@ -61,14 +64,18 @@ const BLANK_REQUEST: NewRequestLogEntry = {
 
 export async function startRendererCore(now: () => number = () => Date.now()): Promise<RendererCore> {
   const home = mkdtempSync(join(tmpdir(), 'leeway-renderer-'));
-  const opened = openStorage(':memory:', home, undefined, undefined, now());
+  const opened = openStorage(':memory:', home, { now: now(), clock: now, engines: ENGINE_STORES });
   if (!opened.ok) throw new Error(opened.error.message);
   const storage = opened.value;
   const events = createEventBus();
   const catalog = buildCatalog([], []);
-  const resilience = createResilienceRuntime(storage.db, {}, () => catalog, events, now);
+  const resilience = createResilienceRuntime(resilienceStoresOf(storage.db), {}, () => catalog, events, now);
   const config = () => resolveQuotaConfig(storage.settings.get().quotaStore, {});
-  const store = createQuotaStoreFactory({ db: storage.db, config, log: () => {} });
+  const store = createQuotaStoreFactory({
+    openLocal: (report) => createSqliteQuotaStore(storage.db, { log: report }),
+    config,
+    log: () => {},
+  });
   await store.ready();
   const quota = createQuotaRuntime({
     store,

@@ -25,7 +25,7 @@ import {
   runStream,
   toWire,
   type StoredEvent,
-} from './golden-fixtures';
+} from './golden-fixtures.testkit';
 import { messagesRequestFromGemini } from './messages-request-from-gemini';
 import { messagesResponseFromGemini } from './messages-response-from-gemini';
 import { messagesStreamFromGemini } from './messages-stream-from-gemini';

@@ -3,10 +3,10 @@ import type { Json, RequestOptions, ResponseContext, SseOut } from './translate-
 import type { Hop } from './bridges';
 import { chatRequestFromResponses } from './chat-request-from-responses';
 import { CHAT_TO_GEMINI, GEMINI_TO_CHAT, GEMINI_TO_MESSAGES, MESSAGES_TO_GEMINI } from './gemini-hops';
-import { deepFreeze } from './golden-fixtures';
+import { deepFreeze } from './golden-fixtures.testkit';
 import { responsesResponseFromChat } from './responses-response-from-chat';
 import { responsesStreamFromChat } from './responses-stream-from-chat';
-import { responsesFixture } from './responses-test-support';
+import { responsesFixture } from './responses.testkit';
 
 /**
  * The Gemini hops chained the way bridge-request.ts and bridge-response.ts chain hops (issue 23 §1):

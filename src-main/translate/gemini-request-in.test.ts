@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Json, RequestOptions, RequestTranslation } from './translate-types';
 import { chatRequestFromGemini } from './chat-request-from-gemini';
-import { deepFreeze } from './golden-fixtures';
+import { deepFreeze } from './golden-fixtures.testkit';
 import { upstreamToolId } from './gemini-ids';
 import { envelopeOf } from './gemini-thinking-envelope';
 import { messagesRequestFromGemini } from './messages-request-from-gemini';

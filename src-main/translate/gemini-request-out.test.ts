@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Json, RequestOptions, RequestTranslation } from './translate-types';
-import { deepFreeze } from './golden-fixtures';
+import { deepFreeze } from './golden-fixtures.testkit';
 import { clientToolId, SKIP_SIGNATURE } from './gemini-ids';
 import { geminiRequestFromChat } from './gemini-request-from-chat';
 import { geminiRequestFromMessages } from './gemini-request-from-messages';

@@ -10,11 +10,11 @@ import { geminiRequestFromMessages } from './gemini-request-from-messages';
 import { geminiResponseFromChat } from './gemini-response-from-chat';
 import { geminiResponseFromMessages } from './gemini-response-from-messages';
 import { geminiStreamFromChat } from './gemini-stream-from-chat';
-import { geminiAnswer, geminiRequest } from './gemini-round-trip-arbitraries';
-import { deepFreeze, runStream } from './golden-fixtures';
+import { geminiAnswer, geminiRequest } from './gemini-round-trip-arbitraries.testkit';
+import { deepFreeze, runStream } from './golden-fixtures.testkit';
 import { messagesRequestFromGemini } from './messages-request-from-gemini';
 import { messagesResponseFromGemini } from './messages-response-from-gemini';
-import { split } from './round-trip-arbitraries';
+import { split } from './round-trip-arbitraries.testkit';
 import { REQUEST_TEXT_JOIN } from './text-parts';
 
 /**

@@ -10,7 +10,7 @@ import { geminiResponseFromChat } from './gemini-response-from-chat';
 import { geminiStreamFromChat } from './gemini-stream-from-chat';
 import { geminiStreamFromMessages } from './gemini-stream-from-messages';
 import { blocksOfEnvelope } from './gemini-thinking-envelope';
-import { loadCases, runStream, toWire, type StoredEvent } from './golden-fixtures';
+import { loadCases, runStream, toWire, type StoredEvent } from './golden-fixtures.testkit';
 import { messagesRequestFromGemini } from './messages-request-from-gemini';
 import { writeSse } from './sse-reader';
 

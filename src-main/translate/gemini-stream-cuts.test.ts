@@ -4,9 +4,9 @@ import type { Json, ResponseContext, SseOut, StreamTranslatorFactory } from './t
 import { chatStreamFromGemini } from './chat-stream-from-gemini';
 import { geminiStreamFromChat } from './gemini-stream-from-chat';
 import { geminiStreamFromMessages } from './gemini-stream-from-messages';
-import { fromWire, loadCases, runStream, toWire, type StoredEvent } from './golden-fixtures';
+import { fromWire, loadCases, runStream, toWire, type StoredEvent } from './golden-fixtures.testkit';
 import { messagesStreamFromGemini } from './messages-stream-from-gemini';
-import { split, toolInput } from './round-trip-arbitraries';
+import { split, toolInput } from './round-trip-arbitraries.testkit';
 import { createSseReader } from './sse-reader';
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { Json } from './translate-types';
-import { toolInput, toolNames } from './round-trip-arbitraries';
+import { toolInput, toolNames } from './round-trip-arbitraries.testkit';
 
 // Random Gemini requests and answers for gemini-round-trip.test.ts (fast-check arbitraries).
 
