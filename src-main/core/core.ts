@@ -128,7 +128,7 @@ export function createCore(options: CoreOptions): Core {
   const servers: Server[] = [];
   const gates: StorageGate[] = [];
   const timers: NodeJS.Timeout[] = [];
-  const inFlight = createInFlightRequests();
+  const inFlight = createInFlightRequests((held) => events.emit('held.changed', { held }));
   const pools = createUpstreamPools();
   // QUEUE-1: the request queue under maxConcurrent, shared by the proxy and queues.list; settings read per request (QUEUE-7).
   const slots = createConnectionSlots({ settings: () => needResilience().settings.get().requestQueue, now });
@@ -221,6 +221,7 @@ export function createCore(options: CoreOptions): Core {
     createHandlers(
       handlerDeps(need, needResilience, {
         queues: slots,
+        held: inFlight.held,
         quota: quotaAdmin,
         events,
         now,

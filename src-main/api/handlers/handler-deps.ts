@@ -15,6 +15,7 @@ import type { QuotaAdmin, QuotaPoolsRepo } from '../../quota/quota-ports';
 import type { ResilienceControl } from '../../resilience/resilience-control';
 import type { ResilienceSettings } from '../../resilience/resilience-settings';
 import type { SlotQueueStat } from '../../resilience/queue/connection-slots';
+import type { HeldAction, HeldRequestView } from '../../../src-shared/domain/held';
 
 /** What the contract handlers work with; the core builds it once. */
 export interface HandlerDeps {
@@ -49,4 +50,9 @@ export interface HandlerDeps {
   reloadCatalog(): void;
   /** The request queues under maxConcurrent (QUEUE-1), shared with the request path; absent: none yet. */
   queues?: { stats(at: number): SlotQueueStat[] };
+  /** The requests waiting now (issue 24 §2), shared with the request path; absent: none yet. */
+  held?: {
+    list(): HeldRequestView[];
+    act(id: string, action: HeldAction): 'not_found' | 'not_offered' | null;
+  };
 }
