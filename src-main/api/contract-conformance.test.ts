@@ -398,6 +398,8 @@ describe('contract conformance: HTTP door and IPC door', () => {
       'activity.summary:ok',
       'cooldowns.list:ok',
       'queues.list:ok',
+      'held.list:ok',
+      'held.act:not_found',
       'cooldowns.clear:ok',
       'cooldowns.clear:not_found',
       'resilience.getSettings:ok',
