@@ -41,6 +41,7 @@ import { createProxyHandler, createProxyServer } from '../proxy/accept/server';
 import type { ProxyContext } from '../proxy/proxy-context';
 import { type Catalog } from '../kernel/catalog';
 import { buildCatalog } from '../routing/build-catalog';
+import { createPromptCacheBook } from '../routing/affinity/prompt-cache';
 import type { SecretBox } from '../secrets/secret-box';
 import { createResilienceRuntime, type ResilienceRuntime } from '../resilience/resilience-runtime';
 import { resilienceStoresOf } from '../db/resilience-rows';
@@ -426,6 +427,7 @@ export function createCore(options: CoreOptions): Core {
       hooks: createClaudeHooks(claude),
       affinity: s.affinity,
       leases: s.leases,
+      promptCache: createPromptCacheBook(),
       roundRobin: createRoundRobinStore({ stickyRoundRobinLimit: () => settingsCache.value.stickyRoundRobinLimit }),
       quota: q,
       quotaShare: createQuotaShareDispatch(q),
