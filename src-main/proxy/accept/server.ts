@@ -183,7 +183,9 @@ function serve(ctx: ProxyContext, arrival: Arrival, endpoint: ProxyEndpoint): vo
   if (!key) {
     const message = plainKey
       ? 'Invalid local API key'
-      : 'Missing local API key: send it as x-api-key, Authorization: Bearer or x-goog-api-key';
+      : arrival.format === 'gemini'
+        ? 'Missing local API key: send it as x-goog-api-key or ?key='
+        : 'Missing local API key: send it as x-api-key or Authorization: Bearer';
     const name =
       endpoint.kind === 'model' ? endpoint.name : endpoint.kind === 'session-leases' ? SESSION_LEASES_PATH : null;
     return refuse(ctx, arrival, { code: 'unauthorized', message }, name);

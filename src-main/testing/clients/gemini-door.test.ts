@@ -1,7 +1,7 @@
 import { ApiError, GoogleGenAI } from '@google/genai';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeGemini, geminiConnection, type FakeGemini } from '../fake-gemini';
-import { anthropicConnection, openaiConnection } from '../start-leeway';
+import { anthropicConnection, openaiConnection, startLeeway } from '../start-leeway';
 import { connectionRow } from '../../resilience/resilience-it.testkit';
 import { activity, useClientHarness } from './client-harness';
 
@@ -194,5 +194,24 @@ describe('Gemini door (issue 23 §1)', () => {
     expect(error).toBeInstanceOf(ApiError);
     expect((error as ApiError).status).toBe(429);
     expect((error as ApiError).message).toContain('RESOURCE_EXHAUSTED');
+  });
+
+  it('ISSUE-23 the models of a gemini connection are discovered from its own /v1beta/models (generateContent ones)', async () => {
+    const fake = await fakeGemini();
+    const leeway = await startLeeway({ connections: [geminiConnection('g1', fake)] }, { modelDiscovery: true });
+    try {
+      const deadline = Date.now() + 5_000;
+      let names: string[] = [];
+      while (Date.now() < deadline && !names.includes('models/gemini-2.5-pro')) {
+        const list = await fetch(`${leeway.url}/v1beta/models`, { headers: { 'x-goog-api-key': leeway.key } });
+        names = ((await list.json()) as { models: { name: string }[] }).models.map((m) => m.name);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(names).toEqual(expect.arrayContaining(['models/gemini-2.5-flash', 'models/gemini-2.5-pro']));
+      expect(names).not.toContain('models/text-embedding-004');
+      expect(fake.seen[0]).toMatchObject({ method: 'GET', path: '/v1beta/models?pageSize=1000' });
+    } finally {
+      await leeway.stop();
+    }
   });
 });
