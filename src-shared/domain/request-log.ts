@@ -25,7 +25,7 @@ export interface RequestLogEntry {
   id: number;
   ts: number;
   keyName: string | null;
-  apiFormat: 'anthropic' | 'openai' | null;
+  apiFormat: 'anthropic' | 'openai' | 'gemini' | null;
   endpoint: string;
   model: string | null;
   connection: string | null;

@@ -45,7 +45,7 @@ export interface CandidatesPlan {
 
 const connectionIdOf = (t: Target) => t.connection.view.id;
 
-const FORMAT_NAMES = { anthropic: 'Anthropic-format', openai: 'OpenAI-format' } as const;
+const FORMAT_NAMES = { anthropic: 'Anthropic-format', openai: 'OpenAI-format', gemini: 'Gemini-format' } as const;
 
 /** "is served by OpenAI-format connection o1 only; it does not accept translated requests". */
 function servedOnlyBy(refusing: readonly FormatRefusal[]): string {
