@@ -42,7 +42,7 @@ describe('migrate', () => {
       ok: true,
       value: {
         from: 0,
-        to: 19,
+        to: 20,
         applied: [
           '0001_init.sql',
           '0002_resilience.sql',
@@ -63,10 +63,11 @@ describe('migrate', () => {
           '0017_request_log_queued.sql',
           '0018_request_log_egress_trigger.sql',
           '0019_gemini_kind.sql',
+          '0020_request_log_cache_lost.sql',
         ],
       },
     });
-    expect(readUserVersion(db)).toBe(19);
+    expect(readUserVersion(db)).toBe(20);
     expect(tables(db)).toEqual([
       'combos',
       'connection_health',

@@ -87,7 +87,7 @@ describe('cache-aware failover (issue 24 §3)', () => {
       await fetch(`${h.url}/metrics`, { headers: { authorization: `Bearer ${h.adminToken}` } })
     ).text();
     expect(metrics).toMatch(/leeway_cache_tokens_lost_total\{connection="b"\} 42000/);
-    const overview = await call(h, 'overview.series', { range: '1h' });
+    const overview = await call(h, 'overview.series', { range: 'hour' });
     expect(overview.summary.cacheLostTokens).toBe(42_000);
   }, 20_000);
 
