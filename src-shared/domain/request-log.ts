@@ -55,6 +55,10 @@ export interface RequestLogEntry {
   attempts?: RequestAttempt[];
   /** Issue 13: Leeway's own words for a refusal it made itself (never the body, never a key). */
   errorMessage?: string | null;
+  /** Issue 23 §3: the Claude Code subagent that sent it (`x-claude-code-agent-id`); absent or null: a main agent. */
+  agentId?: string | null;
+  /** Issue 23 §3: the subagent that spawned that one (`x-claude-code-parent-agent-id`); null when the main agent did. */
+  parentAgentId?: string | null;
 }
 
 export type SessionPinMark = 'kept' | 'moved' | 'new';

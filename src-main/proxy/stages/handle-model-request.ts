@@ -1,5 +1,6 @@
 import type { AppError } from '../../../src-shared/contract/errors';
 import { RequestSignal } from '../../kernel/request-signal';
+import { extractAgent } from '../../routing/affinity/agent-key';
 import { extractSessionKey } from '../../routing/affinity/session-key';
 import { INTERNAL_ERROR, logInternalError } from '../accept/internal-error';
 import { parseModelBody, type ModelBody } from '../accept/parse-model-body';
@@ -97,6 +98,7 @@ function frameOf(
     keepAlive: createKeepAlive(request.res),
     signal,
     session: extractSessionKey(request.req.headers).session?.value ?? null,
+    agent: extractAgent(request.req.headers),
     claim,
     headersTimeoutMs,
     errorBodyTimeoutMs: Math.min(headersTimeoutMs, settings.errorBodyTimeoutMs),

@@ -6,6 +6,7 @@ import type { LocalKeyView } from '../../../src-shared/domain/local-key';
 import type { Settings } from '../../../src-shared/domain/settings';
 import { pinKeyOf, type Pin, type PinScope } from '../../routing/affinity/pin';
 import { orderByPin } from '../../routing/affinity/pin-order';
+import { pinSessionOf, subagentModeOf } from '../../routing/affinity/agent-key';
 import { refusingFormat, resolveTargets, type Exclusion, type FormatRefusal } from '../../routing/resolve-targets';
 import { type Target } from '../../kernel/target';
 import { emergencyFallbackEnabled, parseEmergencyEnv } from '../../routing/strategies/emergency-fallback';
@@ -94,7 +95,16 @@ function prefixHashOf(body: Buffer): string {
 // The environment is read once at start; the runtime override (Settings › Feature flags) wins at once.
 const EMERGENCY_ENV = parseEmergencyEnv(process.env.LEEWAY_EMERGENCY_FALLBACK, false);
 
-type PlanInput = { model: string; wire: WireFormat; key: LocalKeyView; session: string | null; body?: Buffer };
+type PlanInput = {
+  model: string;
+  wire: WireFormat;
+  key: LocalKeyView;
+  session: string | null;
+  /** Issue 23 §3: the subagent that sent it; its route's `subagents` says whether it shares the session's pin. */
+  agent?: string | null;
+  body?: Buffer;
+};
+type PlacedSession = ReturnType<typeof pinSessionOf>;
 type Resolved = Extract<ReturnType<typeof resolveTargets>, { kind: 'targets' }>;
 
 /**
@@ -115,18 +125,33 @@ export function planRequest(ctx: ProxyContext, input: PlanInput): Plan {
   const settings = ctx.settings();
   // ROUTE-10/11: a pool's system combo is ordered by the quota-share scheduler, never a public strategy.
   const share = resolution.system ? ctx.quotaShare.order(resolution.system, screened.runnable, input.model, now) : null;
-  const ordered = share ? share.ordered : orderedByStrategy(ctx, input, resolution, screened.runnable, settings, now);
+  const placed = placedSession(ctx, input, resolution.route);
+  const ordered = share
+    ? share.ordered
+    : orderedByStrategy(ctx, input, placed, resolution, screened.runnable, settings, now);
   const quotaShare = share ? { release: share.release } : null;
   const base = { kind: 'candidates' as const, excluded, combo: resolution.combo, quotaShare };
   const ttlMs = settings.sessionAffinityTtlMs;
-  if (input.session === null || ttlMs <= 0) return { ...base, candidates: ordered, pin: null };
-  return withPin(ctx, input, input.session, resolution, ordered, base);
+  if (placed === null || ttlMs <= 0) return { ...base, candidates: ordered, pin: null };
+  return withPin(ctx, input, placed, resolution, ordered, base);
+}
+
+/**
+ * The session the request is placed by (issue 23 §3): the client's, or `session/agent` for a
+ * subagent whose route spreads subagents; null without a session.
+ */
+function placedSession(ctx: ProxyContext, input: PlanInput, route: string | null): PlacedSession | null {
+  if (input.session === null) return null;
+  const agent = input.agent ?? null;
+  if (agent === null) return { session: input.session };
+  return pinSessionOf(input.session, agent, subagentModeOf(ctx.catalog().routes, route));
 }
 
 /** The combo's strategy orders what survived the screen. */
 function orderedByStrategy(
   ctx: ProxyContext,
   input: PlanInput,
+  placed: PlacedSession | null,
   resolution: Resolved,
   runnable: readonly Target[],
   settings: Settings,
@@ -135,7 +160,7 @@ function orderedByStrategy(
   const body = input.body ?? null;
   const combo = resolution.combo;
   const conversation =
-    input.session ?? (body !== null && ctx.roundRobin.wantsConversation(combo) ? prefixHashOf(body) : null);
+    placed?.session ?? (body !== null && ctx.roundRobin.wantsConversation(combo) ? prefixHashOf(body) : null);
   const emergencyFallback = emergencyFallbackEnabled(EMERGENCY_ENV, settings.emergencyFallback);
   return ctx.roundRobin.order(combo, runnable, { body, conversation, emergencyFallback }, now);
 }
@@ -144,7 +169,7 @@ function orderedByStrategy(
 function withPin(
   ctx: ProxyContext,
   input: PlanInput,
-  session: string,
+  placed: PlacedSession,
   resolution: Resolved,
   ordered: readonly Target[],
   base: Omit<CandidatesPlan, 'candidates' | 'pin'>,
@@ -152,7 +177,7 @@ function withPin(
   const ttlMs = ctx.settings().sessionAffinityTtlMs;
   const now = ctx.now();
   const target = resolution.route === null ? input.model : `route:${resolution.route}`;
-  const scope: PinScope = { keyId: input.key.id, session, target };
+  const scope: PinScope = { keyId: input.key.id, target, ...placed };
   const pinKey = pinKeyOf(scope);
   const stored = ctx.affinity.get(pinKey);
   const proposal = orderByPin(ordered, connectionIdOf, stored, ttlMs, now);
