@@ -172,4 +172,24 @@ describe('affinity repo', () => {
     repo.flush();
     expect(rowCount(db)).toBe(1);
   });
+
+  it('ISSUE-23: a spread subagent’s pin keeps its agent across an extension and a restart; a session’s pin has none', () => {
+    const temp = createTempDb();
+    closers.push(temp.close);
+    seed(temp.db);
+    const repo = createAffinityRepo(createPinRows(temp.db), T0);
+    const own = pin({ session: 's1/agent-1', agent: 'agent-1' }, 'c1');
+    const extended = learnServed(own, own, 'c1', TTL, T0 + 10);
+    if (extended.kind !== 'extended') throw new Error(extended.kind);
+    expect(extended.pin.agent).toBe('agent-1');
+    repo.put(extended.pin);
+    repo.put(pin({ session: 's1' }, 'c2'));
+    repo.flush();
+    temp.db.close();
+    const reopened = openDatabase(temp.file);
+    closers.push(() => reopened.close());
+    const restarted = createAffinityRepo(createPinRows(reopened), T0 + 1_000);
+    expect(restarted.get(pinKeyOf(own))).toEqual(extended.pin);
+    expect(restarted.get(pinKeyOf({ keyId: 'k1', session: 's1', target: 'main' }))).not.toHaveProperty('agent');
+  });
 });

@@ -42,7 +42,7 @@ describe('migrate', () => {
       ok: true,
       value: {
         from: 0,
-        to: 20,
+        to: 21,
         applied: [
           '0001_init.sql',
           '0002_resilience.sql',
@@ -64,10 +64,11 @@ describe('migrate', () => {
           '0018_request_log_egress_trigger.sql',
           '0019_gemini_kind.sql',
           '0020_request_log_cache_lost.sql',
+          '0021_subagents.sql',
         ],
       },
     });
-    expect(readUserVersion(db)).toBe(20);
+    expect(readUserVersion(db)).toBe(21);
     expect(tables(db)).toEqual([
       'combos',
       'connection_health',

@@ -83,6 +83,8 @@ function storedEntry(entry: NewRequestLogEntry, id: number): RequestLogEntry {
     upstreamModel: entry.upstreamModel ?? null,
     attempts: entry.attempts === undefined ? [] : entry.attempts.map(copyHop),
     errorMessage: entry.errorMessage ?? null,
+    agentId: entry.agentId ?? null,
+    parentAgentId: entry.parentAgentId ?? null,
   };
 }
 

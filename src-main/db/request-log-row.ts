@@ -31,6 +31,8 @@ export interface RequestLogRow {
   /** NULL when no attempt was recorded (a refusal, or a row from before issue 13). */
   attempts_json: string | null;
   error_message: string | null;
+  agent_id: string | null;
+  parent_agent_id: string | null;
 }
 
 /** STRICT INTEGER columns refuse fractions; timings from performance.now() have them. */
@@ -58,6 +60,8 @@ export function normaliseEntry(entry: RequestLogEntry): RequestLogEntry {
     upstreamModel: entry.upstreamModel ?? null,
     attempts: (entry.attempts ?? []).map(copyHop),
     errorMessage: entry.errorMessage ?? null,
+    agentId: entry.agentId ?? null,
+    parentAgentId: entry.parentAgentId ?? null,
   };
 }
 
@@ -90,5 +94,7 @@ export function fromRow(row: RequestLogRow): RequestLogEntry {
     upstreamModel: row.upstream_model ?? null,
     attempts: parseHops(row.attempts_json ?? null),
     errorMessage: row.error_message ?? null,
+    agentId: row.agent_id ?? null,
+    parentAgentId: row.parent_agent_id ?? null,
   };
 }

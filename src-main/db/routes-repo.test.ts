@@ -93,4 +93,16 @@ describe('migration 0007', () => {
     ]);
     expect(createRoutesRepo(db).list()).toEqual([]);
   });
+
+  it('ISSUE-23: a route’s subagents option is stored and read back; a route without it reads back without it', () => {
+    const db = createMemoryDb();
+    closers.push(() => db.close());
+    const routes: Route[] = [
+      { match: '*haiku*', to: 'cheap', subagents: 'spread' },
+      { match: 'opus*', to: 'main', subagents: 'share' },
+      { match: '*', to: 'main' },
+    ];
+    expect(createRoutesRepo(db).replace(routes)).toEqual(routes);
+    expect(() => db.prepare("UPDATE routes SET subagents = 'scatter' WHERE position = 0").run()).toThrow(/CHECK/);
+  });
 });

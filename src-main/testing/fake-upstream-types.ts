@@ -173,6 +173,11 @@ export interface FakeUpstreamOptions {
   apiKey?: string;
   /** Model ids served by `GET /v1/models`. */
   models?: string[];
+  /**
+   * Picks the behaviour from the request itself (a real client's multi-step run, where order is not
+   * known in advance); undefined falls back to the queue, then the default.
+   */
+  choose?: (request: RecordedRequest) => Behaviour | undefined;
 }
 
 export interface FakeUpstream {

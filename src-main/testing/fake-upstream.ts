@@ -60,7 +60,7 @@ export async function startFakeUpstream(options: FakeUpstreamOptions): Promise<F
       // Refusals do not consume scripted behaviours, so a test's queue lines up with real calls.
       const done = refusal
         ? exchange.send(refusal)
-        : perform(exchange, ctx, record, pathname, queue.shift() ?? fallback);
+        : perform(exchange, ctx, record, pathname, options.choose?.(record) ?? queue.shift() ?? fallback);
       done.catch(() => res.destroy());
     });
   };

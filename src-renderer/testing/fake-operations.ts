@@ -19,7 +19,12 @@ export function createFakeOperations(state: FakeState, now: () => number) {
           ? false
           : target.target === 'connection'
             ? p.connection !== target.connection
-            : !(p.keyName === target.keyName && p.session === target.session && p.target === target.scope),
+            : !(
+                p.keyName === target.keyName &&
+                p.session === target.session &&
+                p.target === target.scope &&
+                (p.agent ?? undefined) === target.agent
+              ),
       );
       return ok({ cleared: before - state.pins.length });
     },

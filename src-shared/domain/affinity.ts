@@ -28,6 +28,8 @@ export const sessionAffinityTtlMsSchema = z
 export interface SessionPinView {
   keyName: string;
   session: string;
+  /** Issue 23 §3: the subagent whose own pin this is (its route spreads subagents); absent or null: the session's pin. */
+  agent?: string | null;
   /** The requested model, combo or route the pin is scoped to (AFF-7). */
   target: string;
   connection: string;
@@ -46,6 +48,8 @@ export const pinClearSchema = z.discriminatedUnion('target', [
       keyName: z.string().trim().min(1),
       session: z.string().min(1),
       scope: z.string().min(1),
+      /** A spread subagent's own pin (issue 23 §3); absent: the session's. */
+      agent: z.string().min(1).optional(),
     })
     .strict(),
 ]);

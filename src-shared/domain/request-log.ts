@@ -59,6 +59,10 @@ export interface RequestLogEntry {
   cacheLostTokens?: number | null;
   /** Issue 24 §3: what rebuilding that cache costs over reading it, in USD by the price table. */
   cacheLostUsd?: number | null;
+  /** Issue 23 §3: the Claude Code subagent that sent it (`x-claude-code-agent-id`); absent or null: a main agent. */
+  agentId?: string | null;
+  /** Issue 23 §3: the subagent that spawned that one (`x-claude-code-parent-agent-id`); null when the main agent did. */
+  parentAgentId?: string | null;
 }
 
 export type SessionPinMark = 'kept' | 'moved' | 'new';

@@ -11,12 +11,22 @@ export const routeGlobSchema = z
   .max(200)
   .regex(/^[\x21-\x7e]+$/, 'may contain printable characters without spaces only');
 
+/**
+ * Issue 23 §3, how a Claude Code session's subagents (`x-claude-code-agent-id`) are placed:
+ * `share` (the default) keeps them on the session's pin and its warm prompt cache; `spread` gives
+ * each subagent a pin of its own, so parallel subagents may land on different connections.
+ */
+export const SUBAGENT_MODES = ['share', 'spread'] as const;
+export type SubagentMode = (typeof SUBAGENT_MODES)[number];
+
 /** One model route (issue 9 §5): requests whose model matches `match` go to `to`. */
 export const routeSchema = z
   .object({
     match: routeGlobSchema,
     /** A combo name or `connection/model`, resolved like a model the client asked for. */
     to: z.string().trim().min(1, 'is required').max(200),
+    /** Absent: `share`. */
+    subagents: z.enum(SUBAGENT_MODES).optional(),
   })
   .strict();
 export type Route = z.infer<typeof routeSchema>;

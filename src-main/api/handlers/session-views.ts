@@ -1,5 +1,6 @@
 import type { SessionPinView } from '../../../src-shared/domain/affinity';
 import type { LeaseView } from '../../../src-shared/domain/lease';
+import { baseSessionOf } from '../../routing/affinity/agent-key';
 import type { Pin } from '../../routing/affinity/pin';
 import { standingOf } from '../../routing/affinity/pin';
 import { holds, type Lease } from '../../routing/leases/lease-book';
@@ -24,7 +25,8 @@ export function pinViews(deps: Deps, now: number): SessionPinView[] {
     .sort((a, b) => b.lastServedAt - a.lastServedAt)
     .map((pin) => ({
       keyName: keys.get(pin.keyId) ?? pin.keyId,
-      session: pin.session,
+      session: baseSessionOf(pin),
+      agent: pin.agent ?? null,
       target: pin.target,
       connection: connections.get(pin.connectionId) ?? pin.connectionId,
       createdAt: pin.createdAt,

@@ -64,6 +64,7 @@ describe('sessions and leases handlers', () => {
         {
           keyName: 'laptop',
           session: 'new',
+          agent: null,
           target: 'main',
           connection: 'max-2',
           createdAt: T0,
@@ -73,6 +74,7 @@ describe('sessions and leases handlers', () => {
         {
           keyName: 'laptop',
           session: 'old',
+          agent: null,
           target: 'main',
           connection: 'max-1',
           createdAt: T0,

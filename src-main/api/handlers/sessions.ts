@@ -22,9 +22,9 @@ export function sessionHandlers(deps: HandlerDeps): SessionHandlers {
       } else {
         const key = deps.keys.list().find((k) => k.name === input.keyName);
         if (!key) return fail('not_found', `No local key named "${input.keyName}"`);
-        cleared = deps.affinity.clear({
-          key: pinKeyOf({ keyId: key.id, session: input.session, target: input.scope }),
-        });
+        // A subagent's own pin is stored under `session/agent` (issue 23 §3).
+        const session = input.agent === undefined ? input.session : `${input.session}/${input.agent}`;
+        cleared = deps.affinity.clear({ key: pinKeyOf({ keyId: key.id, session, target: input.scope }) });
       }
       if (cleared > 0) emitSessionsChanged(deps, deps.now());
       return ok({ cleared });

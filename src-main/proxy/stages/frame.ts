@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LocalKeyView } from '../../../src-shared/domain/local-key';
+import type { AgentIds } from '../../routing/affinity/agent-key';
 import type { LeaseClaim } from '../../routing/leases/lease-owner-match';
 import type { ModelEndpoint } from '../accept/endpoints';
 import type { ModelBody } from '../accept/parse-model-body';
@@ -31,6 +32,8 @@ export interface RequestFrame {
   readonly signal: RequestSignal;
   /** The session the client named (x-claude-code-session-id …), null when none. */
   readonly session: string | null;
+  /** Issue 23 §3: the Claude Code subagent that sent it (x-claude-code-agent-id), null for a main agent. */
+  readonly agent: AgentIds | null;
   /** The exclusive lease the request presented (LEASE-6), read before anything else. */
   readonly claim: LeaseClaim | null;
   readonly headersTimeoutMs: number;

@@ -1,5 +1,6 @@
 import type { AppError } from '../../../src-shared/contract/errors';
 import { RequestSignal } from '../../kernel/request-signal';
+import { extractAgent } from '../../routing/affinity/agent-key';
 import { extractSessionKey } from '../../routing/affinity/session-key';
 import { INTERNAL_ERROR, logInternalError } from '../accept/internal-error';
 import { parseGeminiBody } from '../accept/gemini-door';
@@ -100,6 +101,7 @@ function frameOf(
     keepAlive: createKeepAlive(request.res, request.endpoint.wire === 'gemini'),
     signal,
     session: extractSessionKey(request.req.headers).session?.value ?? null,
+    agent: extractAgent(request.req.headers),
     claim,
     headersTimeoutMs,
     errorBodyTimeoutMs: Math.min(headersTimeoutMs, settings.errorBodyTimeoutMs),

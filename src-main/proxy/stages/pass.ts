@@ -18,6 +18,7 @@ export async function runPass(ctx: ProxyContext, frame: RequestFrame, trail: Req
     wire: frame.request.endpoint.wire,
     key: frame.request.key,
     session: frame.session,
+    agent: frame.agent?.agent ?? null,
     body: frame.request.body,
     goNow: trail.goNow,
   });

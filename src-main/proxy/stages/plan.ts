@@ -6,6 +6,7 @@ import type { LocalKeyView } from '../../../src-shared/domain/local-key';
 import type { Settings } from '../../../src-shared/domain/settings';
 import { pinKeyOf, type Pin, type PinScope } from '../../routing/affinity/pin';
 import { orderByPin } from '../../routing/affinity/pin-order';
+import { pinSessionOf, subagentModeOf } from '../../routing/affinity/agent-key';
 import { refusingFormat, resolveTargets, type Exclusion, type FormatRefusal } from '../../routing/resolve-targets';
 import { type Target } from '../../kernel/target';
 import { emergencyFallbackEnabled, parseEmergencyEnv } from '../../routing/strategies/emergency-fallback';
@@ -101,10 +102,13 @@ type PlanInput = {
   wire: WireFormat;
   key: LocalKeyView;
   session: string | null;
+  /** Issue 23 §3: the subagent that sent it; its route's `subagents` says whether it shares the session's pin. */
+  agent?: string | null;
   body?: Buffer;
   /** Issue 24 §2: the operator cut a hold short with "use any connection now". */
   goNow?: boolean;
 };
+type PlacedSession = ReturnType<typeof pinSessionOf>;
 type Resolved = Extract<ReturnType<typeof resolveTargets>, { kind: 'targets' }>;
 
 /**
@@ -124,35 +128,48 @@ export function planRequest(ctx: ProxyContext, input: PlanInput): Plan {
   const runnable = screened.runnable.length === 0 && input.goNow === true ? allowed : screened.runnable;
   // One read of the settings for the whole plan (a change applies from the next request).
   const settings = ctx.settings();
-  const pinned = input.session !== null && settings.sessionAffinityTtlMs > 0;
+  const placed = settings.sessionAffinityTtlMs > 0 ? placedSession(ctx, input, resolution.route) : null;
   // Issue 24 §3: a warm prompt cache on a briefly limited pinned account is waited for, not left.
   const cached =
-    pinned && input.goNow !== true ? cacheHold(ctx, input.model, pinKeyFor(input, resolution), excluded, now) : null;
+    placed && input.goNow !== true
+      ? cacheHold(ctx, input.model, pinKeyOf(scopeOf(input, placed, resolution)), excluded, now)
+      : null;
   if (cached) return cached;
   if (runnable.length === 0) return nothingRunnable(ctx, input.model, resolution, excluded, now);
   // ROUTE-10/11: a pool's system combo is ordered by the quota-share scheduler, never a public strategy.
   const share = resolution.system ? ctx.quotaShare.order(resolution.system, runnable, input.model, now) : null;
-  const ordered = share ? share.ordered : orderedByStrategy(ctx, input, resolution, runnable, settings, now);
+  const conversationOf = placed ?? placedSession(ctx, input, resolution.route);
+  const ordered = share
+    ? share.ordered
+    : orderedByStrategy(ctx, input, conversationOf, resolution, runnable, settings, now);
   const quotaShare = share ? { release: share.release } : null;
   const base = { kind: 'candidates' as const, excluded, combo: resolution.combo, quotaShare };
-  if (!pinned || input.session === null) return { ...base, candidates: ordered, pin: null };
-  return withPin(ctx, input, input.session, resolution, ordered, base);
+  if (placed === null) return { ...base, candidates: ordered, pin: null };
+  return withPin(ctx, input, placed, resolution, ordered, base);
 }
 
-/** AFF-7: the pin scope's target is what was asked for (a route by its glob, so every model it catches shares one pin). */
-function scopeOf(input: PlanInput, session: string, resolution: Resolved): PinScope {
+/**
+ * The session the request is placed by (issue 23 §3): the client's, or `session/agent` for a
+ * subagent whose route spreads subagents; null without a session.
+ */
+function placedSession(ctx: ProxyContext, input: PlanInput, route: string | null): PlacedSession | null {
+  if (input.session === null) return null;
+  const agent = input.agent ?? null;
+  if (agent === null) return { session: input.session };
+  return pinSessionOf(input.session, agent, subagentModeOf(ctx.catalog().routes, route));
+}
+
+/** AFF-7: scoped to the key, the session and what was asked for (a route by its glob, so every model it catches shares one pin). */
+function scopeOf(input: PlanInput, placed: PlacedSession, resolution: Resolved): PinScope {
   const target = resolution.route === null ? input.model : `route:${resolution.route}`;
-  return { keyId: input.key.id, session, target };
-}
-
-function pinKeyFor(input: PlanInput, resolution: Resolved): string {
-  return pinKeyOf(scopeOf(input, input.session ?? '', resolution));
+  return { keyId: input.key.id, target, ...placed };
 }
 
 /** The combo's strategy orders what survived the screen. */
 function orderedByStrategy(
   ctx: ProxyContext,
   input: PlanInput,
+  placed: PlacedSession | null,
   resolution: Resolved,
   runnable: readonly Target[],
   settings: Settings,
@@ -161,27 +178,27 @@ function orderedByStrategy(
   const body = input.body ?? null;
   const combo = resolution.combo;
   const conversation =
-    input.session ?? (body !== null && ctx.roundRobin.wantsConversation(combo) ? prefixHashOf(body) : null);
+    placed?.session ?? (body !== null && ctx.roundRobin.wantsConversation(combo) ? prefixHashOf(body) : null);
   const emergencyFallback = emergencyFallbackEnabled(EMERGENCY_ENV, settings.emergencyFallback);
   return ctx.roundRobin.order(combo, runnable, { body, conversation, emergencyFallback }, now);
 }
 
-/** AFF-7: scoped to the key, the session and what was asked for (a route by its glob, so every model it catches shares one pin). */
+/** The session's pin on top of the strategy's order; a session moved off its account goes back while the cache there is warm. */
 function withPin(
   ctx: ProxyContext,
   input: PlanInput,
-  session: string,
+  placed: PlacedSession,
   resolution: Resolved,
   ordered: readonly Target[],
   base: Omit<CandidatesPlan, 'candidates' | 'pin'>,
 ): CandidatesPlan {
   const ttlMs = ctx.settings().sessionAffinityTtlMs;
   const now = ctx.now();
-  const scope = scopeOf(input, session, resolution);
+  const scope = scopeOf(input, placed, resolution);
   const pinKey = pinKeyOf(scope);
   const stored = ctx.affinity.get(pinKey);
   const proposal = orderByPin(ordered, connectionIdOf, stored, ttlMs, now);
-  // Issue 24 §3: a session moved off its account goes back while the cache there is still warm.
+  // Issue 24 §3: back to the old account while its prompt cache is still warm.
   const back = warmReturn(ctx.promptCache.get(pinKey), now);
   const home = back ? proposal.order.find((t) => connectionIdOf(t) === back.connectionId) : undefined;
   if (home) {

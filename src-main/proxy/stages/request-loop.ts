@@ -49,6 +49,7 @@ function exclusionsOf(ctx: ProxyContext, frame: RequestFrame, cooling: Cooling):
     wire: frame.request.endpoint.wire,
     key: frame.request.key,
     session: frame.session,
+    agent: frame.agent?.agent ?? null,
     body: frame.request.body,
   });
   if (again.kind === 'cooling') return again.excluded;

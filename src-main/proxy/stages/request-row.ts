@@ -35,6 +35,11 @@ export function recordRequest(ctx: ProxyContext, frame: RequestFrame, trail: Req
     upstreamModel: trail.attempts.at(-1)?.upstreamModel ?? null,
     attempts: trail.attempts,
   };
+  // Issue 23 §3: only a subagent's row has them.
+  if (frame.agent) {
+    entry.agentId = frame.agent.agent;
+    entry.parentAgentId = frame.agent.parent;
+  }
   // Only a held request's row has it (no spread on every request's path).
   if (trail.held) entry.heldMs = Math.round(trail.held.heldMs);
   if (trail.cacheLost) {

@@ -29,18 +29,33 @@ export function learnServed(
       const createdAt = pin.createdAt;
       return {
         kind: 'extended',
-        pin: { keyId, session, target, connectionId: servedConnectionId, createdAt, lastServedAt: now, expiresAt },
+        pin: withAgent(
+          { keyId, session, target, connectionId: servedConnectionId, createdAt, lastServedAt: now, expiresAt },
+          pin.agent,
+        ),
       };
     }
     return {
       kind: 'moved',
       from: pin.connectionId,
-      pin: { keyId, session, target, connectionId: servedConnectionId, createdAt: now, lastServedAt: now, expiresAt },
+      pin: withAgent(
+        { keyId, session, target, connectionId: servedConnectionId, createdAt: now, lastServedAt: now, expiresAt },
+        pin.agent,
+      ),
     };
   }
   const { keyId, session, target } = scope;
   return {
     kind: 'created',
-    pin: { keyId, session, target, connectionId: servedConnectionId, createdAt: now, lastServedAt: now, expiresAt },
+    pin: withAgent(
+      { keyId, session, target, connectionId: servedConnectionId, createdAt: now, lastServedAt: now, expiresAt },
+      scope.agent,
+    ),
   };
+}
+
+/** A subagent's own pin keeps its agent (issue 23 §3); a session's pin has none, not an undefined one. */
+function withAgent(pin: Pin, agent: string | undefined): Pin {
+  if (agent !== undefined) pin.agent = agent;
+  return pin;
 }

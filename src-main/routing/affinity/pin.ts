@@ -3,6 +3,11 @@ export interface PinScope {
   keyId: string;
   session: string;
   target: string;
+  /**
+   * Issue 23 §3: set for a subagent's own pin (its route spreads subagents); `session` is then
+   * `session/agent`, so the pin key differs from the session's while the session stays readable.
+   */
+  agent?: string;
 }
 
 /** A session pinned to a connection (by id) until `expiresAt`. */

@@ -17,7 +17,8 @@ export interface SessionKeyExtraction {
 const MAX_SESSION_LENGTH = 256;
 const NONE: readonly SessionHeader[] = [];
 
-function validValue(raw: string): string | null {
+/** A header value usable as an id: trimmed, printable ASCII without spaces, 1–256 characters; else null. */
+export function validValue(raw: string): string | null {
   const value = raw.trim();
   if (value.length === 0 || value.length > MAX_SESSION_LENGTH) return null;
   for (let i = 0; i < value.length; i++) {

@@ -74,6 +74,22 @@ export function ActivityDetail({ entry: e, onClose }: { entry: RequestLogEntry; 
         <dd>{formatDateTime(e.ts)}</dd>
         <dt>Key</dt>
         <dd>{e.keyName ?? <span className="muted">none (refused before a key was verified)</span>}</dd>
+        {e.agentId && (
+          <>
+            <dt>Agent</dt>
+            <dd>
+              Claude Code subagent <code>{e.agentId}</code>
+              {e.parentAgentId ? (
+                <span className="muted small">
+                  {' '}
+                  started by subagent <code>{e.parentAgentId}</code>
+                </span>
+              ) : (
+                <span className="muted small"> started by the main agent</span>
+              )}
+            </dd>
+          </>
+        )}
         <dt>Endpoint</dt>
         <dd>
           <code>{e.endpoint}</code>

@@ -27,6 +27,11 @@ export function ActivityRow({
       <td>
         <code title={sent}>{e.model ?? '—'}</code>
         {e.stream && <span className="tag">stream</span>}
+        {e.agentId && (
+          <span className="tag" title={`Sent by Claude Code subagent ${e.agentId}`}>
+            subagent
+          </span>
+        )}
       </td>
       <td>
         {e.connection ?? <span className="muted">none</span>}

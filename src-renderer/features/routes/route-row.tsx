@@ -1,3 +1,4 @@
+import { SUBAGENT_MODES, type SubagentMode } from '../../../src-shared/domain/route';
 import { ReorderButtons } from '../../components/reorder-buttons';
 import type { RouteDraft, RouteErrors } from './routes-form';
 
@@ -68,6 +69,21 @@ export function RouteRow({
             </p>
           )}
         </div>
+        <div className="field">
+          <label htmlFor={`${id}-subagents`}>Route {n} subagents</label>
+          <select
+            id={`${id}-subagents`}
+            value={draft.subagents}
+            title="Claude Code subagents: share the session's connection (one warm prompt cache), or spread, each on its own"
+            onChange={(e) => onChange({ subagents: subagentModeOf(e.target.value) })}
+          >
+            {SUBAGENT_MODES.map((mode) => (
+              <option key={mode} value={mode}>
+                {mode === 'share' ? "share the session's connection" : 'spread (each its own)'}
+              </option>
+            ))}
+          </select>
+        </div>
       </div>
       <div className="route-actions">
         <ReorderButtons id={id} index={index} count={count} noun="route" onMove={onMove} onRemove={onRemove} />
@@ -75,3 +91,5 @@ export function RouteRow({
     </li>
   );
 }
+
+const subagentModeOf = (value: string): SubagentMode => (value === 'spread' ? 'spread' : 'share');

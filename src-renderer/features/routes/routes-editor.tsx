@@ -37,7 +37,9 @@ export function RoutesEditor({
   const { errors, setErrors, refuse, formRef } = useFormErrors<RouteErrors>({});
   const busy = replace.pending;
   const focusNext = useFocusAfterRender();
-  const dirty = JSON.stringify(drafts.map(({ match, to }) => ({ match, to }))) !== JSON.stringify(stored);
+  const dirty =
+    JSON.stringify(drafts.map(({ match, to, subagents }) => [match, to, subagents])) !==
+    JSON.stringify(stored.map(({ match, to, subagents }) => [match, to, subagents ?? 'share']));
 
   const change = (next: RouteDraft[]): void => {
     setDrafts(next);

@@ -1,5 +1,5 @@
 import type { AppError } from '../../../src-shared/contract/errors';
-import { routeSchema, type Route } from '../../../src-shared/domain/route';
+import { routeSchema, type Route, type SubagentMode } from '../../../src-shared/domain/route';
 import { routeListProblems, type RouteKnowledge } from '../../../src-shared/domain/route-targets';
 import { inputIssuesOf } from '../../api/error-issues';
 
@@ -8,14 +8,22 @@ export interface RouteDraft {
   key: number;
   match: string;
   to: string;
+  /** Issue 23 §3: how Claude Code subagents are placed; `share` is saved as no option at all. */
+  subagents: SubagentMode;
 }
 
 /** Messages by row and field (`3.to`), `form` for what names no row. */
 export type RouteErrors = Partial<Record<`${number}.${'match' | 'to'}` | 'form', string>>;
 
 let nextKey = 1;
-export const newRoute = (match = '', to = ''): RouteDraft => ({ key: nextKey++, match, to });
-export const draftsFrom = (routes: readonly Route[]): RouteDraft[] => routes.map((r) => newRoute(r.match, r.to));
+export const newRoute = (match = '', to = '', subagents: SubagentMode = 'share'): RouteDraft => ({
+  key: nextKey++,
+  match,
+  to,
+  subagents,
+});
+export const draftsFrom = (routes: readonly Route[]): RouteDraft[] =>
+  routes.map((r) => newRoute(r.match, r.to, r.subagents));
 
 /** The Claude Code recipe: background haiku calls to a cheap combo, everything else to the main one. */
 export const CLAUDE_CODE_RECIPE: readonly Route[] = [
@@ -35,7 +43,8 @@ export function buildRoutes(
   const errors: RouteErrors = {};
   const routes: Route[] = [];
   drafts.forEach((draft, index) => {
-    const parsed = routeSchema.safeParse({ match: draft.match, to: draft.to });
+    const spread = draft.subagents === 'spread' ? { subagents: draft.subagents } : {};
+    const parsed = routeSchema.safeParse({ match: draft.match, to: draft.to, ...spread });
     if (parsed.success) return void routes.push(parsed.data);
     for (const issue of parsed.error.issues) {
       const field = issue.path[0] === 'to' ? 'to' : 'match';
