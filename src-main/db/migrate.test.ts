@@ -42,7 +42,7 @@ describe('migrate', () => {
       ok: true,
       value: {
         from: 0,
-        to: 18,
+        to: 19,
         applied: [
           '0001_init.sql',
           '0002_resilience.sql',
@@ -62,10 +62,11 @@ describe('migrate', () => {
           '0016_discovered_models.sql',
           '0017_request_log_queued.sql',
           '0018_request_log_egress_trigger.sql',
+          '0019_request_decisions.sql',
         ],
       },
     });
-    expect(readUserVersion(db)).toBe(18);
+    expect(readUserVersion(db)).toBe(19);
     expect(tables(db)).toEqual([
       'combos',
       'connection_health',
@@ -78,6 +79,7 @@ describe('migrate', () => {
       'quota_consumption',
       'quota_pool_connections',
       'quota_pools',
+      'request_decisions',
       'request_log',
       'request_log_seq',
       'routes',

@@ -1,3 +1,4 @@
+import type { TargetExclusion } from '../../../src-shared/domain/cooldown';
 import type { FailoverHop, RequestAttempt, SessionPinMark } from '../../../src-shared/domain/request-log';
 
 /** What waiting out short cooldowns did for one request, for its headers and its activity row. */
@@ -27,8 +28,24 @@ export interface RequestTrail {
   servedVia: string | null;
   /** Time spent in connections' request queues waiting for a slot (QUEUE-1), summed over attempts. */
   queuedMs: number;
+  /** Issue 24: what the last pass's screens left out (plan, leases, quota, then per candidate), with their reasons. */
+  skipped: readonly TargetExclusion[];
+  /** Issue 24: candidates skipped at admission, each with the number of attempts made before it (null: none). */
+  lateSkips: [number, TargetExclusion][] | null;
 }
 
+const NONE: readonly TargetExclusion[] = [];
+
 export function createTrail(): RequestTrail {
-  return { hops: [], attempts: [], held: null, sessionPin: null, translated: null, servedVia: null, queuedMs: 0 };
+  return {
+    hops: [],
+    attempts: [],
+    held: null,
+    sessionPin: null,
+    translated: null,
+    servedVia: null,
+    queuedMs: 0,
+    skipped: NONE,
+    lateSkips: null,
+  };
 }
