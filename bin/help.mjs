@@ -123,6 +123,7 @@ export function helpText(version) {
     '  leeway conformance [...]   Run the conformance suite (a source checkout): against the Leeway',
     '                               running on the data directory, or --self, or --url/--key for any',
     '                               gateway; conformance --help lists its flags',
+    '  leeway why <id|last>       Why a request went where it went: every candidate, skipped or tried',
     '  leeway stop                Stop the Leeway running on the data directory',
     '  leeway --version           Print the version',
     '  leeway --help              This help',

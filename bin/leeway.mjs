@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `leeway`, the command `npm install -g` puts on PATH (package.json "bin"). Runs the headless
 // proxy + web dashboard (`leeway start`), Claude Code through it (`leeway claude`), the conformance
-// suite against it or any gateway (`leeway conformance`), or stops it.
+// suite against it or any gateway (`leeway conformance`), says why a request went where it went
+// (`leeway why`), or stops it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runClaudeCommand } from './claude.mjs';
@@ -10,6 +11,7 @@ import { headlessArgs, LauncherError, root } from './entry.mjs';
 import { helpText } from './help.mjs';
 import { stopRunning } from './instance.mjs';
 import { exitCodeOf, spawnSupervised } from './supervise.mjs';
+import { runWhyCommand } from './why.mjs';
 
 const USAGE_ERROR = 2;
 const version = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).version;
@@ -48,6 +50,8 @@ async function main(argv) {
       return runClaudeCommand(rest, process.env);
     case 'conformance':
       return runConformanceCommand(rest, process.env);
+    case 'why':
+      return runWhyCommand(rest, process.env);
     case 'stop':
       return stop();
     case 'start':

@@ -8,6 +8,7 @@ import { MAX_RPC_BODY_BYTES, readJsonBody } from './read-json-body';
 import { compilePath, type PathParams, type PathPattern } from './rest-match';
 import { answer, isRecord, type RestHandler, type RestRoute } from './rest-reply';
 import { USAGE_REST_PREFIX, USAGE_SUMMARY_ROUTES } from './usage-summary-route';
+import { DECISION_REST_PREFIX, DECISION_ROUTES } from './decision-route';
 
 /**
  * The spec's REST endpoints (LOCK-8, BRK-7, BRK-8, issue 3 §6, QUI-12), each a thin mapping onto contract
@@ -88,7 +89,13 @@ const RESILIENCE_ROUTES: Record<string, RestHandler> = {
 };
 
 /** Where the REST endpoints live; the admin door sends these prefixes here. */
-const REST_PREFIXES = ['/api/resilience/', '/api/monitoring/', '/api/quota/', USAGE_REST_PREFIX] as const;
+const REST_PREFIXES = [
+  '/api/resilience/',
+  '/api/monitoring/',
+  '/api/quota/',
+  USAGE_REST_PREFIX,
+  DECISION_REST_PREFIX,
+] as const;
 
 export const isRestPath = (pathname: string): boolean => REST_PREFIXES.some((prefix) => pathname.startsWith(prefix));
 
@@ -99,6 +106,7 @@ const ROUTES: ReadonlyArray<RestRoute & { compiled: PathPattern }> = [
   }),
   ...QUOTA_REST_ROUTES,
   ...USAGE_SUMMARY_ROUTES,
+  ...DECISION_ROUTES,
 ].map((route) => ({ ...route, compiled: compilePath(route.path) }));
 
 const WITH_BODY: ReadonlySet<string> = new Set(['POST', 'PUT', 'DELETE']);

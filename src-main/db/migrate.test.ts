@@ -42,7 +42,7 @@ describe('migrate', () => {
       ok: true,
       value: {
         from: 0,
-        to: 21,
+        to: 22,
         applied: [
           '0001_init.sql',
           '0002_resilience.sql',
@@ -65,10 +65,11 @@ describe('migrate', () => {
           '0019_gemini_kind.sql',
           '0020_request_log_cache_lost.sql',
           '0021_subagents.sql',
+          '0022_request_decisions.sql',
         ],
       },
     });
-    expect(readUserVersion(db)).toBe(21);
+    expect(readUserVersion(db)).toBe(22);
     expect(tables(db)).toEqual([
       'combos',
       'connection_health',
@@ -81,6 +82,7 @@ describe('migrate', () => {
       'quota_consumption',
       'quota_pool_connections',
       'quota_pools',
+      'request_decisions',
       'request_log',
       'request_log_seq',
       'routes',

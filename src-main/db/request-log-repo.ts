@@ -1,4 +1,6 @@
+import type { RequestDecision } from '../../src-shared/domain/decision';
 import type { NewRequestLogEntry, RequestLogEntry, RequestLogQuery } from '../../src-shared/domain/request-log';
+import { createDecisionRows } from './request-decision-rows';
 import type { Database } from './open';
 import { copyHop } from './request-log-hops';
 import { fromRow, type RequestLogRow } from './request-log-row';
@@ -37,6 +39,8 @@ export interface RequestLog {
   list(query?: RequestLogQuery): RequestLogEntry[];
   /** Requests and errors (status >= 400) at or after `ts`. */
   summarySince(ts: number): { requests: number; errors: number };
+  /** Issue 24: a request's decision record by its id (or the newest); null when none was kept (or the row is gone). */
+  decision(id: number | 'last'): RequestDecision | null;
   /** Deletes rows older than `maxAgeDays` and beyond the newest `maxRows`; returns how many. */
   prune(now: number, maxRows: number, maxAgeDays: number): number;
 }
@@ -145,6 +149,7 @@ export function createRequestLog(
   let reservedThrough = start + idBlock;
   reserve.run(reservedThrough);
   let buffer: RequestLogEntry[] = [];
+  const decisions = createDecisionRows(db);
   /** The last flush failed on storage: appends wait for the timer instead of writing. */
   let failing = false;
   let dropped = 0;
@@ -152,6 +157,7 @@ export function createRequestLog(
   const bound = (): void => {
     const over = buffer.length - maxHeld;
     if (over <= 0) return;
+    for (let i = 0; i < over; i++) decisions.forget(buffer[i]?.id ?? 0);
     buffer.splice(0, over);
     dropped += over;
   };
@@ -174,6 +180,7 @@ export function createRequestLog(
       if (entry) insert.run(fillRowValues(values, entry));
     }
     batchValues.length = 0;
+    decisions.write(rows);
     if (through !== null) reserve.run(through);
   });
 
@@ -194,6 +201,7 @@ export function createRequestLog(
       return;
     }
     failing = false;
+    decisions.settle(rows);
     // Only a committed reservation may be handed out.
     if (through !== null) reservedThrough = through;
   };
@@ -208,6 +216,7 @@ export function createRequestLog(
       // Only when more than half a block was appended since the last flush (flushEvery is smaller).
       if (nextId > reservedThrough && !failing) flush();
       const full = storedEntry(entry, nextId++);
+      if (entry.decision !== undefined) decisions.hold(full.id, entry.decision);
       buffer.push(full);
       if (failing) bound();
       else if (buffer.length >= flushEvery) flush();
@@ -220,6 +229,10 @@ export function createRequestLog(
       flush();
       const limit = Math.min(MAX_LIMIT, Math.max(1, Math.floor(query.limit ?? DEFAULT_LIMIT)));
       return select.all(listParams(query, limit)).map(fromRow);
+    },
+    decision: (id) => {
+      flush();
+      return decisions.read(id);
     },
     summarySince: (ts) => {
       flush();

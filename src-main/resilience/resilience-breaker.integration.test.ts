@@ -88,7 +88,8 @@ describe('provider circuit breaker', () => {
     expect(retryAfter).toBeGreaterThanOrEqual(14);
     expect(retryAfter).toBeLessThanOrEqual(15);
     expect(res.json.leeway?.details?.excluded).toEqual([
-      { connection: 'solo', model: MODEL, reason: 'circuit_open', retryAfterSeconds: retryAfter },
+      // Issue 24: the breaker's state rides along as the exclusion's detail.
+      { connection: 'solo', model: MODEL, reason: 'circuit_open', retryAfterSeconds: retryAfter, detail: 'OPEN' },
     ]);
     expect(h.logs.some((l) => l.includes('solo=circuit_open:'))).toBe(true);
     expect(up.requests).toHaveLength(2);

@@ -282,7 +282,14 @@ describe('model lockout through the proxy', () => {
     expect(locked.status).toBe(503);
     expect(locked.json.leeway?.code).toBe('all_targets_cooling_down');
     expect(locked.json.leeway?.details?.excluded).toEqual([
-      { connection: 'x', model: 'model-a', reason: 'model_lockout', retryAfterSeconds: expect.any(Number) },
+      {
+        connection: 'x',
+        model: 'model-a',
+        reason: 'model_lockout',
+        retryAfterSeconds: expect.any(Number),
+        // Issue 24: the lockout's own reason rides along as the exclusion's detail.
+        detail: 'not_found',
+      },
     ]);
     expect(Number(locked.headers.get('retry-after'))).toBeGreaterThan(110);
     expect((await send(askAnthropic(h, 'model-b'))).status).toBe(200);

@@ -9,7 +9,7 @@ import { recordFailure, recordSuccess, releaseProbe } from './breaker/breaker-tr
 import { isRuleConnectionQuotaScope } from './classify/classification';
 import { classifyOutcome } from './classify/classify';
 import { recordConnectionSuccess } from './cooldown/clear-connection-health';
-import { HEALTHY, isSelectable } from './cooldown/connection-health';
+import { HEALTHY, isSelectable, type ConnectionHealth } from './cooldown/connection-health';
 import { recordConnectionFailure } from './cooldown/record-connection-failure';
 import { decayOnSuccess } from './lockout/decay-on-success';
 import { isModelLocked } from './lockout/model-lockouts';
@@ -31,6 +31,17 @@ import {
 function hasAny(record: object): boolean {
   for (const _ in record) return true;
   return false;
+}
+
+/**
+ * Issue 24: what set a connection's cooldown, from its health: the status and class of the failure,
+ * and whether the upstream's own hint (Retry-After, a reset header or body) timed it (backoff level
+ * 0 while cooling) or Leeway's backoff did.
+ */
+function coolingDetail(health: ConnectionHealth): string {
+  const source = health.backoffLevel === 0 ? 'upstream hint' : `backoff level ${health.backoffLevel}`;
+  const what = [health.errorCode, health.lastErrorType].filter((x): x is string => x !== null).join(' ');
+  return what === '' ? source : `${what}, ${source}`;
 }
 
 const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
@@ -68,20 +79,47 @@ export function createResilienceService(
     if (!selectable.ok) {
       // ROUTE-6 names a cooling connection `unavailable` (its testStatus); terminal states keep their own names.
       if (selectable.reason === 'cooldown')
-        return { ...base, reason: 'unavailable', retryAfterSeconds: seconds(selectable.retryAfterMs) };
+        return {
+          ...base,
+          reason: 'unavailable',
+          retryAfterSeconds: seconds(selectable.retryAfterMs),
+          detail: coolingDetail(state.health.get(c.view.id) ?? HEALTHY),
+        };
       return { ...base, reason: selectable.reason, retryAfterSeconds: null };
     }
     const breaker = canExecute(breakerOf(provider), breakerSettings(provider), now);
-    if (!breaker.allowed) return { ...base, reason: 'circuit_open', retryAfterSeconds: seconds(breaker.retryAfterMs) };
+    if (!breaker.allowed)
+      return {
+        ...base,
+        reason: 'circuit_open',
+        retryAfterSeconds: seconds(breaker.retryAfterMs),
+        detail: breaker.state.kind,
+      };
     const gate = state.settings.windowGate;
     const providerGate = checkProviderGate(state.gate, provider.id, gate, now);
     if (!providerGate.allowed)
-      return { ...base, reason: 'provider_cooldown', retryAfterSeconds: seconds(providerGate.retryAfterMs) };
+      return {
+        ...base,
+        reason: 'provider_cooldown',
+        retryAfterSeconds: seconds(providerGate.retryAfterMs),
+        detail: providerGate.detail,
+      };
     const connectionGate = checkConnectionGate(state.gate, provider.id, c.view.id, gate, now);
     if (!connectionGate.allowed)
-      return { ...base, reason: 'unavailable', retryAfterSeconds: seconds(connectionGate.retryAfterMs) };
+      return {
+        ...base,
+        reason: 'unavailable',
+        retryAfterSeconds: seconds(connectionGate.retryAfterMs),
+        detail: connectionGate.detail,
+      };
     const lock = isModelLocked(state.lockouts, provider.id, c.view.id, target.upstreamModel, now);
-    if (lock) return { ...base, reason: 'model_lockout', retryAfterSeconds: seconds(lock.expiresAt - now) };
+    if (lock)
+      return {
+        ...base,
+        reason: 'model_lockout',
+        retryAfterSeconds: seconds(lock.expiresAt - now),
+        detail: lock.reason,
+      };
     return null;
   }
 
@@ -110,6 +148,7 @@ export function createResilienceService(
             model: target.upstreamModel,
             reason: 'unavailable',
             retryAfterSeconds: seconds(selectable.retryAfterMs),
+            detail: coolingDetail(health),
           };
           return { ok: false, exclusion };
         }
@@ -121,6 +160,7 @@ export function createResilienceService(
           model: target.upstreamModel,
           reason: 'circuit_open',
           retryAfterSeconds: seconds(decision.retryAfterMs),
+          detail: decision.state.kind,
         };
         return { ok: false, exclusion };
       }

@@ -178,6 +178,11 @@ export function createStubHandlers(overrides: Partial<Handlers> = {}): Handlers 
     'settings.update': (patch) => ok({ ...DEFAULT_SETTINGS, ...patch }),
     'activity.list': () => ok([stubLogEntry]),
     'activity.summary': () => ok({ requestsToday: 1, errorsToday: 0 }),
+    'activity.decision': ({ id }) =>
+      ok({
+        id: id === 'last' ? stubLogEntry.id : id,
+        decision: { served: 'main', status: 200, heldMs: 0, queuedMs: 0, entries: [], omitted: 0 },
+      }),
     'cooldowns.list': () => ok({ connections: [], providers: [], models: [], now: 1_700_000_000_000 }),
     'cooldowns.clear': () => ok({ cleared: 0 }),
     'queues.list': () => ok([]),

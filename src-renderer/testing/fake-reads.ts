@@ -1,4 +1,4 @@
-import { ok } from '../../src-shared/contract/errors';
+import { fail, ok } from '../../src-shared/contract/errors';
 import type { FakeHandlers } from './fake-handlers';
 import { emptySeries } from './fake-fixtures';
 import type { FakeState } from './fake-state';
@@ -31,6 +31,11 @@ export function createFakeReads(state: FakeState, now: () => number) {
       ),
     'activity.summary': () =>
       ok({ requestsToday: state.activity.length, errorsToday: state.activity.filter((e) => e.status >= 400).length }),
+    'activity.decision': ({ id }) => {
+      const key = id === 'last' ? Math.max(0, ...Object.keys(state.decisions).map(Number)) : id;
+      const decision = state.decisions[key];
+      return decision ? ok({ id: key, decision }) : fail('not_found', `No decision record for request ${id}`);
+    },
     'quota.listPools': () => ok(state.quotaPools),
     'quota.listPlans': () => ok(state.quotaPlans),
     'setup.claudeCodeStatus': () => ok(state.claudeCode.status),

@@ -1,3 +1,4 @@
+import type { DecisionRecord } from '../../src-shared/domain/decision';
 import type {
   ClaudeCodeSettingsChange,
   ClaudeCodeSetupStatus,
@@ -34,6 +35,8 @@ export interface FakeState {
   resilienceSettings: ResilienceSettings;
   /** Newest last, as recorded; `activity.list` answers newest first. */
   activity: RequestLogEntry[];
+  /** Issue 24: decision records by request id, as seeded. */
+  decisions: Record<number, DecisionRecord>;
   cooldowns: Omit<CooldownSnapshot, 'now'>;
   queues: RequestQueueView[];
   held: HeldRequestView[];
@@ -87,6 +90,7 @@ export function createFakeState(seed: Partial<FakeState> = {}): FakeState {
     settings: DEFAULT_SETTINGS,
     resilienceSettings: structuredClone(DEFAULT_RESILIENCE_SETTINGS),
     activity: [],
+    decisions: {},
     cooldowns: { connections: [], providers: [], models: [] },
     queues: [],
     held: [],

@@ -5,6 +5,7 @@ import { localKeyInputSchema, type CreatedLocalKey, type LocalKeyView } from '..
 import { claudeImportSchema, type ClaudeConnectionStatus } from '../domain/claude';
 import type { ConnectionTestResult } from '../domain/connection-test';
 import { cooldownClearSchema, type CooldownSnapshot } from '../domain/cooldown';
+import type { RequestDecision } from '../domain/decision';
 import { requestLogFilterSchema, type ActivityCsv, type RequestLogEntry } from '../domain/request-log';
 import type { RequestQueueView } from '../domain/request-queue-view';
 import { settingsPatchSchema, type Settings } from '../domain/settings';
@@ -128,6 +129,11 @@ export const methods = {
     output: [] as RequestLogEntry[],
   },
   'activity.summary': { input: none, output: {} as ActivitySummary },
+  /** Issue 24: why a request went where it went (`last`: the newest request that has a record). */
+  'activity.decision': {
+    input: z.object({ id: z.union([z.number().int().positive(), z.literal('last')]) }).strict(),
+    output: {} as RequestDecision,
+  },
   /** The rows of a filter as a CSV file made in the core (newest first, capped); names only, never keys or bodies. */
   'activity.exportCsv': { input: requestLogFilterSchema.optional(), output: {} as ActivityCsv },
   'cooldowns.list': { input: none, output: {} as CooldownSnapshot },

@@ -86,4 +86,6 @@ export interface TargetExclusion {
     | 'leased'
     | 'quota';
   retryAfterSeconds: number | null;
+  /** Issue 24: what stands behind the reason (`429 rate_limit_exceeded, upstream hint`, `tokens/5h`, `OPEN`); absent: nothing more known. */
+  detail?: string;
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import type { DecisionRecord } from './decision';
 
 /**
  * One try at an upstream. The failover path (`failover`) holds the tries before the one that
@@ -67,7 +68,8 @@ export interface RequestLogEntry {
 
 export type SessionPinMark = 'kept' | 'moved' | 'new';
 
-export type NewRequestLogEntry = Omit<RequestLogEntry, 'id'>;
+/** `decision` (issue 24): stored beside the row, read back by id only (never in a list). */
+export type NewRequestLogEntry = Omit<RequestLogEntry, 'id'> & { decision?: DecisionRecord };
 
 /** Which rows a list or an export covers; every field narrows, an absent one matches everything. */
 export interface RequestLogFilter {

@@ -1,4 +1,4 @@
-import { ok } from '../../../src-shared/contract/errors';
+import { fail, ok } from '../../../src-shared/contract/errors';
 import type { Handlers } from '../router';
 import { exportActivityCsv } from './activity-export';
 import type { HandlerDeps } from './handler-deps';
@@ -9,6 +9,7 @@ type Rest = Pick<
   | 'settings.update'
   | 'activity.list'
   | 'activity.summary'
+  | 'activity.decision'
   | 'activity.exportCsv'
   | 'app.info'
   | 'app.setPaused'
@@ -37,6 +38,12 @@ export function restHandlers(deps: HandlerDeps): Rest {
     'activity.summary': () => {
       const { requests, errors } = deps.requestLog.summarySince(startOfLocalDay(deps.now()));
       return ok({ requestsToday: requests, errorsToday: errors });
+    },
+    'activity.decision': ({ id }) => {
+      const found = deps.requestLog.decision(id);
+      return found
+        ? ok(found)
+        : fail('not_found', `No decision record for request ${id === 'last' ? '(none yet)' : id}`);
     },
     'activity.exportCsv': (filter) => exportActivityCsv(deps.requestLog, filter ?? {}, deps.now()),
     'app.info': () => ok(deps.info()),

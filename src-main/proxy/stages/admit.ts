@@ -9,6 +9,7 @@ import type { LeaseClaim } from '../../routing/leases/lease-owner-match';
 import type { Target } from '../../kernel/target';
 import { estimateCost } from '../../quota/engine/cost-estimate';
 import { gateCandidates, type QuotaGate } from '../../quota/runtime/quota-gate';
+import { quotaDimensionOf } from '../../quota/runtime/quota-error';
 import type { ProxyContext } from '../proxy-context';
 import type { Admission } from '../../kernel/attempt-outcome';
 import { checkQueueAdmission, queueTimeoutError } from '../../resilience/queue/engine/queue-admission';
@@ -64,6 +65,7 @@ export function admitLeaseGate(
               model: t.upstreamModel,
               reason: 'leased',
               retryAfterSeconds: null,
+              detail: "held by another session's exclusive lease",
             });
         }
       }
@@ -108,7 +110,7 @@ export interface QuotaMark {
 /** The gate's answer: what may go on, what it held back (with reason `quota`), and its mark. */
 export type QuotaGateResult =
   | { ok: true; candidates: readonly Target[]; excluded: TargetExclusion[]; mark: QuotaMark }
-  | { ok: false; error: AppError };
+  | { ok: false; error: AppError; excluded: TargetExclusion[] };
 
 /** How the quota gate reads a candidate's connection: one function for every request. */
 const connectionIdOf = (t: Target): string => t.connection.view.id;
@@ -152,16 +154,23 @@ function settleQuotaGate(before: readonly TargetExclusion[], gate: QuotaGate<Tar
       model: target.upstreamModel,
       reason: 'quota',
       retryAfterSeconds: error.retryAfterMs === undefined ? null : Math.ceil(error.retryAfterMs / 1000),
+      ...quotaDetail(error),
     });
   }
   const error = soonest === null ? null : withExclusions(soonest, [...before, ...excluded]);
-  if (gate.allowed.length === 0 && error !== null) return { ok: false, error };
+  if (gate.allowed.length === 0 && error !== null) return { ok: false, error, excluded };
   return {
     ok: true,
     candidates: gate.allowed,
     excluded,
     mark: { covered: gate.covered, penalized: gate.penalized, error },
   };
+}
+
+/** The pool dimension that held it, when the refusal names one (issue 24's decision record). */
+function quotaDetail(error: AppError): { detail?: string } {
+  const dimension = quotaDimensionOf(error);
+  return dimension === null ? {} : { detail: dimension };
 }
 
 /** The quota's refusal, with every candidate's exclusion beside its numbers (a mixed plan shows all reasons). */
@@ -241,7 +250,13 @@ async function admitThroughQueue(
   if (slot === 'busy')
     return {
       kind: 'skip',
-      exclusion: { connection: view.name, model: target.upstreamModel, reason: 'busy', retryAfterSeconds: null },
+      exclusion: {
+        connection: view.name,
+        model: target.upstreamModel,
+        reason: 'busy',
+        retryAfterSeconds: null,
+        detail: `${view.maxConcurrent ?? 0} of ${view.maxConcurrent ?? 0} slots busy`,
+      },
     };
   return admitToBreaker(ctx, target, slot, budgets, queuedMs, goNow);
 }

@@ -1,5 +1,6 @@
 import { statusOf, type AppError } from '../../../src-shared/contract/errors';
 import { HELD_MS_HEADER } from './cooldown-hold';
+import { DECISION_HEADER, decisionHeader } from './decision-header';
 import { sendClientError } from '../relay/client-errors';
 import { formatFailoverHeader } from './failover-policy';
 import { endStreamWithError, relayResponse } from '../relay/relay';
@@ -44,9 +45,11 @@ function leewayHeaders(
   trail: RequestTrail,
   connection: string | null,
   marks: ServedMarks,
+  served: string | null,
 ): Record<string, string> {
   const extra: Record<string, string> = {};
   if (connection !== null) extra['x-leeway-connection'] = connection;
+  extra[DECISION_HEADER] = decisionHeader(trail, served);
   if (trail.hops.length > 0) extra['x-leeway-failover'] = formatFailoverHeader(trail.hops);
   if (marks.pinned && connection !== null) extra[SESSION_PIN_HEADER] = connection;
   if (trail.translated !== null) extra[TRANSLATED_HEADER] = trail.translated;
@@ -65,10 +68,11 @@ function heldTrailer(
   trail: RequestTrail,
   connection: string | null,
   marks: ServedMarks = NO_MARKS,
+  served: string | null = null,
 ): string | null {
   // A Gemini client's SDK stalls on comment lines (issue 23): no trailer for it.
   if (!frame.keepAlive.committed || frame.request.endpoint.wire === 'gemini') return null;
-  const headers = leewayHeaders(frame, trail, connection, marks);
+  const headers = leewayHeaders(frame, trail, connection, marks, served);
   if (trail.held !== null) headers[HELD_MS_HEADER] = String(Math.round(trail.held.heldMs));
   let text = '';
   for (const name in headers) text += `: ${name}: ${headers[name] ?? ''}\n`;
@@ -89,6 +93,8 @@ export function answerError(
     // The client saw a 200 and then this error event: the row tells the status the failure stands for.
     return { connection, status: statusOf(error), outcome: null, errorCode: reason ?? error.code };
   }
+  // Issue 24: Leeway's own refusals say why too (an error path: setHeader's cost does not matter here).
+  if (!res.headersSent) res.setHeader(DECISION_HEADER, decisionHeader(trail, null));
   sendClientError(res, endpoint.format, error);
   return { connection, status: res.statusCode, outcome: null, errorCode: reason ?? error.code };
 }
@@ -111,19 +117,20 @@ export async function sendAnswer(
         upstream: answer.upstream,
         start: answer.held,
         tap: answer.tap,
-        headers: leewayHeaders(frame, trail, name, marks),
+        headers: leewayHeaders(frame, trail, name, marks, name),
         format: endpoint.wire,
         startedAt: frame.request.startedAt,
         watch: answer.watch,
         secrets: answer.secrets,
-        trailer: heldTrailer(frame, trail, name, marks),
+        trailer: heldTrailer(frame, trail, name, marks, name),
       });
       return { connection: name, status: answer.upstream.statusCode, outcome, errorCode: outcome.errorCode };
     }
     case 'local': {
       frame.keepAlive.stop();
       if (!res.headersSent) {
-        const headers = { ...leewayHeaders(frame, trail, answer.connection, marks), ...answer.headers };
+        const served = answer.connection;
+        const headers = { ...leewayHeaders(frame, trail, served, marks, served), ...answer.headers };
         res.writeHead(200, {
           'content-type': 'application/json',
           'content-length': Buffer.byteLength(answer.body),
@@ -140,7 +147,7 @@ export async function sendAnswer(
         connection: name,
         status: answer.status,
         retryAfterMs: answer.retryAfterMs,
-        extraHeaders: leewayHeaders(frame, trail, name, NO_MARKS),
+        extraHeaders: leewayHeaders(frame, trail, name, NO_MARKS, null),
         secrets: answer.secrets,
         reset: answer.reset,
       });

@@ -40,6 +40,7 @@ export async function runCandidates(
     if (admission.kind === 'refused') return endedWith(answerError(frame, trail, admission.error));
     if (admission.kind === 'skip') {
       admitted.excluded.push(admission.exclusion);
+      (trail.lateSkips ??= []).push([trail.attempts.length, admission.exclusion]);
       continue;
     }
     trail.queuedMs += admission.queuedMs;

@@ -8,12 +8,16 @@ import { quoteUserText } from '../accept/quote-user-text';
  * so it carries the exclusions it was made from), `refused` otherwise.
  */
 export type NoTarget =
-  { kind: 'cooling'; error: AppError; excluded: readonly TargetExclusion[] } | { kind: 'refused'; error: AppError };
+  | { kind: 'cooling'; error: AppError; excluded: readonly TargetExclusion[] }
+  /** `excluded`: what the screens left out, when that is why (issue 24's decision record). */
+  | { kind: 'refused'; error: AppError; excluded?: readonly TargetExclusion[] };
 
 /** No target can run: cooling targets give a 503 with the earliest return (ROUTE-6), others a 404 (ROUTE-8). */
 export function noTarget(model: string, excluded: readonly TargetExclusion[]): NoTarget {
   const error = noTargetError(model, excluded);
-  return error.code === 'all_targets_cooling_down' ? { kind: 'cooling', error, excluded } : { kind: 'refused', error };
+  return error.code === 'all_targets_cooling_down'
+    ? { kind: 'cooling', error, excluded }
+    : { kind: 'refused', error, excluded };
 }
 
 /** The refusal alone, for a door that never waits (the lease door). */

@@ -22,11 +22,17 @@ export async function runPass(ctx: ProxyContext, frame: RequestFrame, trail: Req
     body: frame.request.body,
     goNow: trail.goNow,
   });
-  if (plan.kind !== 'candidates') return nothingRuns(frame, trail, plan);
+  if (plan.kind !== 'candidates') {
+    if (plan.excluded) trail.skipped = plan.excluded;
+    return nothingRuns(frame, trail, plan);
+  }
+  // Issue 24: the screens' reasons, kept for the decision record (the gates add to these lists).
+  trail.skipped = plan.excluded;
   try {
     const gated = admitGates(ctx, frame, trail, plan);
     const admitted = gated instanceof Promise ? await gated : gated;
     if (!('plan' in admitted)) return admitted;
+    trail.skipped = admitted.excluded;
     return await runCandidates(ctx, frame, trail, admitted);
   } finally {
     plan.quotaShare?.release();
@@ -48,8 +54,19 @@ function admitGates(
   if (!quotaApplies(ctx, frame)) return { plan, candidates: leased.candidates, excluded: plan.excluded, quota: null };
   const gate = admitQuotaGate(ctx, frame, leased.candidates, plan.excluded);
   const settle = (quota: QuotaGateResult): Admitted | PassResult =>
-    quota.ok ? withQuota(ctx, plan, quota) : endedWith(answerError(frame, trail, quota.error));
+    quota.ok ? withQuota(ctx, plan, quota) : quotaRefused(frame, trail, plan, quota);
   return gate instanceof Promise ? gate.then(settle) : settle(gate);
+}
+
+/** Every candidate held by quota: the quota's 429, the holds kept for the decision record. */
+function quotaRefused(
+  frame: RequestFrame,
+  trail: RequestTrail,
+  plan: CandidatesPlan,
+  quota: Extract<QuotaGateResult, { ok: false }>,
+): PassResult {
+  trail.skipped = [...plan.excluded, ...quota.excluded];
+  return endedWith(answerError(frame, trail, quota.error));
 }
 
 /** QPIPE-7: a soft-penalised key's p2c/auto score is multiplied by the factor (other strategies demote it). */

@@ -1,4 +1,5 @@
 import type { CacheLoss } from './cache-aware';
+import type { TargetExclusion } from '../../../src-shared/domain/cooldown';
 import type { FailoverHop, RequestAttempt, SessionPinMark } from '../../../src-shared/domain/request-log';
 
 /** What waiting out short cooldowns did for one request, for its headers and its activity row. */
@@ -32,7 +33,13 @@ export interface RequestTrail {
   goNow: boolean;
   /** Issue 24 §3: the warm prompt cache the served answer's move threw away, priced; null: none. */
   cacheLost: CacheLoss | null;
+  /** Issue 24: what the last pass's screens left out (plan, leases, quota, then per candidate), with their reasons. */
+  skipped: readonly TargetExclusion[];
+  /** Issue 24: candidates skipped at admission, each with the number of attempts made before it (null: none). */
+  lateSkips: [number, TargetExclusion][] | null;
 }
+
+const NONE: readonly TargetExclusion[] = [];
 
 export function createTrail(): RequestTrail {
   return {
@@ -45,5 +52,7 @@ export function createTrail(): RequestTrail {
     queuedMs: 0,
     goNow: false,
     cacheLost: null,
+    skipped: NONE,
+    lateSkips: null,
   };
 }

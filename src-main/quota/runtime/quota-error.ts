@@ -56,3 +56,14 @@ export function quotaExceededError(input: {
     },
   };
 }
+
+/** Issue 24: the pool dimension a quota refusal names (`tokens/5h`), read back from its details; null for another error. */
+export function quotaDimensionOf(error: AppError): string | null {
+  const details = error.details;
+  if (typeof details !== 'object' || details === null || !('dimension' in details)) return null;
+  const dimension = details.dimension;
+  if (typeof dimension !== 'object' || dimension === null) return null;
+  const unit = 'unit' in dimension && typeof dimension.unit === 'string' ? dimension.unit : '?';
+  const window = 'window' in dimension && typeof dimension.window === 'string' ? dimension.window : '?';
+  return `${unit}/${window}`;
+}

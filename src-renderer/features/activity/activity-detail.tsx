@@ -1,6 +1,7 @@
 import type { RequestAttempt, RequestLogEntry } from '../../../src-shared/domain/request-log';
 import { Dialog } from '../../components/dialog';
 import { ConnectionMarks } from './activity-marks';
+import { DecisionTimeline } from './decision-timeline';
 import {
   detailAttempts,
   formatAttempt,
@@ -141,6 +142,7 @@ export function ActivityDetail({ entry: e, onClose }: { entry: RequestLogEntry; 
           ))}
         </ol>
       )}
+      <DecisionTimeline id={e.id} />
     </Dialog>
   );
 }

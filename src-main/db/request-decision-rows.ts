@@ -1,0 +1,56 @@
+import type { DecisionRecord, RequestDecision } from '../../src-shared/domain/decision';
+import type { RequestLogEntry } from '../../src-shared/domain/request-log';
+import type { Database } from './open';
+
+/** The decision records beside the activity rows (issue 24, `request_decisions`). */
+export interface DecisionRows {
+  /** Keeps one until its row is written (in memory only: nothing is serialised on a request's path). */
+  hold(id: number, decision: DecisionRecord): void;
+  /** Drops a held one whose row was dropped (a failing disk's bound). */
+  forget(id: number): void;
+  /** Inside the request log's flush transaction: writes the held records of these rows. */
+  write(rows: readonly RequestLogEntry[]): void;
+  /** After the transaction committed: these rows' records are on disk, no longer held. */
+  settle(rows: readonly RequestLogEntry[]): void;
+  /** By request id, or the newest kept. */
+  read(id: number | 'last'): RequestDecision | null;
+}
+
+/** Narrow check of a stored record: written by this code, so its shape only needs confirming. */
+function isRecord(value: unknown): value is DecisionRecord {
+  return typeof value === 'object' && value !== null && 'entries' in value && Array.isArray(value.entries);
+}
+
+export function createDecisionRows(db: Database): DecisionRows {
+  const insert = db.prepare<[number, string]>(
+    'INSERT OR REPLACE INTO request_decisions (request_id, decision_json) VALUES (?, ?)',
+  );
+  const select = db.prepare<[number], { id: number; json: string }>(
+    'SELECT request_id AS id, decision_json AS json FROM request_decisions WHERE request_id = ?',
+  );
+  const newest = db.prepare<[], { id: number; json: string }>(
+    'SELECT request_id AS id, decision_json AS json FROM request_decisions ORDER BY request_id DESC LIMIT 1',
+  );
+  const held = new Map<number, DecisionRecord>();
+  return {
+    hold: (id, decision) => void held.set(id, decision),
+    forget: (id) => void held.delete(id),
+    write(rows) {
+      if (held.size === 0) return;
+      for (const row of rows) {
+        const decision = held.get(row.id);
+        if (decision !== undefined) insert.run(row.id, JSON.stringify(decision));
+      }
+    },
+    settle(rows) {
+      if (held.size === 0) return;
+      for (const row of rows) held.delete(row.id);
+    },
+    read(id) {
+      const row = id === 'last' ? newest.get() : select.get(id);
+      if (row === undefined) return null;
+      const parsed: unknown = JSON.parse(row.json);
+      return isRecord(parsed) ? { id: row.id, decision: parsed } : null;
+    },
+  };
+}
