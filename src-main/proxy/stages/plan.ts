@@ -8,7 +8,7 @@ import { pinKeyOf, type Pin, type PinScope } from '../../routing/affinity/pin';
 import { orderByPin } from '../../routing/affinity/pin-order';
 import { refusingFormat, resolveTargets, type Exclusion, type FormatRefusal } from '../../routing/resolve-targets';
 import { type Target } from '../../kernel/target';
-import { emergencyFallbackEnabled, parseEmergencyEnv } from '../../routing/strategies/emergency-fallback';
+import { emergencyFallbackEnabled } from '../../routing/strategies/emergency-fallback';
 import { exclusionLogFor } from '../exclusion-log';
 import type { ProxyContext } from '../proxy-context';
 import { quoteUserText } from '../quote-user-text';
@@ -85,10 +85,6 @@ function prefixHashOf(body: Buffer): string {
     .digest('base64url')}`;
 }
 
-// ROUTE-5 / QENV-5: the runtime feature flag (when set) wins over `LEEWAY_EMERGENCY_FALLBACK`.
-// The environment is read once at start; the runtime override (Settings › Feature flags) wins at once.
-const EMERGENCY_ENV = parseEmergencyEnv(process.env.LEEWAY_EMERGENCY_FALLBACK, false);
-
 /**
  * The plan stage: model or route → candidates, each excluded one with its reason (unknown, the
  * key's allowlist, cooldowns, breakers, lockouts), then ordered by the combo's strategy and, on
@@ -147,7 +143,11 @@ export function planRequest(
     : ctx.roundRobin.order(
         combo,
         screened.runnable,
-        { body, conversation, emergencyFallback: emergencyFallbackEnabled(EMERGENCY_ENV, settings.emergencyFallback) },
+        {
+          body,
+          conversation,
+          emergencyFallback: emergencyFallbackEnabled(ctx.emergencyFallbackEnv === true, settings.emergencyFallback),
+        },
         now,
       );
   const quotaShare = share ? { release: share.release } : null;
