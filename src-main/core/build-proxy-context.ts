@@ -3,7 +3,7 @@ import type { EventBus } from '../kernel/event-bus';
 import { LEEWAY_VERSION } from '../kernel/version';
 import type { Observability } from '../observability/observability';
 import { createClaudeHooks } from '../providers/claude-oauth/claude-hooks';
-import type { InFlightRequests } from '../proxy/in-flight';
+import type { InFlightRequests } from '../proxy/stages/in-flight';
 import type { ProxyContext } from '../proxy/proxy-context';
 import { createQuotaShareDispatch } from '../quota/runtime/quota-share-dispatch';
 import { createRoundRobinStore } from '../routing/strategies/round-robin-store';

@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import type { StorageGate } from '../data-dir/storage-gate';
-import type { InFlightRequests } from '../proxy/in-flight';
+import type { InFlightRequests } from '../proxy/stages/in-flight';
 
 /**
  * Issue 21 §9: how long a signal-driven stop (Ctrl-C, SIGTERM) lets requests in flight finish

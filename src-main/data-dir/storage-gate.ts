@@ -1,9 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AppError } from '../../src-shared/contract/errors';
 import { sendError } from '../admin/http-replies';
-import { sendClientError } from '../proxy/client-errors';
-import { isProxyNamespace } from '../proxy/endpoints';
-import { shutdownError } from '../proxy/in-flight';
+import { sendClientError } from '../proxy/relay/client-errors';
+import { isProxyNamespace } from '../proxy/accept/endpoints';
+import { shutdownError } from '../proxy/stages/in-flight';
 
 type Listener = (req: IncomingMessage, res: ServerResponse) => void;
 

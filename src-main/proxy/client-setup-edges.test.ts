@@ -2,7 +2,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
 import { anthropicConnection, openaiConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
-import { DOUBLED_V1_WARNING } from './endpoints';
+import { DOUBLED_V1_WARNING } from './accept/endpoints';
 
 let fakes: FakeUpstream[] = [];
 let h: RunningLeeway | null = null;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
 import { anthropicConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
-import { FULL_PARSE_MAX_BYTES } from './parse-model-body';
+import { FULL_PARSE_MAX_BYTES } from './accept/parse-model-body';
 
 let upstream: FakeUpstream;
 let h: RunningLeeway;

@@ -14,7 +14,7 @@ import type { QuotaShareDispatch } from '../quota/runtime/quota-share-dispatch';
 import type { Catalog } from '../kernel/catalog';
 import type { RoundRobinStore } from '../routing/strategies/round-robin-store';
 import type { ConnectionSlots } from '../resilience/queue/connection-slots';
-import type { InFlightRequests } from './in-flight';
+import type { InFlightRequests } from './stages/in-flight';
 import type { ResiliencePort } from '../resilience/resilience-port';
 
 /** What the proxy needs from the core; read through functions so a change is seen at once. */

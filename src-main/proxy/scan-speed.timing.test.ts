@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { anthropicStreamFrames, cutBytes as cut, hugeDataLine } from '../testing/sse-frames';
-import { summarizeUpstreamText } from './upstream-text';
-import { createUsageTap, type Usage } from './usage-tap';
+import { summarizeUpstreamText } from './relay/upstream-text';
+import { createUsageTap, type Usage } from './wire/usage-tap';
 
 // Wall-clock guards against a scan going quadratic. They run alone (TIMING=1, one file at a time),
 // so a loaded machine's other test files cannot push them over their limits.

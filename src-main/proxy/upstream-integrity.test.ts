@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ANSWER_HOLD_CAP } from './answer-start';
+import { ANSWER_HOLD_CAP } from './relay/answer-start';
 import { ask, createIntegrityScene, lastRow } from './integrity.testkit';
 
 const scene = createIntegrityScene();

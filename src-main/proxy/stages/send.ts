@@ -1,8 +1,8 @@
 import type { Dispatcher } from 'undici';
 import type { AttemptHooks } from '../../providers/provider-hooks';
 import type { UpstreamPools } from '../../providers/upstream-pools';
-import { dispatchToTarget, type DispatchRequest, type DispatchResult } from '../dispatch';
-import type { KeepAlive } from '../sse-keepalive';
+import { dispatchToTarget, type DispatchRequest, type DispatchResult } from './dispatch';
+import type { KeepAlive } from '../relay/sse-keepalive';
 
 /** One candidate's send as the attempt stage sees it, with what the provider hooks did on the way. */
 export type SendResult = DispatchResult & {

@@ -7,8 +7,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type * as Guards from '../../proxy/guards';
-import type * as ParseModelBody from '../../proxy/parse-model-body';
+import type * as Guards from '../../proxy/accept/guards';
+import type * as ParseModelBody from '../../proxy/accept/parse-model-body';
 import { LOGS_DIR } from '../../observability/observability';
 import { LOG_FILE_NAME } from '../../observability/rotating-file';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream';
@@ -17,7 +17,7 @@ import { anthropicConnection, startLeeway, type RunningLeeway } from '../start-l
 /** The connection's own key, which a careless error message could carry into the log. */
 const SECRET = 'sk-ant-secret-a1-0000';
 
-vi.mock('../../proxy/parse-model-body', async (importOriginal) => {
+vi.mock('../../proxy/accept/parse-model-body', async (importOriginal) => {
   const actual = await importOriginal<typeof ParseModelBody>();
   return {
     ...actual,
@@ -34,7 +34,7 @@ vi.mock('../../proxy/parse-model-body', async (importOriginal) => {
   };
 });
 
-vi.mock('../../proxy/guards', async (importOriginal) => {
+vi.mock('../../proxy/accept/guards', async (importOriginal) => {
   const actual = await importOriginal<typeof Guards>();
   return {
     ...actual,

@@ -4,7 +4,7 @@
  * real proxy on loopback.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FULL_PARSE_MAX_BYTES } from '../../proxy/parse-model-body';
+import { FULL_PARSE_MAX_BYTES } from '../../proxy/accept/parse-model-body';
 import {
   anthropicHeaders,
   newestRow,

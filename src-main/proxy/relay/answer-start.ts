@@ -1,0 +1,178 @@
+import { StringDecoder } from 'node:string_decoder';
+import { errors } from 'undici';
+import type { UpstreamAnswer } from '../../kernel/upstream-answer';
+import type { ChunkWatch } from '../../resilience/watchdog/stream-watchdog';
+import type { WireFormat } from '../../../src-shared/domain/connection';
+import { createEventSpotter, firstEventOf, statusOfErrorEvent, streamEndOf } from '../wire/sse-scan';
+import type { Usage, UsageTap } from '../wire/usage-tap';
+import { isErrorObject, statusOfErrorObject } from '../../translate/error-body';
+import { TranslationFailure } from '../../translate/translation-failure';
+
+/**
+ * A non-stream answer is held whole up to this size so a broken one can still fail over; past it
+ * the rest streams unchecked. Answers to one request are rarely near it, and it matches the usage
+ * tap's JSON cap: the bytes held are the same Buffers the tap keeps (no extra copy), and a body
+ * the tap thinks too big to parse on the event loop is not parsed here either.
+ */
+export const ANSWER_HOLD_CAP = 1024 * 1024;
+
+/** Bytes of an SSE preamble (comments, padding) held while waiting for the first event; then commit anyway. */
+const SSE_HOLD_CAP = 64 * 1024;
+
+/** The start of a 2xx answer, read before anything is committed to the client. */
+export type AnswerStart =
+  | {
+      kind: 'ready';
+      /** Bytes read so far, in order; the body is paused after them unless `ended`. */
+      chunks: Buffer[];
+      ended: boolean;
+      firstByteAt: number | null;
+      /** Set when the whole body was held: the tap's result, already computed. */
+      usage: Usage | null;
+    }
+  /** Failed before the client saw a byte: failover is still possible. */
+  /** `slow`: the throughput watchdog cut a stream that trickled before its first event (WATCH-6). */
+  | { kind: 'failed'; failure: 'reset' | 'timeout' | 'empty_response' | 'slow'; detail: string }
+  /**
+   * The stream's first event is an error (Anthropic's `overloaded_error` right after the 200): as
+   * good as that status, so it can fail over; else it is relayed as held, the client parses it.
+   */
+  | { kind: 'stream_error'; status: number; bodyText: string; held: Extract<AnswerStart, { kind: 'ready' }> }
+  /**
+   * A whole 2xx JSON body that is an error object (issue 21 §1): learned and failed over like the
+   * status it stands for; when nothing else may serve, the client gets that status, not a 200.
+   */
+  | { kind: 'error_body'; status: number; body: Buffer }
+  | { kind: 'aborted' };
+
+/**
+ * Commit on first byte (ARCHITECTURE §2 step 4): reads a 2xx body until a stream's first complete
+ * event, or a JSON body whole (up to the cap) and checks it is a JSON object. A reset, a stall or a
+ * malformed answer before that point is reported as a failure, not relayed.
+ */
+export function readAnswerStart(
+  upstream: UpstreamAnswer,
+  /** The stream's wire format when the answer is SSE; null for a JSON (or other) body. */
+  sse: WireFormat | null,
+  tap: UsageTap,
+  signal: AbortSignal,
+  now: () => number,
+  /** WATCH-1: the attempt's throughput watchdog; null when off (no per-chunk work). */
+  watch: ChunkWatch | null = null,
+): Promise<AnswerStart> {
+  const body = upstream.body;
+  const chunks: Buffer[] = [];
+  /** What the decoder made of `chunks`, kept so the first event is read without decoding twice. */
+  const texts: string[] = [];
+  let size = 0;
+  let firstByteAt: number | null = null;
+  const spotter = sse ? createEventSpotter() : null;
+  const decoder = sse ? new StringDecoder('utf8') : null;
+
+  return new Promise((resolve) => {
+    const finish = (start: AnswerStart) => {
+      body.off('data', onData);
+      body.off('end', onEnd);
+      body.off('error', onError);
+      resolve(start);
+    };
+    const onData = (chunk: Buffer) => {
+      firstByteAt ??= now();
+      const verdict = watch?.(chunk);
+      if (verdict?.kind === 'abort') {
+        // Only this attempt ends (WATCH-6): destroying the body cancels the upstream request.
+        body.on('error', ignore);
+        body.destroy();
+        return finish({
+          kind: 'failed',
+          failure: 'slow',
+          detail: `the upstream sent ${verdict.bytesPerSecond.toFixed(1)} useful bytes/s over ${verdict.windowMs / 1000} s before its answer began`,
+        });
+      }
+      chunks.push(chunk);
+      size += chunk.length;
+      tap.push(chunk);
+      let spotted = false;
+      if (spotter !== null && decoder !== null) {
+        const text = decoder.write(chunk);
+        texts.push(text);
+        spotted = spotter.push(text);
+      }
+      if (!spotted && size <= (sse ? SSE_HOLD_CAP : ANSWER_HOLD_CAP)) return;
+      body.pause();
+      // An error while paused must not go unheard before the relay attaches its own listener.
+      body.on('error', ignore);
+      const held: Extract<AnswerStart, { kind: 'ready' }> = {
+        kind: 'ready',
+        chunks,
+        ended: false,
+        firstByteAt,
+        usage: null,
+      };
+      const first = spotted && sse ? firstEventOf(texts.length === 1 ? (texts[0] ?? '') : texts.join('')) : undefined;
+      if (first && sse && streamEndOf(sse, first) === 'error')
+        return finish({ kind: 'stream_error', status: statusOfErrorEvent(first), bodyText: first.data, held });
+      finish(held);
+    };
+    const onEnd = () => {
+      if (sse)
+        return finish({
+          kind: 'failed',
+          failure: 'empty_response',
+          detail: size === 0 ? 'an empty stream' : 'a stream that ended before its first event',
+        });
+      // The tap parses a held JSON body once anyway; its answer doubles as the validity check when it found usage.
+      const usage = tap.finish();
+      const verdict = judgeJson(chunks, size, usage);
+      if (verdict.kind === 'malformed')
+        return finish({ kind: 'failed', failure: 'empty_response', detail: verdict.detail });
+      if (verdict.kind === 'error') return finish({ kind: 'error_body', status: verdict.status, body: verdict.body });
+      finish({ kind: 'ready', chunks, ended: true, firstByteAt, usage });
+    };
+    const onError = (error: Error) => {
+      if (signal.aborted) return finish({ kind: 'aborted' });
+      // A translated answer the bridge gave up on: malformed, like any unusable 200 (failover may help).
+      if (error instanceof TranslationFailure)
+        return finish({ kind: 'failed', failure: 'empty_response', detail: error.what });
+      if (error instanceof errors.BodyTimeoutError)
+        return finish({
+          kind: 'failed',
+          failure: 'timeout',
+          detail: 'the upstream went silent before its answer began',
+        });
+      finish({ kind: 'failed', failure: 'reset', detail: 'the upstream reset the connection before its answer began' });
+    };
+    body.on('data', onData);
+    body.on('end', onEnd);
+    body.on('error', onError);
+  });
+}
+
+function ignore(): void {}
+
+type JsonVerdict =
+  { kind: 'answer' } | { kind: 'malformed'; detail: string } | { kind: 'error'; status: number; body: Buffer };
+
+/** Whether a whole non-stream body is an answer, no answer, or an error object standing for a status. */
+function judgeJson(chunks: Buffer[], size: number, usage: Usage): JsonVerdict {
+  if (size === 0) return { kind: 'malformed', detail: 'an empty body' };
+  // Usage can only have come from a body that parsed as a JSON object, and error bodies carry none:
+  // no second parse on the common path.
+  if (
+    usage.inputTokens !== null ||
+    usage.outputTokens !== null ||
+    usage.cacheReadTokens !== null ||
+    usage.cacheWriteTokens !== null
+  )
+    return { kind: 'answer' };
+  const whole = chunks.length === 1 && chunks[0] ? chunks[0] : Buffer.concat(chunks, size);
+  let value: unknown;
+  try {
+    value = JSON.parse(whole.toString('utf8'));
+  } catch {
+    return { kind: 'malformed', detail: 'a body that is not valid JSON' };
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return { kind: 'malformed', detail: 'a JSON body that is not an object' };
+  return isErrorObject(value) ? { kind: 'error', status: statusOfErrorObject(value), body: whole } : { kind: 'answer' };
+}
