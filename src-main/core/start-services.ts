@@ -16,12 +16,12 @@ import { startClaude } from './claude-wiring';
 import { createModelDiscovery, type ModelDiscovery } from './discovery';
 import type { Disposers } from './disposers';
 import type { Env } from './env';
-import { startQuotaGc, startStorageTimers } from './lifecycle';
 import type { DataDir } from './open-data-dir';
-import { openStore, type StoreInput } from './open-store';
+import { openStore, type OpenStore, type StoreInput } from './open-store';
 import { startQuotaEngine, type QuotaEngine } from './quota-engine';
-import { announceStorageHealth, storageStatusOf } from './storage';
-import { watchStorage, type StorageLoss } from './storage-loss';
+import { storageStatusOf } from './storage';
+import type { StorageLoss } from './storage-loss';
+import { startStorageUpkeep } from './storage-upkeep';
 
 /** What the services phase needs beyond the data directory. */
 export interface ServicesInput extends Pick<StoreInput, 'secretBox' | 'config' | 'onDatabase'> {
@@ -100,44 +100,35 @@ export async function startServices(
   const resilience = createResilienceRuntime(resilienceStoresOf(storage.db), env.vars, catalog.get, events, now);
   // QUEUE-7: the queue's settings are read per request.
   const slots = createConnectionSlots({ settings: () => resilience.settings.get().requestQueue, now });
-  obs.attach({
-    catalog: catalog.get,
-    scrape: coreScrapeSources({
-      catalog: catalog.get,
-      resilience: () => resilience,
-      quota: () => quota.runtime,
-      // Once the data directory is gone, no pool is read from the abandoned database.
-      pools: () => (store.isOpen() ? storage.quotaPools : null),
-      queues: slots,
-    }),
-  });
+  attachObservability(obs, { store, catalog, resilience, quota, slots });
   obs.open(dataDir.dir, resilience.control.snapshot(now()));
   // Redis (when configured) connects or falls back before the first request is counted.
   await quota.store.ready();
 
-  const timers = [
-    ...startStorageTimers(storage, settings.get, now, log),
-    startQuotaGc(quota.store, quota.retentionDays, now, log),
-  ];
-  const stopTimers = (): void => {
-    for (const timer of timers.splice(0)) clearInterval(timer);
-  };
-  disposers.push(stopTimers);
-  const loss = watchStorage(dataDir, { log, now });
-  disposers.push(() => loss.stop());
-  loss.subscribe(() => {
-    discovery.stop();
-    void obs.closeFile();
-    stopTimers();
-    catalog.close();
-    store.abandon();
-  });
-  // A failed write is the moment to look: the folder may be gone altogether.
-  announceStorageHealth(storage.health, { events, log, now, dataDir: dataDir.dir, degraded: () => void loss.check() });
+  const loss = startStorageUpkeep(dataDir, { store, settings, quota, catalog, discovery, events, obs, now }, disposers);
 
   const claude = startClaude({ store, resilience, settings, catalog, events, obs, proxy: env.proxy, now });
 
   const storageStatus = (): StorageStatus =>
     storageStatusOf(storage.health, loss.lost(), store.isOpen() ? storage.requestLog.held() : null);
   return ok({ storage, settings, catalog, resilience, quota, pools, slots, claude, discovery, loss, storageStatus });
+}
+
+/** The logs redact the catalog's secrets and the metrics scrape the running engines from now on. */
+function attachObservability(
+  obs: Observability,
+  parts: Pick<Services, 'catalog' | 'resilience' | 'quota' | 'slots'> & { store: OpenStore },
+): void {
+  const { store, catalog } = parts;
+  obs.attach({
+    catalog: catalog.get,
+    scrape: coreScrapeSources({
+      catalog: catalog.get,
+      resilience: () => parts.resilience,
+      quota: () => parts.quota.runtime,
+      // Once the data directory is gone, no pool is read from the abandoned database.
+      pools: () => (store.isOpen() ? store.storage.quotaPools : null),
+      queues: parts.slots,
+    }),
+  });
 }
