@@ -1,3 +1,4 @@
+import type { HeldRequestView } from '../../src-shared/domain/held';
 import type { Server } from 'node:http';
 import type { Result } from '../../src-shared/contract/errors';
 import { DEFAULT_SETTINGS, type Settings } from '../../src-shared/domain/settings';
@@ -32,6 +33,8 @@ export interface BindOptions {
   port: number;
   adminPort?: number;
   log(line: string): void;
+  /** Issue 24 §2: the requests waiting now changed (the windows list them live). */
+  onHeldChange?(held: HeldRequestView[]): void;
 }
 
 /** Binds the proxy port (and `--admin-port`); their close is pushed on `disposers` at once. */
@@ -43,7 +46,7 @@ export async function bindDoors(options: BindOptions, disposers: Disposers): Pro
   const adminGate = options.adminPort === undefined ? null : createStorageGate();
   const gates: StorageGate[] = adminGate ? [proxyGate, adminGate] : [proxyGate];
   const servers: Server[] = [];
-  const inFlight = createInFlightRequests();
+  const inFlight = createInFlightRequests(options.onHeldChange);
   const { track, settled } = createSettlingTracker();
   let closing: Promise<void> | null = null;
   const close = (graceMs: number, log: (line: string) => void): Promise<void> =>

@@ -4,16 +4,23 @@ import type { EventBus } from '../kernel/event-bus';
 import type { Services } from './start-services';
 
 /** The handlers' dependencies over the running services: repositories, services, engines' faces. */
-export function handlerDeps(
-  services: Services,
-  rest: { events: EventBus; now(): number; info(): ProxyInfo; env: HandlerDeps['env'] },
-): HandlerDeps {
+/** What the start adds beside the services: the bus, the clock, the running info, the environment, the held board. */
+export interface HandlerRest {
+  events: EventBus;
+  now(): number;
+  info(): ProxyInfo;
+  env: HandlerDeps['env'];
+  held: HandlerDeps['held'];
+}
+
+export function handlerDeps(services: Services, rest: HandlerRest): HandlerDeps {
   const { storage, quota, resilience, discovery, claude, catalog } = services;
   return {
     events: rest.events,
     now: rest.now,
     info: rest.info,
     env: rest.env,
+    held: rest.held,
     connections: storage.connections,
     keys: storage.keys,
     combos: storage.combos,

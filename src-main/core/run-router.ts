@@ -1,10 +1,7 @@
 import { fail } from '../../src-shared/contract/errors';
-import type { ProxyInfo } from '../../src-shared/contract/methods';
 import { createHandlers } from '../api/handlers/create-handlers';
 import { createRouter, type Router } from '../api/router';
-import type { EnvVars } from '../kernel/env-vars';
-import type { EventBus } from '../kernel/event-bus';
-import { handlerDeps } from './handler-deps';
+import { handlerDeps, type HandlerRest } from './handler-deps';
 import type { Services } from './start-services';
 import { storageRefusal } from './storage';
 
@@ -13,10 +10,7 @@ import { storageRefusal } from './storage';
  * data directory is refused the same on each. A write the disk refused is a typed refusal (issue 21
  * §16); anything else thrown is a bug, logged, and the moment to look whether the folder is gone.
  */
-export function createRunRouter(
-  services: Services,
-  rest: { events: EventBus; now(): number; info(): ProxyInfo; env: EnvVars; log(line: string): void },
-): Router {
+export function createRunRouter(services: Services, rest: HandlerRest & { log(line: string): void }): Router {
   const { loss } = services;
   const inner = createRouter(
     createHandlers(handlerDeps(services, rest)),

@@ -1,3 +1,4 @@
+import type { HeldRequestView } from '../../src-shared/domain/held';
 import { join } from 'node:path';
 import { ok, type Result } from '../../src-shared/contract/errors';
 import type { ProxyInfo } from '../../src-shared/contract/methods';
@@ -46,7 +47,13 @@ export async function startRun(
     ...(options.configFile !== undefined ? { configFile: options.configFile } : {}),
   });
   if (!checked.ok) return checked;
-  const bind = { host: options.host, port: options.port, adminPort: options.adminPort, log: shared.obs.log };
+  const bind = {
+    host: options.host,
+    port: options.port,
+    adminPort: options.adminPort,
+    log: shared.obs.log,
+    onHeldChange: (held: HeldRequestView[]) => shared.events.emit('held.changed', { held }),
+  };
   const bound = await bindDoors(bind, disposers);
   if (!bound.ok) return bound;
   const dataDir = openDataDir(options.dataDir, shared.now(), disposers);
@@ -90,7 +97,14 @@ function openRun(
     mode: options.mode,
     storage: services.storageStatus(),
   });
-  const router = createRunRouter(services, { events, now, info, env: options.env.vars, log: obs.log });
+  const router = createRunRouter(services, {
+    events,
+    now,
+    info,
+    env: options.env.vars,
+    log: obs.log,
+    held: bound.inFlight.held,
+  });
   const remote = options.allowRemote && options.host !== '0.0.0.0' && options.host !== '::';
   const doors = openDoors(
     bound,

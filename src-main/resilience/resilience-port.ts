@@ -9,7 +9,12 @@ import type { Admission, UpstreamOutcome, AttemptVerdict } from '../kernel/attem
  */
 export interface ResiliencePort {
   screen(targets: readonly Target[], now: number): { runnable: Target[]; excluded: TargetExclusion[] };
-  admit(target: Target, now: number): { ok: true; admission: Admission } | { ok: false; exclusion: TargetExclusion };
+  /** `ignoreCooldown`: an operator's "use any connection now" (issue 24 §2); the breaker still decides. */
+  admit(
+    target: Target,
+    now: number,
+    ignoreCooldown?: boolean,
+  ): { ok: true; admission: Admission } | { ok: false; exclusion: TargetExclusion };
   learnFailure(
     target: Target,
     admission: Admission,

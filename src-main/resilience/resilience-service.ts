@@ -97,12 +97,12 @@ export function createResilienceService(
       return { runnable, excluded };
     },
 
-    admit(target, now) {
+    admit(target, now, ignoreCooldown = false) {
       const provider = identityOf(target);
       // EGRESS-2: a sibling locked by another attempt of this same request (screened before it) is
       // refused here, before rotation spends a call on it.
       const health = state.health.get(target.connection.view.id);
-      if (health !== undefined && health !== HEALTHY) {
+      if (!ignoreCooldown && health !== undefined && health !== HEALTHY) {
         const selectable = isSelectable(health, now);
         if (!selectable.ok && selectable.reason === 'cooldown') {
           const exclusion: TargetExclusion = {

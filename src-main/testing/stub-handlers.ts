@@ -1,4 +1,4 @@
-import { ok } from '../../src-shared/contract/errors';
+import { fail, ok } from '../../src-shared/contract/errors';
 import { createRequestLogSeries } from '../db/request-log-series';
 import { createMemoryDb } from './temp-db';
 import type { ProxyInfo } from '../../src-shared/contract/methods';
@@ -181,6 +181,8 @@ export function createStubHandlers(overrides: Partial<Handlers> = {}): Handlers 
     'cooldowns.list': () => ok({ connections: [], providers: [], models: [], now: 1_700_000_000_000 }),
     'cooldowns.clear': () => ok({ cleared: 0 }),
     'queues.list': () => ok([]),
+    'held.list': () => ok([]),
+    'held.act': () => fail('not_found', 'Nothing is waiting.'),
     'connections.reset': ({ name }) => ok({ ...stubConnection, name }),
     'connections.test': () =>
       ok({ ok: true, status: 200, latencyMs: 12, message: 'Connected in 12 ms', models: ['claude-sonnet-4-5'] }),

@@ -9,6 +9,7 @@ const EVENTS: Record<EventName, true> = {
   'sessions.changed': true,
   'settings.changed': true,
   'activity.request': true,
+  'held.changed': true,
   'app.paused': true,
   'cooldowns.changed': true,
   'claude.changed': true,

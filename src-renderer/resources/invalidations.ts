@@ -23,6 +23,7 @@ export const INVALIDATES: { readonly [M in MethodName]?: readonly MethodName[] }
   'connections.reset': ['cooldowns.list', 'connections.list'],
   'connections.test': ['models.discovered', 'connections.list'],
   'cooldowns.clear': ['cooldowns.list'],
+  'held.act': ['held.list', 'sessions.list', 'leases.list'],
   'cooldowns.probe': ['cooldowns.list'],
   'resilience.reset': ['cooldowns.list'],
   'keys.create': ['keys.list'],

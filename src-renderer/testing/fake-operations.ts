@@ -23,6 +23,13 @@ export function createFakeOperations(state: FakeState, now: () => number) {
       );
       return ok({ cleared: before - state.pins.length });
     },
+    'held.act': ({ id }) => {
+      const before = state.held.length;
+      state.held = state.held.filter((h) => h.id !== id);
+      return state.held.length < before
+        ? ok({ done: true as const })
+        : fail('not_found', `Request ${id} is not waiting any more.`);
+    },
     'leases.clear': (target) => {
       const before = state.leases.length;
       state.leases = state.leases.filter((l) => target.target === 'connection' && l.connection !== target.connection);

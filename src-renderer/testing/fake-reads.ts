@@ -20,6 +20,7 @@ export function createFakeReads(state: FakeState, now: () => number) {
     'resilience.getSettings': () => ok(state.resilienceSettings),
     'cooldowns.list': () => ok({ ...state.cooldowns, now: now() }),
     'queues.list': () => ok(state.queues),
+    'held.list': () => ok(state.held),
     'claude.status': () => ok(state.claude),
     'activity.list': ({ beforeId, limit } = {}) =>
       ok(

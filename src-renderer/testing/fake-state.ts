@@ -14,6 +14,7 @@ import type { LocalKeyView } from '../../src-shared/domain/local-key';
 import type { OverviewRange, OverviewSeries, UsageSummary } from '../../src-shared/domain/overview';
 import type { QuotaPlanView, QuotaPoolUsage, QuotaPoolView, QuotaStoreStatus } from '../../src-shared/domain/quota';
 import type { RequestLogEntry } from '../../src-shared/domain/request-log';
+import type { HeldRequestView } from '../../src-shared/domain/held';
 import type { RequestQueueView } from '../../src-shared/domain/request-queue-view';
 import { DEFAULT_RESILIENCE_SETTINGS, type ResilienceSettings } from '../../src-shared/domain/resilience-settings';
 import type { Route } from '../../src-shared/domain/route';
@@ -35,6 +36,7 @@ export interface FakeState {
   activity: RequestLogEntry[];
   cooldowns: Omit<CooldownSnapshot, 'now'>;
   queues: RequestQueueView[];
+  held: HeldRequestView[];
   claude: ClaudeConnectionStatus[];
   quotaPools: QuotaPoolView[];
   /** `quota.poolUsage` by pool id; a pool without an entry has no dimensions to show. */
@@ -87,6 +89,7 @@ export function createFakeState(seed: Partial<FakeState> = {}): FakeState {
     activity: [],
     cooldowns: { connections: [], providers: [], models: [] },
     queues: [],
+    held: [],
     claude: [],
     quotaPools: [],
     quotaUsage: {},

@@ -24,6 +24,8 @@ export const ERROR_CODES = [
   'storage_unavailable',
   /** Issue 21 §9: Leeway is stopping; the request was refused or ended after the shutdown grace. */
   'shutdown',
+  /** Issue 24 §2: the operator cancelled the request while it was held (dashboard or tray). */
+  'request_cancelled',
   'conflict',
   'lease_generation_stale',
   'lease_not_held',
@@ -104,6 +106,7 @@ export function statusOf(error: AppError): number {
     case 'RATE_LIMIT_EXECUTION_TIMEOUT':
       return 504;
     case 'conflict':
+    case 'request_cancelled':
       return 409;
     case 'body_too_large':
       return 413;

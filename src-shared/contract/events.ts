@@ -10,6 +10,7 @@ import type { RequestLogEntry } from '../domain/request-log';
 import type { ResilienceSettings } from '../domain/resilience-settings';
 import type { Settings } from '../domain/settings';
 import type { StorageStatus } from '../domain/storage-status';
+import type { HeldRequestView } from '../domain/held';
 
 /** What the core pushes to every UI; a snapshot method plus these events keeps a store current. */
 export interface EventMap {
@@ -37,6 +38,8 @@ export interface EventMap {
   'storage.lost': { dataDir: string; message: string };
   /** Issue 21 §16: writes to the data directory began to fail, recovered, or the rows held for it changed. */
   'storage.changed': { storage: StorageStatus };
+  /** Issue 24 §2: a request began or stopped waiting, or an operator acted on one: the whole list. */
+  'held.changed': { held: HeldRequestView[] };
 }
 
 export type EventName = keyof EventMap;

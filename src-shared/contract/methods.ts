@@ -13,6 +13,7 @@ import { resiliencePatchSchema, type ResilienceSettings } from '../domain/resili
 import { pinClearSchema, type SessionPinView } from '../domain/affinity';
 import type { LeaseView } from '../domain/lease';
 import { leaseClearSchema } from '../domain/lease-clear';
+import { heldActSchema, type HeldRequestView } from '../domain/held';
 import { routesSchema, type Route } from '../domain/route';
 import {
   quotaPlanInputSchema,
@@ -132,6 +133,10 @@ export const methods = {
   'cooldowns.list': { input: none, output: {} as CooldownSnapshot },
   /** Per connection with maxConcurrent: queue depth, in flight, recent wait p50/p95 and its budgets (QUEUE-1). */
   'queues.list': { input: none, output: [] as RequestQueueView[] },
+  /** Issue 24 §2: requests waiting right now (cooldown hold, queue), oldest first. */
+  'held.list': { input: none, output: [] as HeldRequestView[] },
+  /** Cancel a held request, let it use any connection now, or release its session's lease and pin. */
+  'held.act': { input: heldActSchema, output: { done: true } as { done: true } },
   /** Clears transient state only; terminal states need connections.reset (COOL-10). */
   'cooldowns.clear': { input: cooldownClearSchema, output: { cleared: 0 } as { cleared: number } },
   /** Lists the upstream's models with the connection's own credential (no tokens spent). */

@@ -6,6 +6,7 @@ import type { HandlerDeps } from './handler-deps';
 import { keyHandlers } from './keys';
 import { overviewHandlers } from './overview';
 import { queueHandlers } from './queues';
+import { heldHandlers } from './held';
 import { quotaHandlers } from './quota';
 import { resilienceHandlers } from './resilience';
 import { routeHandlers } from './routes';
@@ -27,6 +28,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...claudeHandlers(deps),
     ...quotaHandlers(deps),
     ...queueHandlers(deps),
+    ...heldHandlers(deps),
     ...overviewHandlers(deps),
     ...setupHandlers(deps),
     ...discoveredModelsHandlers(deps),

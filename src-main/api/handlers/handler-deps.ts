@@ -17,6 +17,7 @@ import type { ResilienceControl } from '../../resilience/resilience-control';
 import type { ResilienceSettings } from '../../resilience/resilience-settings';
 import type { SlotQueueStat } from '../../resilience/queue/connection-slots';
 import type { SettingsService } from '../../services/settings-service';
+import type { HeldAction, HeldRequestView } from '../../../src-shared/domain/held';
 
 /**
  * What the contract handlers work with: repositories and services, built once per start. A write
@@ -60,4 +61,9 @@ export interface HandlerDeps {
   claudeStatus(): ClaudeConnectionStatus[];
   /** The request queues under maxConcurrent (QUEUE-1), shared with the request path; absent: none yet. */
   queues?: { stats(at: number): SlotQueueStat[] };
+  /** The requests waiting now (issue 24 §2), shared with the request path; absent: none yet. */
+  held?: {
+    list(): HeldRequestView[];
+    act(id: string, action: HeldAction): 'not_found' | 'not_offered' | null;
+  };
 }

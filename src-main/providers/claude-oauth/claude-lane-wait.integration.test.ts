@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { connectionRow } from '../../resilience/resilience-it.testkit';
+import { call, connectionRow } from '../../resilience/resilience-it.testkit';
 import { claudeConnection } from '../../testing/fake-claude/fake-claude';
 import {
   activityEntries,
@@ -115,6 +115,38 @@ describe('claude-oauth low-priority lane waits', () => {
       const [latest] = await activityEntries(h, 2);
       expect(latest).toMatchObject({ status: 200, servedVia: 'capacity-busy' });
       expect((await connectionRow(h, 'sub')).backoffLevel).toBe(0);
+    },
+    WAIT_TEST_MS,
+  );
+});
+
+describe('claude-oauth lane waits on the held board (issue 24 §2)', () => {
+  it(
+    'ISSUE-24 LOWP-7: a lane wait is listed as held (cancel only) and a cancel answers the client at once',
+    async () => {
+      vi.spyOn(Math, 'random').mockReturnValue(0.5);
+      const fake = await scene.claude({ name: 'sub', text: 'never sent' });
+      fake.setWall({ resetAt: nowSeconds() + 3600 });
+      fake.enqueueSlow({ kind: 'slot_busy', retryAfter: 30 });
+      const h = await scene.start({ connections: [claudeConnection('sub', fake, { lowPriorityMode: true })] });
+      const pending = fetch(`${h.url}/v1/messages`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-api-key': h.key, 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({ model: MODEL, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
+      });
+      const deadline = Date.now() + 5_000;
+      let held = await call(h, 'held.list', undefined);
+      while (held.length === 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        held = await call(h, 'held.list', undefined);
+      }
+      const [entry] = held;
+      expect(entry).toMatchObject({ waitsFor: 'lane', actions: ['cancel'] });
+      expect(entry?.what).toContain("sub's");
+      expect(await call(h, 'held.act', { id: entry?.id ?? '', action: 'cancel' })).toEqual({ done: true });
+      const res = await pending;
+      expect(res.status).toBe(409);
+      expect(await res.text()).toContain('Cancelled in Leeway');
     },
     WAIT_TEST_MS,
   );

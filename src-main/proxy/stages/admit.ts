@@ -15,6 +15,9 @@ import { checkQueueAdmission, queueTimeoutError } from '../../resilience/queue/e
 import { resolveQueueBudgets, type QueueBudgets } from '../../resilience/queue/engine/queue-budgets';
 import { withExecutionBackstop } from '../../resilience/queue/execution-backstop';
 import { attemptCandidate, dropObserved, type Seen } from './attempt';
+import { holdInputOf } from '../held/hold-input';
+import { waitHeld } from '../held/hold-wait';
+import type { SlotWait } from '../../resilience/queue/connection-slots';
 import type { RequestFrame } from './frame';
 import { noTarget, type NoTarget } from './no-target-error';
 
@@ -201,18 +204,20 @@ export function admitCandidate(
   ctx: ProxyContext,
   target: Target,
   isLast: boolean,
-  claim: LeaseClaim | null,
-  signal: AbortSignal,
+  frame: RequestFrame,
   waitForSlot = false,
+  /** Issue 24 §2: the operator said "use any connection now": a cooling connection is admitted too. */
+  goNow = false,
 ): CandidateAdmission | Promise<CandidateAdmission> {
+  const claim = frame.claim;
   const view = target.connection.view;
   if (claim) {
     const fence = checkFence(ctx.leases.book(), claim, view.id, ctx.now());
     if (fence.kind === 'refused') return { kind: 'refused', error: { code: fence.code, message: fence.message } };
   }
   // No maxConcurrent: no slot, no queue, nothing to wait for, so no promise either (the common case).
-  if (view.maxConcurrent === null) return admitToBreaker(ctx, target, 'none', null, 0);
-  return admitThroughQueue(ctx, target, budgetsOf(ctx, target), isLast, waitForSlot, signal);
+  if (view.maxConcurrent === null) return admitToBreaker(ctx, target, 'none', null, 0, goNow);
+  return admitThroughQueue(ctx, target, budgetsOf(ctx, target), isLast, waitForSlot, frame, goNow);
 }
 
 /** A connection with maxConcurrent: its slot first, waited for in its request queue when need be. */
@@ -222,12 +227,13 @@ async function admitThroughQueue(
   budgets: QueueBudgets,
   isLast: boolean,
   waitForSlot: boolean,
-  signal: AbortSignal,
+  frame: RequestFrame,
+  goNow: boolean,
 ): Promise<CandidateAdmission> {
   const view = target.connection.view;
   // The clock is read only where a queue can be waited in (connections with maxConcurrent).
   const queuedFrom = ctx.now();
-  const slot = await takeSlot(ctx, target, budgets, isLast, waitForSlot, signal);
+  const slot = await takeSlot(ctx, target, budgets, isLast, waitForSlot, frame);
   const queuedMs = slot === 'queued' ? ctx.now() - queuedFrom : 0;
   if (slot === 'aborted') return { kind: 'aborted' };
   if (typeof slot === 'object') return { kind: 'refused', error: slot.refused };
@@ -237,7 +243,7 @@ async function admitThroughQueue(
       kind: 'skip',
       exclusion: { connection: view.name, model: target.upstreamModel, reason: 'busy', retryAfterSeconds: null },
     };
-  return admitToBreaker(ctx, target, slot, budgets, queuedMs);
+  return admitToBreaker(ctx, target, slot, budgets, queuedMs, goNow);
 }
 
 /** The breaker's admission (a HALF_OPEN probe slot) once any connection slot is held. */
@@ -247,10 +253,11 @@ function admitToBreaker(
   slot: 'none' | 'held' | 'queued',
   budgets: QueueBudgets | null,
   queuedMs: number,
+  goNow: boolean,
 ): CandidateAdmission {
   const view = target.connection.view;
   const holdsSlot = slot === 'held' || slot === 'queued';
-  const admitted = ctx.resilience.admit(target, ctx.now());
+  const admitted = ctx.resilience.admit(target, ctx.now(), goNow);
   if (!admitted.ok) {
     if (holdsSlot) ctx.slots.release(view.id);
     return { kind: 'skip', exclusion: admitted.exclusion };
@@ -290,7 +297,7 @@ async function takeSlot(
   budgets: QueueBudgets,
   isLast: boolean,
   waitForSlot: boolean,
-  signal: AbortSignal,
+  frame: RequestFrame,
 ): Promise<SlotOutcome> {
   const view = target.connection.view;
   const max = view.maxConcurrent ?? Number.POSITIVE_INFINITY;
@@ -300,7 +307,7 @@ async function takeSlot(
   const full = checkQueueAdmission(ctx.slots.queued(view.id), budgets.maxQueueDepth, identityOf(target));
   // A full queue on a candidate with others behind it: the next one may serve at once.
   if (full) return isLast ? { refused: full } : 'busy';
-  const outcome = await ctx.slots.acquire(view.id, max, signal, budgets.maxWaitMs, budgets.maxQueueDepth);
+  const outcome = await waitForQueue(ctx, frame, view, max, budgets);
   switch (outcome) {
     case 'acquired':
       return 'queued';
@@ -311,6 +318,27 @@ async function takeSlot(
     case 'aborted':
       return outcome;
   }
+}
+
+/**
+ * The queue wait, listed on the held board (issue 24 §2): "use any connection now" takes the slot
+ * at once, over maxConcurrent (the operator's call: one request more on that connection).
+ */
+async function waitForQueue(
+  ctx: ProxyContext,
+  frame: RequestFrame,
+  view: Target['connection']['view'],
+  max: number,
+  budgets: QueueBudgets,
+): Promise<SlotWait> {
+  const now = ctx.now();
+  const what = `a free slot on ${view.name} (${ctx.slots.queued(view.id) + 1} waiting, at most ${max} at once)`;
+  const held = holdInputOf(frame, 'queue', what, now + budgets.maxWaitMs, { goNow: true, release: false });
+  const waited = await waitHeld(ctx.inFlight.held, frame.signal, held, now, (signal) =>
+    ctx.slots.acquire(view.id, max, signal, budgets.maxWaitMs, budgets.maxQueueDepth),
+  );
+  if (waited.kind === 'waited' || waited.value === 'acquired') return waited.value;
+  return ctx.slots.tryAcquire(view.id, Number.POSITIVE_INFINITY) ? 'acquired' : 'aborted';
 }
 
 /**

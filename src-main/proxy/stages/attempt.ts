@@ -17,6 +17,10 @@ import { createUsageTap, type UsageTap } from '../wire/usage-tap';
 import type { EarlyFailure } from './early-failure';
 import type { RequestFrame } from './frame';
 import { sendWithHooks, type SendResult } from './send';
+import { holdInputOf } from '../held/hold-input';
+
+/** A provider hook's wait (the Claude lane) is listed, cancellable, never skipped: the hook sets the pace. */
+const NO_SKIP = { goNow: false, release: false };
 import { withoutUnsignedThinking } from './unsigned-thinking';
 
 type ReadyStart = Extract<AnswerStart, { kind: 'ready' }>;
@@ -186,6 +190,12 @@ function send(
           stream: parsed.stream,
           keepAlive: frame.keepAlive,
           keepAliveHeaders: { 'x-leeway-connection': target.connection.view.name },
+          held: {
+            board: ctx.inFlight.held,
+            request: frame.signal,
+            input: (what: string, until: number) => holdInputOf(frame, 'lane', what, until, NO_SKIP),
+            now: ctx.now,
+          },
         }
       : null,
   );

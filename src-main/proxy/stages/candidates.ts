@@ -33,7 +33,7 @@ export async function runCandidates(
     const target = candidates[i];
     if (!target) continue;
     const isLast = i === candidates.length - 1;
-    const admitting = admitCandidate(ctx, target, isLast, frame.claim, frame.signal, waitForSlot);
+    const admitting = admitCandidate(ctx, target, isLast, frame, waitForSlot, trail.goNow);
     const admission = admitting instanceof Promise ? await admitting : admitting;
     if (admission.kind === 'aborted') return ABORTED;
     if (admission.kind === 'refused') return endedWith(answerError(frame, trail, admission.error));

@@ -6,6 +6,10 @@ import { clockOf, type EarliestReset } from './reset-words';
 import type { ProxyContext } from '../proxy-context';
 import type { RequestFrame } from './frame';
 import type { RequestTrail } from './trail';
+import type { HeldAction } from '../../../src-shared/domain/held';
+import { holdInputOf } from '../held/hold-input';
+import { waitHeld } from '../held/hold-wait';
+import { releaseSessionTies } from '../held/release-session';
 
 /** Response headers of a held request: why it was held and for how long in all (CONC-7). */
 export const HELD_HEADER = 'x-leeway-held';
@@ -35,7 +39,7 @@ function earliestOf(candidates: readonly WaitCandidate[], now: number): Earliest
 }
 
 /** Resolves after `ms`, or at once when the signal aborts; the timer never outlives the request. */
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
     const done = () => {
@@ -60,6 +64,8 @@ export async function holdForCooldown(
   trail: RequestTrail,
   excluded: () => readonly TargetExclusion[] | null,
 ): Promise<HoldResult> {
+  // Issue 24 §2: after "use any connection now" nothing is waited for again.
+  if (trail.goNow) return GIVE_UP_SILENTLY;
   const settings = ctx.cooldownWait.settings();
   const held = trail.held ?? { waits: 0, heldMs: 0, streamOpened: false };
   // Read on a refusal's path only: what is cooling, and when the first of it serves again.
@@ -85,7 +91,14 @@ export async function holdForCooldown(
   } else if (frame.keepAlive.committed) {
     frame.keepAlive.start({}, what);
   }
-  await sleep(decision.ms, frame.signal);
+  const waited = await waitHeld(
+    ctx.inFlight.held,
+    frame.signal,
+    holdInputOf(frame, 'cooldown', what, decision.until, { goNow: true, release: true }),
+    now,
+    (signal) => sleep(decision.ms, signal),
+  );
+  if (waited.kind === 'acted') actOn(ctx, frame, trail, waited.action, what);
   held.waits += 1;
   held.heldMs += Math.max(0, ctx.now() - now);
   trail.held = held;
@@ -99,4 +112,19 @@ export async function holdForCooldown(
     frame.keepAlive.note(`leeway held ${ms} ms (cooldown)`);
   }
   return RETRY;
+}
+
+/** The operator cut the wait short: the next pass goes at once, anywhere (go-now) or untied (release-lease). */
+function actOn(
+  ctx: ProxyContext,
+  frame: RequestFrame,
+  trail: RequestTrail,
+  action: Exclude<HeldAction, 'cancel'>,
+  what: string,
+): void {
+  if (action === 'go-now') trail.goNow = true;
+  else releaseSessionTies(ctx, frame);
+  ctx.log(
+    `[proxy] a held request for ${quoteUserText(frame.parsed.model)} stopped waiting for ${what}: ${action} from the dashboard`,
+  );
 }

@@ -4,6 +4,7 @@ import type { LeaseClaim } from '../../routing/leases/lease-owner-match';
 import type { ModelEndpoint } from '../accept/endpoints';
 import type { ModelBody } from '../accept/parse-model-body';
 import type { KeepAlive } from '../relay/sse-keepalive';
+import type { RequestSignal } from '../../kernel/request-signal';
 
 /** A model request as the accept step hands it over. */
 export interface ModelRequest {
@@ -26,7 +27,8 @@ export interface RequestFrame {
   readonly request: ModelRequest;
   readonly parsed: ModelBody;
   readonly keepAlive: KeepAlive;
-  readonly signal: AbortSignal;
+  /** The request's abort: the client left, a shutdown, or an operator's cancel (issue 24 §2). */
+  readonly signal: RequestSignal;
   /** The session the client named (x-claude-code-session-id …), null when none. */
   readonly session: string | null;
   /** The exclusive lease the request presented (LEASE-6), read before anything else. */

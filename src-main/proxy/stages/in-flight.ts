@@ -1,3 +1,5 @@
+import type { HeldRequestView } from '../../../src-shared/domain/held';
+import { createHeldBoard, type HeldBoard } from '../held/held-board';
 import type { AppError } from '../../../src-shared/contract/errors';
 
 /**
@@ -22,6 +24,26 @@ export function shutdownError(): AppError {
   return { code: 'shutdown', message: new ShuttingDown().message };
 }
 
+/**
+ * Issue 24 §2: the reason a held request's signal carries when the operator cancels it. Like the
+ * shutdown's, the client is still there and is told at once, in its own format, not to retry.
+ */
+export class CancelledByOperator extends Error {
+  readonly code = 'request_cancelled';
+  constructor(what: string) {
+    super(`Cancelled in Leeway while it waited for ${what}.`);
+    this.name = 'CancelledByOperator';
+  }
+}
+
+/** What a request ended by Leeway itself (shutdown, an operator's cancel) is answered with; null: the client left. */
+export function endErrorOf(reason: unknown): AppError | null {
+  if (reason instanceof ShuttingDown) return shutdownError();
+  if (reason instanceof CancelledByOperator)
+    return { code: 'request_cancelled', message: reason.message, shouldRetry: false };
+  return null;
+}
+
 /** Anything a request's stages stop on: the RequestSignal's abort. */
 export interface Abortable {
   abort(reason: unknown): void;
@@ -37,11 +59,15 @@ export interface InFlightRequests {
   readonly size: number;
   /** Aborts every request still running with `ShuttingDown`; returns how many. */
   endAll(): number;
+  /** Issue 24 §2: the running requests that wait right now, and what for. */
+  readonly held: HeldBoard;
 }
 
-export function createInFlightRequests(): InFlightRequests {
+export function createInFlightRequests(onHeldChange?: (held: HeldRequestView[]) => void): InFlightRequests {
   const running = new Set<Abortable>();
+  const held = createHeldBoard(onHeldChange);
   return {
+    held,
     add: (request) => void running.add(request),
     delete: (request) => void running.delete(request),
     get size() {

@@ -19,6 +19,7 @@ export async function runPass(ctx: ProxyContext, frame: RequestFrame, trail: Req
     key: frame.request.key,
     session: frame.session,
     body: frame.request.body,
+    goNow: trail.goNow,
   });
   if (plan.kind !== 'candidates') return nothingRuns(frame, trail, plan);
   try {

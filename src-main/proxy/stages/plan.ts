@@ -90,7 +90,15 @@ function prefixHashOf(body: Buffer): string {
     .digest('base64url')}`;
 }
 
-type PlanInput = { model: string; wire: WireFormat; key: LocalKeyView; session: string | null; body?: Buffer };
+type PlanInput = {
+  model: string;
+  wire: WireFormat;
+  key: LocalKeyView;
+  session: string | null;
+  body?: Buffer;
+  /** Issue 24 §2: the operator cut a hold short with "use any connection now". */
+  goNow?: boolean;
+};
 type Resolved = Extract<ReturnType<typeof resolveTargets>, { kind: 'targets' }>;
 
 /**
@@ -106,12 +114,14 @@ export function planRequest(ctx: ProxyContext, input: PlanInput): Plan {
   const now = ctx.now();
   const screened = ctx.resilience.screen(allowed, now);
   for (const e of screened.excluded) excluded.push(e);
-  if (screened.runnable.length === 0) return nothingRunnable(ctx, input.model, resolution, excluded, now);
+  // Issue 24 §2: "use any connection now" tries what the screen held back rather than waiting again.
+  const runnable = screened.runnable.length === 0 && input.goNow === true ? allowed : screened.runnable;
+  if (runnable.length === 0) return nothingRunnable(ctx, input.model, resolution, excluded, now);
   // One read of the settings for the whole plan (a change applies from the next request).
   const settings = ctx.settings();
   // ROUTE-10/11: a pool's system combo is ordered by the quota-share scheduler, never a public strategy.
-  const share = resolution.system ? ctx.quotaShare.order(resolution.system, screened.runnable, input.model, now) : null;
-  const ordered = share ? share.ordered : orderedByStrategy(ctx, input, resolution, screened.runnable, settings, now);
+  const share = resolution.system ? ctx.quotaShare.order(resolution.system, runnable, input.model, now) : null;
+  const ordered = share ? share.ordered : orderedByStrategy(ctx, input, resolution, runnable, settings, now);
   const quotaShare = share ? { release: share.release } : null;
   const base = { kind: 'candidates' as const, excluded, combo: resolution.combo, quotaShare };
   const ttlMs = settings.sessionAffinityTtlMs;

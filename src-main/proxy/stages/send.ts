@@ -3,6 +3,9 @@ import type { AttemptHooks } from '../../providers/provider-hooks';
 import type { UpstreamPools } from '../../providers/upstream-pools';
 import { dispatchToTarget, type DispatchRequest, type DispatchResult } from './dispatch';
 import type { KeepAlive } from '../relay/sse-keepalive';
+import type { RequestSignal } from '../../kernel/request-signal';
+import type { HeldBoard, HoldInput } from '../held/held-board';
+import { waitHeld } from '../held/hold-wait';
 
 /** One candidate's send as the attempt stage sees it, with what the provider hooks did on the way. */
 export type SendResult = DispatchResult & {
@@ -19,16 +22,19 @@ const KEEPALIVE_AFTER_MS = 5_000;
 /** A bound on same-connection re-sends; the lane's own max-wait ends far earlier in practice. */
 const MAX_ROUNDS = 200;
 
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
+/** Resolves after `ms`, or at once when either signal aborts (the hold's, or the attempt's own backstop). */
+function sleep(ms: number, signal: AbortSignal, also: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    if (signal.aborted) return resolve();
+    if (signal.aborted || also.aborted) return resolve();
     const timer = setTimeout(done, ms);
     function done() {
       clearTimeout(timer);
       signal.removeEventListener('abort', done);
+      also.removeEventListener('abort', done);
       resolve();
     }
     signal.addEventListener('abort', done, { once: true });
+    also.addEventListener('abort', done, { once: true });
   });
 }
 
@@ -58,6 +64,8 @@ interface Wait {
   stream: boolean;
   keepAlive: KeepAlive;
   keepAliveHeaders: Record<string, string>;
+  /** Issue 24 §2: a hook's wait is listed on the held board (cancel only: the lane decides its own pace). */
+  held: { board: HeldBoard; request: RequestSignal; input(what: string, until: number): HoldInput; now(): number };
 }
 
 /**
@@ -106,7 +114,12 @@ async function sendWithRounds(
     drop(result.response);
     if (decision.delayMs > 0) {
       if (wait.stream && decision.delayMs >= KEEPALIVE_AFTER_MS) wait.keepAlive.start(wait.keepAliveHeaders);
-      await sleep(decision.delayMs, request.signal);
+      const { held } = wait;
+      const now = held.now();
+      const what = `${request.target.connection.view.name}'s ${hooks.via ?? 'provider'} wait`;
+      await waitHeld(held.board, held.request, held.input(what, now + decision.delayMs), now, (signal) =>
+        sleep(decision.delayMs, signal, request.signal),
+      );
       if (request.signal.aborted) return { kind: 'failed', reason: 'aborted', via: hooks.via, wallResetAt: null };
     }
   }

@@ -27,8 +27,19 @@ export interface RequestTrail {
   servedVia: string | null;
   /** Time spent in connections' request queues waiting for a slot (QUEUE-1), summed over attempts. */
   queuedMs: number;
+  /** Issue 24 §2: the operator said "use any connection now": no more waits, cooling targets tried. */
+  goNow: boolean;
 }
 
 export function createTrail(): RequestTrail {
-  return { hops: [], attempts: [], held: null, sessionPin: null, translated: null, servedVia: null, queuedMs: 0 };
+  return {
+    hops: [],
+    attempts: [],
+    held: null,
+    sessionPin: null,
+    translated: null,
+    servedVia: null,
+    queuedMs: 0,
+    goNow: false,
+  };
 }

@@ -56,6 +56,8 @@ describe('dispatchTrayAction', () => {
         { target: 'model', key: 'anthropic:c1:claude-opus' },
       ],
       [{ kind: 'reset-connection', connection: 'dead' }, 'connections.reset', { name: 'dead' }],
+      // ISSUE-24: a held request's action goes to held.act.
+      [{ kind: 'held', id: 'h4', action: 'go-now' }, 'held.act', { id: 'h4', action: 'go-now' }],
       [{ kind: 'pause' }, 'app.setPaused', { paused: true }],
       [{ kind: 'resume' }, 'app.setPaused', { paused: false }],
     ];

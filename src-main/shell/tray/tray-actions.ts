@@ -3,6 +3,7 @@ import { callContract, type ContractRouter } from '../contract-call';
 import type { ShellNotification } from '../notifications/notifications-for';
 import { dispatchProbeAction, probeNotification, type ProbeTrayAction } from './probe-items';
 import { aiderSetup, claudeCodeSetup } from './setup-snippets';
+import type { HeldAction } from '../../../src-shared/domain/held';
 
 /** What a tray menu item does; serialisable so templates can be compared in tests. */
 export type TrayAction =
@@ -19,6 +20,8 @@ export type TrayAction =
   | { kind: 'open-logs' }
   | { kind: 'toggle-login' }
   | { kind: 'quit' }
+  /** Issue 24 §2: an operator's action on a held request. */
+  | { kind: 'held'; id: string; action: HeldAction }
   | ProbeTrayAction;
 
 /** Where "Start at login" lives; `supported` is false where the platform offers nothing to set. */
@@ -66,6 +69,8 @@ export async function dispatchTrayAction(action: TrayAction, deps: TrayActionDep
       return callContract(deps.router, 'cooldowns.clear', { target: 'provider', provider: action.provider });
     case 'clear-model':
       return callContract(deps.router, 'cooldowns.clear', { target: 'model', key: action.key });
+    case 'held':
+      return callContract(deps.router, 'held.act', { id: action.id, action: action.action });
     case 'reset-connection':
       return callContract(deps.router, 'connections.reset', { name: action.connection });
     case 'pause':

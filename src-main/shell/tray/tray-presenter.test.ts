@@ -36,7 +36,7 @@ function setup(snapshot: CooldownSnapshot = snapshotOf({ connections: [connectio
 }
 
 describe('tray presenter', () => {
-  it('PROD-4: draws once from cooldowns.list, app.info, activity.summary, connections.list, claude.status and quota.listPools, with the login item state', async () => {
+  it('PROD-4 ISSUE-24: draws once from cooldowns.list, app.info, activity.summary, connections.list, claude.status, held.list and quota.listPools, with the login item state', async () => {
     const t = setup();
     await t.presenter.start();
     expect(t.router.calls.map((c) => c.method).sort()).toEqual([
@@ -45,6 +45,7 @@ describe('tray presenter', () => {
       'claude.status',
       'connections.list',
       'cooldowns.list',
+      'held.list',
       'quota.listPools',
     ]);
     expect(t.views).toHaveLength(1);
@@ -66,7 +67,7 @@ describe('tray presenter', () => {
     t.clock.advance(1_000);
     expect(t.views).toHaveLength(3);
     expect(t.views.at(-1)?.state).toBe('blocked');
-    expect(t.router.calls).toHaveLength(6);
+    expect(t.router.calls).toHaveLength(7);
   });
 
   it('PROD-4: while something cools the menu redraws every second so the countdown moves, then stops', async () => {
@@ -168,7 +169,7 @@ describe('tray presenter', () => {
     expect(t.statusLine(view)).toBe('⚠ Data directory lost — nothing is saved; restart Leeway');
     expect(view?.template[1]).toMatchObject({ label: message, enabled: false });
     expect(view?.tooltip).toContain('Data directory lost');
-    expect(t.router.calls).toHaveLength(6);
+    expect(t.router.calls).toHaveLength(7);
   });
 
   it('PROD-4 QUI-1: a pool near saturation shows as "Quota: team 85 % (5h tokens)", re-read at most every 15 s, and goes once it slides back', async () => {
@@ -232,5 +233,45 @@ describe('tray presenter', () => {
     expect(t.views).toHaveLength(1);
     expect(t.views[0]?.template.some((i) => i.type === 'normal' && i.label.startsWith('Quota:'))).toBe(false);
     expect(t.router.calls.some((c) => c.method === 'quota.poolUsage')).toBe(false);
+  });
+
+  it('ISSUE-24: held.changed redraws from its payload: "Waiting now (N)" lists each held request with its actions, counting down', async () => {
+    const t = setup();
+    await t.presenter.start();
+    expect(t.views[0]?.template.some((i) => i.type === 'submenu' && i.label.startsWith('Waiting now'))).toBe(false);
+    t.clock.advance(5_000);
+    const row = {
+      id: 'h1',
+      since: T0,
+      keyName: 'laptop',
+      model: 'claude-sonnet-4-5',
+      session: 's',
+      stream: true,
+      waitsFor: 'cooldown' as const,
+      what: "max-2's cooldown to end at 14:03:10 UTC",
+      until: T0 + 5_000 + 41_000,
+      actions: ['cancel' as const, 'go-now' as const],
+    };
+    t.emit({ type: 'held.changed', payload: { held: [row] } });
+    const menu = t.views.at(-1)?.template.find((i) => i.type === 'submenu' && i.label === 'Waiting now (1)');
+    const entry = menu?.type === 'submenu' ? menu.submenu[0] : undefined;
+    expect(entry).toMatchObject({
+      type: 'submenu',
+      label: "claude-sonnet-4-5 (laptop) — max-2's cooldown to end at 14:03:10 UTC, 41 s left",
+    });
+    expect(entry?.type === 'submenu' ? entry.submenu : []).toEqual([
+      { type: 'normal', label: 'Cancel', enabled: true, action: { kind: 'held', id: 'h1', action: 'cancel' } },
+      {
+        type: 'normal',
+        label: 'Use any connection now',
+        enabled: true,
+        action: { kind: 'held', id: 'h1', action: 'go-now' },
+      },
+    ]);
+    // A countdown: the menu redraws each second while a held request has an end.
+    expect(t.clock.pending()).toBeGreaterThan(0);
+    t.emit({ type: 'held.changed', payload: { held: [] } });
+    t.clock.advance(1_000);
+    expect(t.views.at(-1)?.template.some((i) => i.type === 'submenu' && i.label.startsWith('Waiting now'))).toBe(false);
   });
 });

@@ -2,6 +2,7 @@ import type { CoreEvent, EventName } from '../../../src-shared/contract/events';
 import type { ClaudeConnectionStatus } from '../../../src-shared/domain/claude';
 import type { ConnectionView } from '../../../src-shared/domain/connection';
 import type { QuotaPoolUsage } from '../../../src-shared/domain/quota';
+import type { HeldRequestView } from '../../../src-shared/domain/held';
 import { callContract, type ContractRouter } from '../contract-call';
 import { claudeConnections } from './claude-items';
 import { withoutDisabled } from './cooling-items';
@@ -70,6 +71,7 @@ export function createTrayPresenter(deps: TrayPresenterDeps): TrayPresenter {
   let storageLost: string | null = null;
   const quotaRefreshMs = deps.quotaRefreshMs ?? 15_000;
   let quota: readonly TrayQuotaItem[] = [];
+  let held: readonly HeldRequestView[] = [];
   let quotaReadAt: number | null = null;
   let quotaTimer: unknown = null;
   const setConnections = (list: readonly ConnectionView[]): void => {
@@ -99,6 +101,7 @@ export function createTrayPresenter(deps: TrayPresenterDeps): TrayPresenter {
       openAtLogin: openAtLogin(),
       storageLost,
       quota,
+      held,
     };
     current = {
       state: trayState(shown.snapshot, shown.info, now),
@@ -144,13 +147,15 @@ export function createTrayPresenter(deps: TrayPresenterDeps): TrayPresenter {
   const fetchModel = async (): Promise<void> => {
     const seenEvents = eventCount;
     const quotaRead = fetchQuota();
-    const [snapshot, info, summary, connections, status] = await Promise.all([
+    const [snapshot, info, summary, connections, status, waiting] = await Promise.all([
       callContract(deps.router, 'cooldowns.list', undefined),
       callContract(deps.router, 'app.info', undefined),
       callContract(deps.router, 'activity.summary', undefined),
       callContract(deps.router, 'connections.list', undefined),
       callContract(deps.router, 'claude.status', undefined),
+      callContract(deps.router, 'held.list', undefined),
     ]);
+    if (waiting.ok && Array.isArray(waiting.value)) held = waiting.value;
     await quotaRead;
     if (stopped) return;
     if (connections.ok) setConnections(connections.value);
@@ -194,6 +199,8 @@ export function createTrayPresenter(deps: TrayPresenterDeps): TrayPresenter {
       if (model) model = { ...model, info: { ...model.info, paused: event.payload.paused } };
     } else if (event.type === 'claude.changed') {
       claude = event.payload.status;
+    } else if (event.type === 'held.changed') {
+      held = event.payload.held;
     } else if (event.type === 'storage.lost') {
       // The core refuses every read from now on: keep the last model and say why it stays frozen.
       storageLost = event.payload.message;

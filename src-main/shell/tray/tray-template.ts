@@ -10,6 +10,8 @@ import {
 import { probeNowItem } from './probe-items';
 import { coolingItems, formatTimeLeft, terminalItems, type CoolingItem, type TerminalItem } from './cooling-items';
 import { quotaLine, type TrayQuotaItem } from './quota-items';
+import { heldActionLabel, heldLine, MAX_HELD_LINES } from './held-items';
+import type { HeldRequestView } from '../../../src-shared/domain/held';
 import type { TrayAction } from './tray-actions';
 import { firstRecoveryMs, trayState, type TrayState } from './tray-state';
 
@@ -26,6 +28,8 @@ export interface TrayModel {
   storageLost?: string | null;
   /** Quota pools at or past their saturation threshold (quota.listPools + quota.poolUsage), most used first. */
   quota?: readonly TrayQuotaItem[];
+  /** Requests waiting now (held.list, kept current by held.changed), oldest first (issue 24 §2). */
+  held?: readonly HeldRequestView[];
 }
 
 /** At most this many quota lines; the rest are counted on one more line. */
@@ -173,6 +177,20 @@ function claudeSubmenu(model: TrayModel, now: number): TrayMenuItem[] {
 }
 
 /** One-line summary for the icon's tooltip. */
+/** "Waiting now (N)": each held request with what it waits for, and its actions (issue 24 §2). */
+function heldSubmenu(held: readonly HeldRequestView[], now: number): TrayMenuItem[] {
+  if (held.length === 0) return [];
+  const shown: TrayMenuItem[] = held.slice(0, MAX_HELD_LINES).map((row) => ({
+    type: 'submenu',
+    label: heldLine(row, now),
+    enabled: true,
+    submenu: row.actions.map((action) => act(heldActionLabel(action), { kind: 'held', id: row.id, action })),
+  }));
+  const rest = held.length - shown.length;
+  const more = rest > 0 ? [info(`…and ${rest} more (open Leeway)`)] : [];
+  return [{ type: 'submenu', label: `Waiting now (${held.length})`, enabled: true, submenu: [...shown, ...more] }];
+}
+
 export function trayTooltip(model: TrayModel, now: number): string {
   if (model.storageLost) return `Leeway — ${STORAGE_LOST_LINE}`;
   return `Leeway (${trayState(model.snapshot, model.info, now)}) — ${model.info.proxyUrl}`;
@@ -204,6 +222,7 @@ export function buildTrayTemplate(model: TrayModel, now: number): TrayMenuItem[]
     SEPARATOR,
     act(`Clear all cooldowns (${cooling.length})`, { kind: 'clear-all' }, cooling.length > 0),
     cooldownSubmenu(cooling, terminal),
+    ...heldSubmenu(model.held ?? [], now),
     SEPARATOR,
     model.info.paused ? act('Resume proxy', { kind: 'resume' }) : act('Pause proxy', { kind: 'pause' }),
     SEPARATOR,
@@ -220,5 +239,6 @@ export function buildTrayTemplate(model: TrayModel, now: number): TrayMenuItem[]
 
 /** True while some item counts down (a cooldown, a Claude reset or slot wait), so the menu needs redrawing every second. */
 export function hasCountdown(model: TrayModel, now: number): boolean {
-  return coolingItems(model.snapshot, now).length > 0 || claudeHasCountdown(model.claude, now);
+  const held = (model.held ?? []).some((row) => row.until !== null);
+  return held || coolingItems(model.snapshot, now).length > 0 || claudeHasCountdown(model.claude, now);
 }

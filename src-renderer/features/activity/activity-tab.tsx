@@ -10,6 +10,7 @@ import { ActivityExport } from './activity-export';
 import { ActivityFilters } from './activity-filters';
 import { isFiltered } from './activity-range';
 import { ActivityRow } from './activity-row';
+import { HeldRequestsPanel } from './held-requests-panel';
 import { useActivityView } from './use-activity-view';
 import './activity.css';
 
@@ -47,6 +48,7 @@ export function ActivityTab() {
   return (
     <section aria-labelledby="activity-title">
       <h2 id="activity-title">Activity</h2>
+      <HeldRequestsPanel />
       <ActivityFilters store={store} />
       <ListGate
         resource={firstPage}
