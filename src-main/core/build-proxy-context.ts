@@ -6,6 +6,7 @@ import { createClaudeHooks } from '../providers/claude-oauth/claude-hooks';
 import type { InFlightRequests } from '../proxy/stages/in-flight';
 import type { ProxyContext } from '../proxy/proxy-context';
 import { createQuotaShareDispatch } from '../quota/runtime/quota-share-dispatch';
+import { createPromptCacheBook } from '../routing/affinity/prompt-cache';
 import { createRoundRobinStore } from '../routing/strategies/round-robin-store';
 import type { Services } from './start-services';
 
@@ -36,6 +37,7 @@ export function buildProxyContext(services: Services, input: RequestPathInput): 
     hooks: createClaudeHooks(services.claude),
     affinity: storage.affinity,
     leases: storage.leases,
+    promptCache: createPromptCacheBook(),
     roundRobin: createRoundRobinStore({ stickyRoundRobinLimit: () => settings.get().stickyRoundRobinLimit }),
     quota: quota.runtime,
     quotaShare: createQuotaShareDispatch(quota.runtime),

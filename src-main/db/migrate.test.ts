@@ -42,7 +42,7 @@ describe('migrate', () => {
       ok: true,
       value: {
         from: 0,
-        to: 18,
+        to: 20,
         applied: [
           '0001_init.sql',
           '0002_resilience.sql',
@@ -62,10 +62,12 @@ describe('migrate', () => {
           '0016_discovered_models.sql',
           '0017_request_log_queued.sql',
           '0018_request_log_egress_trigger.sql',
+          '0019_gemini_kind.sql',
+          '0020_request_log_cache_lost.sql',
         ],
       },
     });
-    expect(readUserVersion(db)).toBe(18);
+    expect(readUserVersion(db)).toBe(20);
     expect(tables(db)).toEqual([
       'combos',
       'connection_health',
@@ -96,7 +98,9 @@ describe('migrate', () => {
           'INSERT INTO connections (id, name, kind, priority, enabled, disable_cooling, created_at, updated_at) VALUES (?, ?, ?, 1, ?, 0, 0, 0)',
         )
         .run(`id-${kind}-${String(enabled)}`, `n-${kind}-${String(enabled)}`, kind, enabled);
-    expect(insert('gemini', 1)).toThrow(/CHECK/);
+    expect(insert('mistral', 1)).toThrow(/CHECK/);
+    // Issue 23: the gemini kind (0019).
+    expect(insert('gemini', 1)).not.toThrow();
     expect(insert('openai', 2)).toThrow(/CHECK/);
     expect(insert('openai', 'yes')).toThrow(/cannot store TEXT value in INTEGER column/);
     expect(insert('openai', 1)).not.toThrow();

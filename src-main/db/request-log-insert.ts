@@ -10,11 +10,12 @@ export type RowValues = (string | number | null)[];
 export const INSERT_SQL = `
     INSERT INTO request_log (id, ts, key_name, api_format, endpoint, model, connection, status, stream, latency_ms,
       ttfb_ms, input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, failover_json, error_code, served_via,
-      session_pin, held_ms, translated, upstream_model, attempts_json, error_message, queued_ms)
-    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
+      session_pin, held_ms, translated, upstream_model, attempts_json, error_message, queued_ms,
+      cache_lost_tokens, cache_lost_usd)
+    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`;
 
 /** Values a row binds (the placeholders of INSERT_SQL). */
-export const ROW_VALUES = 25;
+export const ROW_VALUES = 27;
 
 export function newRowValues(): RowValues {
   return new Array<string | number | null>(ROW_VALUES).fill(null);
@@ -60,5 +61,7 @@ export function fillRowValues(values: RowValues, entry: RequestLogEntry): RowVal
   values[22] = entry.attempts && entry.attempts.length > 0 ? JSON.stringify(entry.attempts) : null;
   values[23] = entry.errorMessage ?? null;
   values[24] = entry.queuedMs ?? null;
+  values[25] = entry.cacheLostTokens ?? null;
+  values[26] = entry.cacheLostUsd ?? null;
   return values;
 }

@@ -77,6 +77,8 @@ function storedEntry(entry: NewRequestLogEntry, id: number): RequestLogEntry {
     sessionPin: entry.sessionPin,
     heldMs: intOrNull(entry.heldMs ?? null),
     queuedMs: intOrNull(entry.queuedMs ?? null),
+    cacheLostTokens: intOrNull(entry.cacheLostTokens ?? null),
+    cacheLostUsd: entry.cacheLostUsd ?? null,
     translated: entry.translated ?? null,
     upstreamModel: entry.upstreamModel ?? null,
     attempts: entry.attempts === undefined ? [] : entry.attempts.map(copyHop),

@@ -24,6 +24,8 @@ export interface RequestLogRow {
   session_pin: SessionPinMark | null;
   held_ms: number | null;
   queued_ms: number | null;
+  cache_lost_tokens?: number | null;
+  cache_lost_usd?: number | null;
   translated: string | null;
   upstream_model: string | null;
   /** NULL when no attempt was recorded (a refusal, or a row from before issue 13). */
@@ -50,6 +52,8 @@ export function normaliseEntry(entry: RequestLogEntry): RequestLogEntry {
     failover: entry.failover.map(copyHop),
     heldMs: intOrNull(entry.heldMs ?? null),
     queuedMs: intOrNull(entry.queuedMs ?? null),
+    cacheLostTokens: intOrNull(entry.cacheLostTokens ?? null),
+    cacheLostUsd: entry.cacheLostUsd ?? null,
     translated: entry.translated ?? null,
     upstreamModel: entry.upstreamModel ?? null,
     attempts: (entry.attempts ?? []).map(copyHop),
@@ -80,6 +84,8 @@ export function fromRow(row: RequestLogRow): RequestLogEntry {
     sessionPin: row.session_pin ?? null,
     heldMs: row.held_ms ?? null,
     queuedMs: row.queued_ms ?? null,
+    cacheLostTokens: row.cache_lost_tokens ?? null,
+    cacheLostUsd: row.cache_lost_usd ?? null,
     translated: row.translated ?? null,
     upstreamModel: row.upstream_model ?? null,
     attempts: parseHops(row.attempts_json ?? null),

@@ -43,6 +43,8 @@ interface GroupRow {
   failovers: number;
   input_tokens: number;
   output_tokens: number;
+  cache_lost_tokens: number;
+  cache_lost_usd: number;
 }
 
 interface PercentileRow {
@@ -57,7 +59,8 @@ const BUCKET = 'CAST((ts - @origin) / @bucket AS INTEGER)';
 /** Exported for the query-plan test: it must search the `ts` index, never scan the table. */
 export const GROUPS_SQL = `
   SELECT ${BUCKET} AS b, connection, key_name, COUNT(*) AS requests, SUM(status >= 400) AS errors,
-    SUM(failover_json <> '[]') AS failovers, TOTAL(input_tokens) AS input_tokens, TOTAL(output_tokens) AS output_tokens
+    SUM(failover_json <> '[]') AS failovers, TOTAL(input_tokens) AS input_tokens, TOTAL(output_tokens) AS output_tokens,
+    TOTAL(cache_lost_tokens) AS cache_lost_tokens, TOTAL(cache_lost_usd) AS cache_lost_usd
   FROM request_log WHERE ts >= @from AND ts < @to
   GROUP BY b, connection, key_name`;
 
@@ -186,10 +189,14 @@ export function createRequestLogSeries(
       const byConnection = new Map<string | null, Accumulator>();
       const byKey = new Map<string | null, Accumulator>();
       let rows = 0;
+      let cacheLostTokens = 0;
+      let cacheLostUsd = 0;
       for (const row of groups.all(scanned)) {
         const b = row.b;
         if (b < 0 || b >= n) continue;
         rows += row.requests;
+        cacheLostTokens += row.cache_lost_tokens;
+        cacheLostUsd += row.cache_lost_usd;
         const tokens = row.input_tokens + row.output_tokens;
         requests[b] = (requests[b] ?? 0) + row.requests;
         errors[b] = (errors[b] ?? 0) + row.errors;
@@ -238,6 +245,8 @@ export function createRequestLogSeries(
           failoverRate: rate(total.failovers, total.requests),
           p50Ms: round(whole?.p50 ?? null),
           p95Ms: round(whole?.p95 ?? null),
+          cacheLostTokens,
+          cacheLostUsd,
         },
         scan: { rows, maxRows, truncated: cut !== undefined, coveredFrom: scanFrom },
       };

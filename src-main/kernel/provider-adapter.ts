@@ -1,14 +1,22 @@
 import type { ApiFormat, ConnectionKind, ConnectionSecret } from '../../src-shared/domain/connection';
 
 /** Which upstream operation a request maps to; the adapter turns it into a path. */
-export type UpstreamOperation = 'messages' | 'count_tokens' | 'chat_completions' | 'responses' | 'models';
+export type UpstreamOperation =
+  | 'messages'
+  | 'count_tokens'
+  | 'chat_completions'
+  | 'responses'
+  | 'models'
+  /** Google's `models/{model}:generateContent` and `:streamGenerateContent?alt=sse` (issue 23). */
+  | 'generate_content'
+  | 'stream_generate_content';
 
 /** How one upstream kind authenticates and where its endpoints live. */
 export interface ProviderAdapter {
   readonly kind: ConnectionKind;
   readonly format: ApiFormat;
-  /** Path appended to the base URL (whose own path prefix is kept). */
-  pathFor(operation: UpstreamOperation): string | null;
+  /** Path appended to the base URL (whose own path prefix is kept); Gemini's names the model in it. */
+  pathFor(operation: UpstreamOperation, model?: string): string | null;
   /** Auth headers for the connection's own secret; never the client's. */
   authHeaders(secret: ConnectionSecret): Record<string, string>;
   /** Adjusts pass-through headers, e.g. adding the OAuth beta flag. */

@@ -61,6 +61,18 @@ export function createRequestMetrics(registry: Registry, catalog: () => Catalog 
     'kind',
   ]);
 
+  const cacheLost = counter(
+    'leeway_cache_tokens_lost_total',
+    'Warm prompt-cache input tokens thrown away when a session moved, by the connection that served it next (issue 24 §3)',
+    ['connection'],
+  );
+  const cacheLostUsd = counter(
+    'leeway_cache_lost_usd_total',
+    'What rebuilding those caches costs over reading them, in USD by the price table',
+    ['connection'],
+  );
+  const cacheLostChild = cache1((connection) => cacheLost({ connection }));
+  const cacheLostUsdChild = cache1((connection) => cacheLostUsd({ connection }));
   const requestChild = cache3((connection, model, status) => requests({ connection, model, status }));
   const latencyChild = cache1((connection) => latency({ connection }));
   const ttfbChild = cache1((connection) => ttfb({ connection }));
@@ -96,6 +108,10 @@ export function createRequestMetrics(registry: Registry, catalog: () => Catalog 
       addTokens(connection, 'output', entry.outputTokens);
       addTokens(connection, 'cache_read', entry.cacheReadTokens);
       addTokens(connection, 'cache_write', entry.cacheWriteTokens);
+      if (entry.cacheLostTokens) {
+        cacheLostChild(connection).value += entry.cacheLostTokens;
+        cacheLostUsdChild(connection).value += entry.cacheLostUsd ?? 0;
+      }
     },
   };
 }

@@ -11,6 +11,8 @@ function anthropicPath(operation: UpstreamOperation): string | null {
       return '/v1/models';
     case 'chat_completions':
     case 'responses':
+    case 'generate_content':
+    case 'stream_generate_content':
       return null;
   }
 }

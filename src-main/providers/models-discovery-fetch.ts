@@ -33,6 +33,10 @@ function headersFor(connection: RuntimeConnection, secret: NonNullable<RuntimeCo
 }
 
 function pagePath(connection: RuntimeConnection, path: string, after: string | null): string {
+  if (connection.adapter.format === 'gemini') {
+    // Google pages by pageToken (at most 1000 a page).
+    return `${connection.basePath}${path}?pageSize=${PAGE_LIMIT}${after === null ? '' : `&pageToken=${encodeURIComponent(after)}`}`;
+  }
   if (connection.adapter.format !== 'anthropic') return connection.basePath + path;
   const query = `?limit=${PAGE_LIMIT}${after === null ? '' : `&after_id=${encodeURIComponent(after)}`}`;
   return connection.basePath + path + query;

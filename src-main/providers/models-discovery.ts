@@ -3,6 +3,7 @@
  * connection's list is due again, and what a failed refresh keeps. No clock, no I/O: callers pass
  * `now` and the fetched JSON.
  */
+import { parseGeminiModelPage } from './gemini/gemini-models-page';
 import { z } from 'zod';
 import type { ApiFormat, ConnectionView } from '../../src-shared/domain/connection';
 import type { DiscoveredModel } from '../kernel/discovered-model';
@@ -121,6 +122,7 @@ function toModel(format: ApiFormat, raw: unknown): DiscoveredModel | null {
  * null when the body is no list at all. Items without a usable id are skipped, not fatal.
  */
 export function parseModelPage(format: ApiFormat, json: unknown): ModelPage | null {
+  if (format === 'gemini') return parseGeminiModelPage(json);
   const page = pageSchema.safeParse(json);
   if (!page.success) return null;
   const models = page.data.data.map((raw) => toModel(format, raw)).filter((m): m is DiscoveredModel => m !== null);

@@ -11,6 +11,8 @@ function openaiPath(operation: UpstreamOperation): string | null {
       return '/models';
     case 'messages':
     case 'count_tokens':
+    case 'generate_content':
+    case 'stream_generate_content':
       return null;
   }
 }

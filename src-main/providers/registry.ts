@@ -1,6 +1,7 @@
 import type { ConnectionKind } from '../../src-shared/domain/connection';
 import type { ProviderAdapter } from '../kernel/provider-adapter';
 import { anthropicAdapter, claudeOauthAdapter } from './anthropic';
+import { geminiAdapter } from './gemini/gemini-adapter';
 import { openaiAdapter, openaiCompatibleAdapter } from './openai';
 
 const ADAPTERS: Readonly<Record<ConnectionKind, ProviderAdapter>> = {
@@ -8,6 +9,7 @@ const ADAPTERS: Readonly<Record<ConnectionKind, ProviderAdapter>> = {
   'claude-oauth': claudeOauthAdapter,
   openai: openaiAdapter,
   'openai-compatible': openaiCompatibleAdapter,
+  gemini: geminiAdapter,
 };
 
 export function adapterFor(kind: ConnectionKind): ProviderAdapter {

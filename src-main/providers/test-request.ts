@@ -20,6 +20,11 @@ function requestFor(connection: RuntimeConnection, model: string): { path: strin
   const messages = [{ role: 'user', content: 'hi' }];
   const { adapter } = connection;
   if (adapter.kind === 'claude-oauth') return null;
+  const geminiPath = adapter.pathFor('generate_content', model);
+  if (adapter.format === 'gemini' && geminiPath !== null) {
+    const contents = [{ role: 'user', parts: [{ text: 'hi' }] }];
+    return { path: geminiPath, body: JSON.stringify({ contents, generationConfig: { maxOutputTokens: 1 } }) };
+  }
   const messagesPath = adapter.pathFor('messages');
   if (adapter.format === 'anthropic' && messagesPath !== null)
     return { path: messagesPath, body: JSON.stringify({ model, max_tokens: 1, messages }) };

@@ -6,6 +6,7 @@ import type { LocalKeyView } from '../../src-shared/domain/local-key';
 import type { Settings } from '../../src-shared/domain/settings';
 import type { StorageStatus } from '../../src-shared/domain/storage-status';
 import type { AffinityRepo } from '../routing/affinity/pin-store';
+import type { PromptCacheBook } from '../routing/affinity/prompt-cache';
 import type { LeasesRepo } from '../routing/leases/lease-store';
 import type { ProviderHooks } from '../providers/provider-hooks';
 import type { UpstreamPools } from '../providers/upstream-pools';
@@ -32,6 +33,8 @@ export interface ProxyContext {
   affinity: AffinityRepo;
   /** Exclusive leases (memory book, written at once on each change). */
   leases: LeasesRepo;
+  /** Issue 24 §3: where each session's prompt cache lives (memory: a cache is cold after 5 minutes). */
+  promptCache: PromptCacheBook;
   /** Combos' round-robin memory. */
   roundRobin: RoundRobinStore;
   /** The quota engine: pre-check, post-record, saturation (issue 10). */

@@ -41,7 +41,7 @@ export function okPlan(ctx: PlanContext, req: RecordedRequest, pathname: string,
   }
 
   if (ctx.format === 'anthropic') {
-    if (!wantsStream(req)) return jsonPlan(anthropicMessage(id, model, text, input, output), extra);
+    if (!wantsStream(req)) return jsonPlan(anthropicMessage(id, model, text, input, output, ok.usage), extra);
     return ssePlan(
       anthropicStreamFrames({
         id,
@@ -97,7 +97,14 @@ export function successHeaders(ctx: PlanContext): Record<string, string> {
   return headers;
 }
 
-function anthropicMessage(id: string, model: string, text: string, input: number, output: number): object {
+function anthropicMessage(
+  id: string,
+  model: string,
+  text: string,
+  input: number,
+  output: number,
+  cache?: { cacheRead?: number; cacheWrite?: number },
+): object {
   return {
     id,
     type: 'message',
@@ -108,8 +115,8 @@ function anthropicMessage(id: string, model: string, text: string, input: number
     stop_sequence: null,
     usage: {
       input_tokens: input,
-      cache_creation_input_tokens: 0,
-      cache_read_input_tokens: 0,
+      cache_creation_input_tokens: cache?.cacheWrite ?? 0,
+      cache_read_input_tokens: cache?.cacheRead ?? 0,
       output_tokens: output,
     },
   };

@@ -7,7 +7,8 @@ export interface OkBehaviour {
   kind: 'ok';
   text?: string;
   model?: string;
-  usage?: { input: number; output: number };
+  /** `cacheRead`/`cacheWrite`: the prompt-cache tokens a non-streamed Anthropic answer reports (issue 24 §3). */
+  usage?: { input: number; output: number; cacheRead?: number; cacheWrite?: number };
   headers?: Record<string, string>;
   /** How many text deltas a streamed answer is cut into (default 3). */
   deltas?: number;

@@ -18,7 +18,14 @@ export type BridgedRequest =
  * serialised once. A field that cannot be carried without changing the request's meaning is a
  * 400 naming it (the next candidate, of the client's own format, may still serve).
  */
-export function bridgeRequest(raw: Buffer, bridge: Bridge, model: string, reasoning: boolean): BridgedRequest {
+export function bridgeRequest(
+  raw: Buffer,
+  bridge: Bridge,
+  model: string,
+  reasoning: boolean,
+  /** A Gemini client's stream, said by its URL (RequestOptions.stream). */
+  stream?: boolean,
+): BridgedRequest {
   const first = parseObject(raw.toString('utf8'));
   if (!first) return { ok: false, error: { code: 'invalid_json', message: 'The request body is not valid JSON' } };
   const requests: Json[] = [];
@@ -30,7 +37,11 @@ export function bridgeRequest(raw: Buffer, bridge: Bridge, model: string, reason
     requests.push(body);
     // Inner hops carry reasoning on (the last hop decides what the upstream really takes).
     const last = i === bridge.hops.length - 1;
-    const out = hop.request(body, { model, reasoning: last ? reasoning : true });
+    const out = hop.request(body, {
+      model,
+      reasoning: last ? reasoning : true,
+      ...(stream === undefined ? {} : { stream }),
+    });
     if (!out.ok) {
       const { field, message } = out.refusal;
       return {

@@ -11,6 +11,7 @@ import { messagesResponseFromChat } from './messages-response-from-chat';
 import { messagesStreamFromChat } from './messages-stream-from-chat';
 import { responsesResponseFromChat } from './responses-response-from-chat';
 import { responsesStreamFromChat } from './responses-stream-from-chat';
+import { CHAT_TO_GEMINI, GEMINI_TO_CHAT, GEMINI_TO_MESSAGES, MESSAGES_TO_GEMINI } from './gemini-hops';
 import type { RequestTranslator, ResponseTranslator, StreamTranslatorFactory } from './translate-types';
 
 /**
@@ -60,6 +61,12 @@ const BRIDGES = {
   responsesToOpenai: bridge('responses', 'openai', 'chat_completions', [RESPONSES_TO_CHAT]),
   // No direct Responses ⇄ Messages translator: Chat Completions is the common middle (one more parse).
   responsesToAnthropic: bridge('responses', 'anthropic', 'messages', [RESPONSES_TO_CHAT, CHAT_TO_MESSAGES]),
+  // Issue 23: Gemini ⇄ Messages is direct (thinking signatures, top_k, PDFs); the rest goes through Chat.
+  geminiToAnthropic: bridge('gemini', 'anthropic', 'messages', [GEMINI_TO_MESSAGES]),
+  geminiToOpenai: bridge('gemini', 'openai', 'chat_completions', [GEMINI_TO_CHAT]),
+  anthropicToGemini: bridge('anthropic', 'gemini', 'generate_content', [MESSAGES_TO_GEMINI]),
+  openaiToGemini: bridge('openai', 'gemini', 'generate_content', [CHAT_TO_GEMINI]),
+  responsesToGemini: bridge('responses', 'gemini', 'generate_content', [RESPONSES_TO_CHAT, CHAT_TO_GEMINI]),
 } as const;
 
 /**
@@ -71,10 +78,25 @@ export function bridgeFor(wire: WireFormat, connection: RuntimeConnection): Brid
   const upstream = connection.adapter.format;
   switch (wire) {
     case 'anthropic':
-      return upstream === 'openai' ? BRIDGES.anthropicToOpenai : null;
+      return upstream === 'openai'
+        ? BRIDGES.anthropicToOpenai
+        : upstream === 'gemini'
+          ? BRIDGES.anthropicToGemini
+          : null;
     case 'openai':
-      return upstream === 'anthropic' ? BRIDGES.openaiToAnthropic : null;
+      return upstream === 'anthropic'
+        ? BRIDGES.openaiToAnthropic
+        : upstream === 'gemini'
+          ? BRIDGES.openaiToGemini
+          : null;
     case 'responses':
+      if (upstream === 'gemini') return BRIDGES.responsesToGemini;
       return upstream === 'anthropic' ? BRIDGES.responsesToAnthropic : BRIDGES.responsesToOpenai;
+    case 'gemini':
+      return upstream === 'anthropic'
+        ? BRIDGES.geminiToAnthropic
+        : upstream === 'openai'
+          ? BRIDGES.geminiToOpenai
+          : null;
   }
 }

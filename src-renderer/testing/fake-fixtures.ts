@@ -93,6 +93,8 @@ export function emptySeries(range: OverviewRange, at: number): OverviewSeries {
       failoverRate: null,
       p50Ms: null,
       p95Ms: null,
+      cacheLostTokens: 0,
+      cacheLostUsd: 0,
     },
     scan: { rows: 0, maxRows: 50_000, truncated: false, coveredFrom: from },
   };

@@ -2,18 +2,18 @@ import { z } from 'zod';
 import { providerSpecificDataSchema, type ProviderSpecificData } from './provider-specific-data';
 
 /** Upstream kinds Leeway can talk to; each maps to one adapter in src-main/providers. */
-export const CONNECTION_KINDS = ['anthropic', 'claude-oauth', 'openai', 'openai-compatible'] as const;
+export const CONNECTION_KINDS = ['anthropic', 'claude-oauth', 'openai', 'openai-compatible', 'gemini'] as const;
 export type ConnectionKind = (typeof CONNECTION_KINDS)[number];
 
 /** The wire format a connection accepts (and a client's family: Responses clients are `openai`). */
-export type ApiFormat = 'anthropic' | 'openai';
+export type ApiFormat = 'anthropic' | 'openai' | 'gemini';
 
 /**
  * What a client speaks on the wire: Anthropic Messages, OpenAI Chat Completions or the OpenAI
- * Responses API (codex). A connection speaks its ApiFormat, and `responses` too when it serves
+ * Responses API (codex), or Google's Gemini API (issue 23). A connection speaks its ApiFormat, and `responses` too when it serves
  * the Responses API natively (see `servesResponsesNatively`); `translate/` bridges the rest.
  */
-export type WireFormat = 'anthropic' | 'openai' | 'responses';
+export type WireFormat = 'anthropic' | 'openai' | 'responses' | 'gemini';
 
 /** Whether a connection takes `POST /responses` itself: OpenAI's own API does; compatible ones only when marked. */
 export function servesResponsesNatively(kind: ConnectionKind, responsesApi: boolean | null | undefined): boolean {
@@ -29,6 +29,8 @@ export function apiFormatOf(kind: ConnectionKind): ApiFormat {
     case 'openai':
     case 'openai-compatible':
       return 'openai';
+    case 'gemini':
+      return 'gemini';
   }
 }
 
@@ -38,6 +40,8 @@ export const DEFAULT_BASE_URLS: Readonly<Record<ConnectionKind, string | null>> 
   'claude-oauth': 'https://api.anthropic.com',
   openai: 'https://api.openai.com/v1',
   'openai-compatible': null,
+  // Gemini-compatible servers take their own base URL (issue 23 §1).
+  gemini: 'https://generativelanguage.googleapis.com',
 };
 
 const httpUrl = z

@@ -80,6 +80,9 @@ export interface OverviewSeries {
     failoverRate: number | null;
     p50Ms: number | null;
     p95Ms: number | null;
+    /** Issue 24 §3: warm prompt-cache tokens sessions threw away by moving, and what rebuilding them costs (USD). */
+    cacheLostTokens: number;
+    cacheLostUsd: number;
   };
   /** The aggregation reads at most `maxRows` rows (the newest); older rows of the range are left out when it would read more. */
   scan: { rows: number; maxRows: number; truncated: boolean; coveredFrom: number };

@@ -25,7 +25,7 @@ export interface RequestLogEntry {
   id: number;
   ts: number;
   keyName: string | null;
-  apiFormat: 'anthropic' | 'openai' | null;
+  apiFormat: 'anthropic' | 'openai' | 'gemini' | null;
   endpoint: string;
   model: string | null;
   connection: string | null;
@@ -55,6 +55,10 @@ export interface RequestLogEntry {
   attempts?: RequestAttempt[];
   /** Issue 13: Leeway's own words for a refusal it made itself (never the body, never a key). */
   errorMessage?: string | null;
+  /** Issue 24 §3: the warm prompt cache (input tokens) the session left on another account to be served here; absent or null: none. */
+  cacheLostTokens?: number | null;
+  /** Issue 24 §3: what rebuilding that cache costs over reading it, in USD by the price table. */
+  cacheLostUsd?: number | null;
 }
 
 export type SessionPinMark = 'kept' | 'moved' | 'new';

@@ -20,6 +20,11 @@ const fields = {
   maxClientSockets: z.number().int().min(16).max(65_536),
   /** How long a session keeps its connection after its last request (AFF-3/8); 0 turns affinity off. */
   sessionAffinityTtlMs: sessionAffinityTtlMsSchema,
+  /**
+   * Issue 24 §3: a session whose pinned account answers a rate limit this short or shorter waits for
+   * it instead of moving, while its prompt cache there is warm; 0 always moves at once.
+   */
+  cacheWaitMs: z.number().int().min(0).max(300_000),
   /** Largest request body the proxy accepts. */
   maxBodyBytes: z
     .number()
@@ -66,6 +71,7 @@ export const DEFAULT_SETTINGS: Settings = {
   clientRequestTimeoutMs: 300_000,
   maxClientSockets: 1_024,
   sessionAffinityTtlMs: DEFAULT_SESSION_AFFINITY_TTL_MS,
+  cacheWaitMs: 20_000,
   maxBodyBytes: 32 * 1024 * 1024,
   requestLogMaxRows: 50_000,
   requestLogMaxAgeDays: 30,

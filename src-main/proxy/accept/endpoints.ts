@@ -1,22 +1,36 @@
 import type { ApiFormat, WireFormat } from '../../../src-shared/domain/connection';
 import type { UpstreamOperation } from '../../kernel/provider-adapter';
+import type { AppError } from '../../../src-shared/contract/errors';
+import { GEMINI_PREFIX, matchGeminiEndpoint } from './gemini-endpoints';
 import { quoteUserText } from './quote-user-text';
 
 /** A proxied operation: which API format it speaks and what it maps to upstream. */
 export interface ModelEndpoint {
   kind: 'model';
-  name: 'messages' | 'count_tokens' | 'chat_completions' | 'responses';
+  name: 'messages' | 'count_tokens' | 'chat_completions' | 'responses' | 'generate_content' | 'stream_generate_content';
   /** The error envelope family (Responses clients read OpenAI's). */
   format: ApiFormat;
   /** What the client speaks on the wire: routing and translation decide by it. */
   wire: WireFormat;
   operation: UpstreamOperation;
+  /** A Gemini call's model, named by its URL (gemini-endpoints.ts); other bodies name theirs. */
+  urlModel?: string;
 }
 
-export type ProxyEndpoint = ModelEndpoint | { kind: 'models' } | { kind: 'health' } | { kind: 'session-leases' };
+export type ProxyEndpoint =
+  | ModelEndpoint
+  | { kind: 'models' }
+  | { kind: 'health' }
+  | { kind: 'session-leases' }
+  | { kind: 'gemini-models'; model: string | null }
+  | { kind: 'gemini-count'; model: string };
 
 export type EndpointMatch =
-  { kind: 'matched'; endpoint: ProxyEndpoint } | { kind: 'wrong_method'; allowed: string } | { kind: 'not_proxy' };
+  | { kind: 'matched'; endpoint: ProxyEndpoint }
+  | { kind: 'wrong_method'; allowed: string }
+  | { kind: 'not_proxy' }
+  /** A Gemini path Google would refuse (unknown method, bad model name), in Google's words. */
+  | { kind: 'refused'; error: AppError };
 
 const MESSAGES: ModelEndpoint = {
   kind: 'model',
@@ -59,6 +73,11 @@ const ROUTES: ReadonlyMap<string, { method: string; endpoint: ProxyEndpoint }> =
 
 /** Path (without query) and method → endpoint; see `isProxyNamespace` for unmatched /v1 paths. */
 export function matchEndpoint(method: string, pathname: string): EndpointMatch {
+  if (pathname.startsWith(`${GEMINI_PREFIX}/`)) {
+    const gemini = matchGeminiEndpoint(method, pathname);
+    if (gemini.kind === 'wrong_method' || gemini.kind === 'refused') return gemini;
+    return { kind: 'matched', endpoint: gemini.kind === 'model' ? gemini.endpoint : gemini };
+  }
   const route = ROUTES.get(pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);
   if (route) {
     return route.method === method || (method === 'HEAD' && route.method === 'GET')
@@ -71,6 +90,7 @@ export function matchEndpoint(method: string, pathname: string): EndpointMatch {
 /** Whether an unmatched path belongs to the proxy namespace (answered 404 in client format). */
 export function isProxyNamespace(pathname: string): boolean {
   if (pathname === '/v1' || pathname.startsWith('/v1/')) return true;
+  if (pathname === GEMINI_PREFIX || pathname.startsWith(`${GEMINI_PREFIX}/`)) return true;
   return ROUTES.has(pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname);
 }
 

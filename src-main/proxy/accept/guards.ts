@@ -64,9 +64,12 @@ export function isAllowedOrigin(origin: string | undefined): boolean {
   }
 }
 
-/** The local key from `x-api-key` or `Authorization: Bearer`, as Claude Code and OpenAI clients send it. */
+/**
+ * The local key from `x-api-key`, `Authorization: Bearer` or `x-goog-api-key`, as Claude Code,
+ * OpenAI clients and Gemini clients send it (Gemini's `?key=`: gemini-endpoints.ts).
+ */
 export function localKeyOf(headers: IncomingHttpHeaders): string | null {
-  const apiKey = headers['x-api-key'];
+  const apiKey = headers['x-api-key'] ?? headers['x-goog-api-key'];
   if (typeof apiKey === 'string' && apiKey.length > 0) return apiKey.trim();
   const auth = headers.authorization;
   if (typeof auth === 'string') {

@@ -19,6 +19,8 @@ import {
   type ModelEndpoint,
 } from './endpoints';
 import { continueBody, installExpectContinue } from './expect-continue';
+import { serveGeminiCount, serveGeminiModels } from './gemini-door';
+import { asksForSse, geminiQueryKey } from './gemini-endpoints';
 import { checkHost, checkTargetHost, isAllowedOrigin, localKeyOf } from './guards';
 import { handleModelRequest } from '../stages/handle-model-request';
 import { answerInternalError } from './internal-error';
@@ -138,6 +140,7 @@ function routeOf(secondary: SecondaryHandler | null, arrival: Arrival): Routed {
   }
   const match = leases ? leaseDoorFor(req) : matchEndpoint(req.method ?? 'GET', pathname);
   if (match.kind === 'not_proxy') return refused('not_found', `No route for ${req.method ?? 'GET'} ${pathname}`);
+  if (match.kind === 'refused') return { kind: 'refused', error: match.error };
   if (match.kind === 'wrong_method') {
     res.setHeader('allow', match.allowed);
     return refused('method_not_allowed', `${req.method ?? ''} is not allowed on ${pathname}; use ${match.allowed}`);
@@ -175,12 +178,14 @@ function serve(ctx: ProxyContext, arrival: Arrival, endpoint: ProxyEndpoint): vo
     const answer = healthAnswer(storage.status, storage.lost, ctx.version, ctx.settings().paused);
     return sendJson(res, answer.httpStatus, answer.body, head);
   }
-  const plainKey = localKeyOf(req.headers);
+  const plainKey = localKeyOf(req.headers) ?? (arrival.format === 'gemini' ? geminiQueryKey(arrival.search) : null);
   const key = plainKey ? ctx.verifyKey(plainKey) : null;
   if (!key) {
     const message = plainKey
       ? 'Invalid local API key'
-      : 'Missing local API key: send it as x-api-key or Authorization: Bearer';
+      : arrival.format === 'gemini'
+        ? 'Missing local API key: send it as x-goog-api-key or ?key='
+        : 'Missing local API key: send it as x-api-key or Authorization: Bearer';
     const name =
       endpoint.kind === 'model' ? endpoint.name : endpoint.kind === 'session-leases' ? SESSION_LEASES_PATH : null;
     return refuse(ctx, arrival, { code: 'unauthorized', message }, name);
@@ -192,6 +197,12 @@ function serve(ctx: ProxyContext, arrival: Arrival, endpoint: ProxyEndpoint): vo
       return serveModels(ctx, arrival, head);
     case 'model':
       return serveModel(ctx, arrival, endpoint, key);
+    case 'gemini-models':
+      return serveGeminiModels(ctx, res, endpoint.model, head);
+    case 'gemini-count':
+      return serveGeminiCount(ctx, req, res).catch((error: unknown) =>
+        answerInternalError(ctx, req, res, { ...modelRefusalOf(arrival, 'count_tokens'), keyName: key.name }, error),
+      );
   }
 }
 
@@ -220,8 +231,27 @@ function serveModels(ctx: ProxyContext, arrival: Arrival, head: boolean): void {
   sendJson(res, 200, body, head);
 }
 
-function serveModel(ctx: ProxyContext, arrival: Arrival, endpoint: ModelEndpoint, key: LocalKeyView): Promise<void> {
-  const { req, res, startedAt, search } = arrival;
+function modelRefusalOf(arrival: Arrival, endpoint: string): Omit<Refusal, 'error' | 'keyName'> {
+  return { startedAt: arrival.startedAt, format: arrival.format, endpoint };
+}
+
+function serveModel(
+  ctx: ProxyContext,
+  arrival: Arrival,
+  endpoint: ModelEndpoint,
+  key: LocalKeyView,
+): void | Promise<void> {
+  const { req, res, startedAt } = arrival;
+  // A Gemini call's query is its `alt` and `key` (the local key: never sent upstream).
+  const search = endpoint.wire === 'gemini' ? '' : arrival.search;
+  if (endpoint.operation === 'stream_generate_content' && !asksForSse(arrival.search)) {
+    const error = {
+      code: 'invalid_input' as const,
+      status: 400,
+      message: ':streamGenerateContent is served as SSE only: add ?alt=sse',
+    };
+    return refuse(ctx, arrival, error, endpoint.name);
+  }
   return readBody(req, res, ctx.settings().maxBodyBytes)
     .then((body) => {
       if (!body.ok) {

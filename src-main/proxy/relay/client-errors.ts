@@ -1,9 +1,10 @@
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import { statusOf, type AppError } from '../../../src-shared/contract/errors';
+import { googleStatusOf } from '../../translate/error-types';
 import { retryHintsOf } from './retry-hints';
 
 /** The error dialect a client understands, decided by the endpoint it called. */
-export type ClientFormat = 'anthropic' | 'openai';
+export type ClientFormat = 'anthropic' | 'openai' | 'gemini';
 
 /** Anthropic's error `type` for a status. */
 export function anthropicTypeOf(status: number): string {
@@ -36,6 +37,9 @@ export function errorBody(format: ClientFormat, error: AppError): Record<string,
   if (format === 'anthropic') {
     return { type: 'error', error: { type: anthropicTypeOf(status), message: error.message }, leeway };
   }
+  // Issue 23: Google's envelope; the SDKs read `code` and `status`.
+  if (format === 'gemini')
+    return { error: { code: status, message: error.message, status: googleStatusOf(status) }, leeway };
   return { error: { message: error.message, type: openaiTypeOf(status), code: error.code, param: null }, leeway };
 }
 

@@ -3,6 +3,7 @@ import type { ClientFormat } from './client-errors';
 
 /** Anthropic clients announce themselves; everyone else gets OpenAI-shaped errors. */
 export function guessFormat(req: IncomingMessage, pathname: string): ClientFormat {
+  if (pathname.startsWith('/v1beta/') || req.headers['x-goog-api-key'] !== undefined) return 'gemini';
   if (pathname.startsWith('/v1/messages') || req.headers['anthropic-version'] !== undefined) return 'anthropic';
   if (req.headers['x-api-key'] !== undefined && !pathname.includes('chat/completions')) return 'anthropic';
   return 'openai';

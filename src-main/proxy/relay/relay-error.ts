@@ -1,10 +1,11 @@
 import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { anthropicErrorType, openaiErrorKind } from '../../translate/error-types';
 import { readErrorMessage } from '../../translate/error-messages';
-import { parseObject } from '../../translate/json-narrow';
+import { asObject, parseObject } from '../../translate/json-narrow';
 import { anthropicTypeOf, errorBody, openaiTypeOf, type ClientFormat } from './client-errors';
 import { redactSecrets } from '../../kernel/redact-secrets';
 import { summarizeUpstreamText } from './upstream-text';
+import { isGeminiErrorBody, restatedGeminiError } from './gemini-error-restate';
 import { headerValue } from '../wire/header-value';
 import { buildClientHeaders } from './upstream-headers';
 import type { UpstreamAnswer } from '../../kernel/upstream-answer';
@@ -88,6 +89,7 @@ function isClientErrorBody(format: ClientFormat, text: string): boolean {
     return false;
   }
   if (!isObject(value) || !isObject(value.error) || typeof value.error.message !== 'string') return false;
+  if (format === 'gemini') return isGeminiErrorBody(value);
   // Anthropic's envelope says `type: "error"` at the top; OpenAI's has no top-level type.
   return format === 'openai'
     ? value.type === undefined && typeof value.error.type === 'string'
@@ -112,6 +114,12 @@ function restatedErrorBody(
   if (read === null) return null;
   const said = note === undefined ? read : { ...read, message: `${read.message} ${note}` };
   const leeway = { code: 'upstream_error', connection };
+  const gemini = restatedGeminiError(format, value, text, status);
+  if (gemini !== null) {
+    const error = asObject(gemini.error);
+    if (error && note !== undefined) error.message = `${String(error.message)} ${note}`;
+    return { ...gemini, leeway };
+  }
   const anthropicDialect = value.type === 'error';
   if (format === 'anthropic') {
     const mapped = anthropicErrorType(said.type, said.code);

@@ -3,6 +3,7 @@ import type { ChunkWatch } from '../../resilience/watchdog/stream-watchdog';
 import type { WatchdogDecision } from '../../resilience/watchdog/throughput-meter';
 import type { AnswerStart } from './answer-start';
 import type { WireFormat } from '../../../src-shared/domain/connection';
+import { geminiErrorBody } from '../../translate/gemini-errors';
 import { TranslationFailure } from '../../translate/translation-failure';
 import { createLastEventKeeper } from '../wire/last-event';
 import { streamEndOf } from '../wire/sse-scan';
@@ -66,6 +67,9 @@ function streamErrorFrame(format: WireFormat, message: string, code: string): st
     case 'responses':
       // The Responses stream's own failure event: codex reads `response.error` and shows the message.
       return `event: response.failed\ndata: ${JSON.stringify({ type: 'response.failed', response: { status: 'failed', error: { code, message } } })}\n\n`;
+    case 'gemini':
+      // Google ends a failing stream with its bare envelope (translate/gemini-errors.ts geminiStreamError).
+      return JSON.stringify(geminiErrorBody(500, message));
   }
 }
 
@@ -74,6 +78,7 @@ const UNTERMINATED: Record<WireFormat, string> = {
   anthropic: 'Leeway: the upstream stream ended without message_stop; the answer is incomplete',
   openai: 'Leeway: the upstream stream ended without [DONE]; the answer is incomplete',
   responses: 'Leeway: the upstream stream ended without response.completed; the answer is incomplete',
+  gemini: 'Leeway: the upstream stream ended without a finishReason; the answer is incomplete',
 };
 
 function tooSlow(decision: Extract<WatchdogDecision, { kind: 'abort' }>): string {

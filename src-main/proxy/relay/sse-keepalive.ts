@@ -24,7 +24,11 @@ class SseKeepAlive implements KeepAlive {
   private opened = false;
   /** Each periodic comment says again what the stream waits for (issue 21 §11). */
   private waitingFor = '';
-  constructor(private readonly res: ServerResponse) {}
+  constructor(
+    private readonly res: ServerResponse,
+    /** Issue 23: Gemini CLI's SDK stalls on a comment line, so a Gemini client gets bare newlines. */
+    private readonly bare: boolean,
+  ) {}
 
   get committed(): boolean {
     return this.opened;
@@ -46,7 +50,7 @@ class SseKeepAlive implements KeepAlive {
     if (!this.timer) {
       this.timer = setInterval(() => {
         if (res.destroyed || res.writableEnded) return this.stop();
-        res.write(`: leeway keep-alive (waiting for ${this.waitingFor})\n\n`);
+        res.write(this.bare ? '\n' : `: leeway keep-alive (waiting for ${this.waitingFor})\n\n`);
       }, KEEPALIVE_EVERY_MS);
       this.timer.unref();
     }
@@ -55,7 +59,7 @@ class SseKeepAlive implements KeepAlive {
   // SSE comments are ignored by every client parser, so they keep the socket busy and nothing else.
   note(text: string): void {
     const res = this.res;
-    if (this.opened && !res.destroyed && !res.writableEnded) res.write(`: ${text}\n\n`);
+    if (this.opened && !res.destroyed && !res.writableEnded) res.write(this.bare ? '\n' : `: ${text}\n\n`);
   }
 
   stop(): void {
@@ -64,6 +68,6 @@ class SseKeepAlive implements KeepAlive {
   }
 }
 
-export function createKeepAlive(res: ServerResponse): KeepAlive {
-  return new SseKeepAlive(res);
+export function createKeepAlive(res: ServerResponse, bare = false): KeepAlive {
+  return new SseKeepAlive(res, bare);
 }

@@ -66,7 +66,8 @@ function heldTrailer(
   connection: string | null,
   marks: ServedMarks = NO_MARKS,
 ): string | null {
-  if (!frame.keepAlive.committed) return null;
+  // A Gemini client's SDK stalls on comment lines (issue 23): no trailer for it.
+  if (!frame.keepAlive.committed || frame.request.endpoint.wire === 'gemini') return null;
   const headers = leewayHeaders(frame, trail, connection, marks);
   if (trail.held !== null) headers[HELD_MS_HEADER] = String(Math.round(trail.held.heldMs));
   let text = '';

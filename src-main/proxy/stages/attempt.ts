@@ -95,15 +95,29 @@ function prepare(frame: RequestFrame, target: Target): Prepared | { error: AppEr
   const bridge = endpoint.name === 'count_tokens' ? null : bridgeFor(endpoint.wire, target.connection);
   if (bridge) {
     const reasoning = target.connection.view.kind === 'openai-compatible';
-    const bridged = bridgeRequest(request.body, bridge, target.upstreamModel, reasoning);
+    const stream = endpoint.wire === 'gemini' ? parsed.stream : undefined;
+    const bridged = bridgeRequest(request.body, bridge, target.upstreamModel, reasoning, stream);
     if (!bridged.ok) return { error: bridged.error, bridge };
-    return { body: bridged.body, bridge, requests: bridged.requests, operation: bridge.operation };
+    return {
+      body: bridged.body,
+      bridge,
+      requests: bridged.requests,
+      operation: geminiOperation(bridge, parsed.stream),
+    };
   }
+  // A Gemini body names no model: the model goes in the URL (the adapter's path).
+  if (endpoint.wire === 'gemini')
+    return { body: request.body, bridge: null, requests: [], operation: endpoint.operation };
   let body = bodyForModel(request.body, parsed, target.upstreamModel);
   // A conversation once served translated may carry unsigned thinking that Anthropic would refuse
   // (the body parse already looked for the mark: no second search of the whole body here).
   if (endpoint.wire === 'anthropic' && parsed.emptySignature) body = withoutUnsignedThinking(body) ?? body;
   return { body, bridge: null, requests: [], operation: endpoint.operation };
+}
+
+/** Toward a Gemini connection the URL says whether the answer streams (issue 23). */
+function geminiOperation(bridge: Bridge, stream: boolean): UpstreamOperation {
+  return bridge.operation === 'generate_content' && stream ? 'stream_generate_content' : bridge.operation;
 }
 
 function seen(observation: Observation, operation: UpstreamOperation, via: string | null, bridge: Bridge | null): Seen {

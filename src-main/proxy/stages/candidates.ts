@@ -8,6 +8,7 @@ import { recordOf, type AttemptRecord } from './attempt-record';
 import type { RequestFrame } from './frame';
 import { learnAnswered, learnAttempt, learnPick, learnPin } from './learner';
 import { noTarget } from './no-target-error';
+import { cacheLossOf, learnCache, waitsForCache } from './cache-aware';
 import { coolingAfter, endedWith, nothingRuns, type Admitted, type PassResult } from './pass-result';
 import type { RequestTrail } from './trail';
 
@@ -103,7 +104,13 @@ async function decide(
     case 'failed': {
       // A keep-alive opened for a cooldown wait named no connection: failover stays honest after it.
       const open = frame.keepAlive.committed && trail.held?.streamOpened !== true;
-      if (!isLast && record.canFailover && !open) {
+      // Issue 24 §3: the pinned account's short 429 with a warm cache is waited for, not failed over from.
+      if (
+        !isLast &&
+        record.canFailover &&
+        !open &&
+        !waitsForCache(ctx, frame.parsed.model, admitted.plan.pin, record)
+      ) {
         movePast(trail, record);
         return null;
       }
@@ -136,11 +143,14 @@ async function served(
   admitted: Admitted,
   record: Extract<AttemptRecord, { kind: 'served' }>,
 ): Promise<PassResult> {
+  // Issue 24 §3: what a move throws away is priced before the pin learns the new account.
+  trail.cacheLost = cacheLossOf(ctx, admitted.plan.pin, record.target);
   const pin = learnPin(ctx, admitted.plan, record.target);
   trail.sessionPin = pin.mark;
   const quota = quotaHeaderOf(admitted.quota, frame, record.target);
   const done = await sendAnswer(frame, trail, record.answer, { pinned: pin.pinned, quota });
   learnAnswered(ctx, frame.request.key.id, record.target, record.answer.upstream.headers, done.outcome);
+  learnCache(ctx, admitted.plan.pin, record.target, done.outcome?.usage);
   return endedWith(done);
 }
 

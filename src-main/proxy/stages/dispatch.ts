@@ -32,7 +32,7 @@ export interface DispatchRequest {
 /** Sends one request to one target and waits for its response headers; never throws. */
 export async function dispatchToTarget(pools: UpstreamPools, request: DispatchRequest): Promise<DispatchResult> {
   const { target } = request;
-  const path = target.connection.adapter.pathFor(request.operation);
+  const path = target.connection.adapter.pathFor(request.operation, target.upstreamModel);
   if (path === null) return { kind: 'failed', reason: 'unsupported' };
   const secret = request.secretOverride ?? target.connection.secret;
   try {

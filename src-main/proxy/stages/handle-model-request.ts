@@ -2,6 +2,7 @@ import type { AppError } from '../../../src-shared/contract/errors';
 import { RequestSignal } from '../../kernel/request-signal';
 import { extractSessionKey } from '../../routing/affinity/session-key';
 import { INTERNAL_ERROR, logInternalError } from '../accept/internal-error';
+import { parseGeminiBody } from '../accept/gemini-door';
 import { parseModelBody, type ModelBody } from '../accept/parse-model-body';
 import { recordRefusal } from '../accept/record-refusal';
 import { BACKGROUND_WARNING, foregroundBody } from '../accept/responses-background';
@@ -36,7 +37,9 @@ export async function handleModelRequest(ctx: ProxyContext, asked: ModelRequest)
   const foreground = endpoint.wire === 'responses' ? foregroundBody(asked.body) : null;
   const request = foreground ? { ...asked, body: foreground } : asked;
   if (foreground) ctx.log(`[proxy] ${BACKGROUND_WARNING}`);
-  const parsed = parseModelBody(request.body);
+  // Issue 23: a Gemini body names no model; the URL does (gemini-endpoints.ts).
+  const parsed =
+    endpoint.urlModel === undefined ? parseModelBody(request.body) : parseGeminiBody(request.body, endpoint);
   if (!parsed.ok) {
     // Logged with its reason (issue 13 §3) so a client sending junk can see why; never its body.
     sendClientError(res, endpoint.format, parsed.error);
@@ -94,7 +97,7 @@ function frameOf(
   return {
     request,
     parsed,
-    keepAlive: createKeepAlive(request.res),
+    keepAlive: createKeepAlive(request.res, request.endpoint.wire === 'gemini'),
     signal,
     session: extractSessionKey(request.req.headers).session?.value ?? null,
     claim,

@@ -10,6 +10,8 @@ import { refusingFormat, resolveTargets, type Exclusion, type FormatRefusal } fr
 import { type Target } from '../../kernel/target';
 import { emergencyFallbackEnabled } from '../../routing/strategies/emergency-fallback';
 import { exclusionLogFor } from './exclusion-log';
+import { cacheHold } from './cache-aware';
+import { warmReturn } from '../../routing/affinity/prompt-cache';
 import type { ProxyContext } from '../proxy-context';
 import { quoteUserText } from '../accept/quote-user-text';
 import { noConnectionsError, noTarget, type NoTarget } from './no-target-error';
@@ -43,7 +45,7 @@ export interface CandidatesPlan {
 
 const connectionIdOf = (t: Target) => t.connection.view.id;
 
-const FORMAT_NAMES = { anthropic: 'Anthropic-format', openai: 'OpenAI-format' } as const;
+const FORMAT_NAMES = { anthropic: 'Anthropic-format', openai: 'OpenAI-format', gemini: 'Gemini-format' } as const;
 
 /** "is served by OpenAI-format connection o1 only; it does not accept translated requests". */
 function servedOnlyBy(refusing: readonly FormatRefusal[]): string {
@@ -116,17 +118,31 @@ export function planRequest(ctx: ProxyContext, input: PlanInput): Plan {
   for (const e of screened.excluded) excluded.push(e);
   // Issue 24 §2: "use any connection now" tries what the screen held back rather than waiting again.
   const runnable = screened.runnable.length === 0 && input.goNow === true ? allowed : screened.runnable;
-  if (runnable.length === 0) return nothingRunnable(ctx, input.model, resolution, excluded, now);
   // One read of the settings for the whole plan (a change applies from the next request).
   const settings = ctx.settings();
+  const pinned = input.session !== null && settings.sessionAffinityTtlMs > 0;
+  // Issue 24 §3: a warm prompt cache on a briefly limited pinned account is waited for, not left.
+  const cached =
+    pinned && input.goNow !== true ? cacheHold(ctx, input.model, pinKeyFor(input, resolution), excluded, now) : null;
+  if (cached) return cached;
+  if (runnable.length === 0) return nothingRunnable(ctx, input.model, resolution, excluded, now);
   // ROUTE-10/11: a pool's system combo is ordered by the quota-share scheduler, never a public strategy.
   const share = resolution.system ? ctx.quotaShare.order(resolution.system, runnable, input.model, now) : null;
   const ordered = share ? share.ordered : orderedByStrategy(ctx, input, resolution, runnable, settings, now);
   const quotaShare = share ? { release: share.release } : null;
   const base = { kind: 'candidates' as const, excluded, combo: resolution.combo, quotaShare };
-  const ttlMs = settings.sessionAffinityTtlMs;
-  if (input.session === null || ttlMs <= 0) return { ...base, candidates: ordered, pin: null };
+  if (!pinned || input.session === null) return { ...base, candidates: ordered, pin: null };
   return withPin(ctx, input, input.session, resolution, ordered, base);
+}
+
+/** AFF-7: the pin scope's target is what was asked for (a route by its glob, so every model it catches shares one pin). */
+function scopeOf(input: PlanInput, session: string, resolution: Resolved): PinScope {
+  const target = resolution.route === null ? input.model : `route:${resolution.route}`;
+  return { keyId: input.key.id, session, target };
+}
+
+function pinKeyFor(input: PlanInput, resolution: Resolved): string {
+  return pinKeyOf(scopeOf(input, input.session ?? '', resolution));
 }
 
 /** The combo's strategy orders what survived the screen. */
@@ -157,11 +173,17 @@ function withPin(
 ): CandidatesPlan {
   const ttlMs = ctx.settings().sessionAffinityTtlMs;
   const now = ctx.now();
-  const target = resolution.route === null ? input.model : `route:${resolution.route}`;
-  const scope: PinScope = { keyId: input.key.id, session, target };
+  const scope = scopeOf(input, session, resolution);
   const pinKey = pinKeyOf(scope);
   const stored = ctx.affinity.get(pinKey);
   const proposal = orderByPin(ordered, connectionIdOf, stored, ttlMs, now);
+  // Issue 24 §3: a session moved off its account goes back while the cache there is still warm.
+  const back = warmReturn(ctx.promptCache.get(pinKey), now);
+  const home = back ? proposal.order.find((t) => connectionIdOf(t) === back.connectionId) : undefined;
+  if (home) {
+    const order = [home, ...proposal.order.filter((t) => t !== home)];
+    return { ...base, candidates: order, pin: { scope, key: pinKey, stored, decided: connectionIdOf(home) } };
+  }
   const decided = proposal.kind === 'pinned' ? proposal.connectionId : null;
   return { ...base, candidates: proposal.order, pin: { scope, key: pinKey, stored, decided } };
 }

@@ -37,5 +37,9 @@ export function recordRequest(ctx: ProxyContext, frame: RequestFrame, trail: Req
   };
   // Only a held request's row has it (no spread on every request's path).
   if (trail.held) entry.heldMs = Math.round(trail.held.heldMs);
+  if (trail.cacheLost) {
+    entry.cacheLostTokens = trail.cacheLost.tokens;
+    entry.cacheLostUsd = trail.cacheLost.usd;
+  }
   ctx.record(entry);
 }

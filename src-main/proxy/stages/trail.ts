@@ -1,3 +1,4 @@
+import type { CacheLoss } from './cache-aware';
 import type { FailoverHop, RequestAttempt, SessionPinMark } from '../../../src-shared/domain/request-log';
 
 /** What waiting out short cooldowns did for one request, for its headers and its activity row. */
@@ -29,6 +30,8 @@ export interface RequestTrail {
   queuedMs: number;
   /** Issue 24 §2: the operator said "use any connection now": no more waits, cooling targets tried. */
   goNow: boolean;
+  /** Issue 24 §3: the warm prompt cache the served answer's move threw away, priced; null: none. */
+  cacheLost: CacheLoss | null;
 }
 
 export function createTrail(): RequestTrail {
@@ -41,5 +44,6 @@ export function createTrail(): RequestTrail {
     servedVia: null,
     queuedMs: 0,
     goNow: false,
+    cacheLost: null,
   };
 }

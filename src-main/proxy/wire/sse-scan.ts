@@ -120,6 +120,7 @@ export function statusOfErrorEvent(event: SseEvent): number {
 export function streamEndOf(format: WireFormat, last: SseEvent | null): StreamEnd {
   if (!last) return 'missing';
   if (format === 'responses') return responsesEndOf(last);
+  if (format === 'gemini') return geminiEndOf(last);
   if (format === 'anthropic') {
     if (last.event === 'message_stop' || (last.event === null && last.data.includes('"message_stop"')))
       return 'terminal';
@@ -128,6 +129,13 @@ export function streamEndOf(format: WireFormat, last: SseEvent | null): StreamEn
   const data = last.data.trim();
   if (data === '[DONE]') return 'terminal';
   // Only a chunk that mentions "error" is parsed: ordinary deltas are told apart without JSON.parse.
+  return data.startsWith('{') && data.includes('"error"') && hasErrorField(data) ? 'error' : 'missing';
+}
+
+/** Issue 23: a Gemini stream has no terminal event; its last chunk carries the candidate's finishReason. */
+function geminiEndOf(last: SseEvent): StreamEnd {
+  const data = last.data.trim();
+  if (data.includes('"finishReason"')) return 'terminal';
   return data.startsWith('{') && data.includes('"error"') && hasErrorField(data) ? 'error' : 'missing';
 }
 

@@ -1,6 +1,7 @@
 import type { RetryHint } from './classification';
 import { clampHint, msUntilDate, parseResetValue } from './durations';
 import { headerValue, type HeaderMap } from './headers';
+import { googleRetryDelayMs } from './google-retry-delay';
 import { parseRetryFromText } from './reset-text';
 
 /** Statuses whose error may announce a retry window to the client (RESTATE-5). */
@@ -73,6 +74,8 @@ export function headerRetryHintMs(headers: HeaderMap, status: number, now: numbe
 export function findRetryHint(headers: HeaderMap, status: number, text: string, now: number): RetryHint | null {
   const fromHeader = headerRetryHintMs(headers, status, now);
   if (fromHeader !== null && fromHeader > 0) return { ms: fromHeader, source: 'header' };
+  const fromGoogle = googleRetryDelayMs(text);
+  if (fromGoogle !== null) return { ms: clampHint(fromGoogle) ?? fromGoogle, source: 'body' };
   const fromBody = parseRetryFromText(text, now);
   if (fromBody !== null && fromBody > 0) return { ms: fromBody, source: 'body' };
   return null;

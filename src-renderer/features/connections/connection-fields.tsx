@@ -18,6 +18,7 @@ export const KIND_LABELS: Record<ConnectionKind, string> = {
   'claude-oauth': 'Claude subscription (OAuth login)',
   openai: 'OpenAI API key',
   'openai-compatible': 'OpenAI-compatible server',
+  gemini: 'Google Gemini API key (or a Gemini-compatible server)',
 };
 
 /** Name, kind and base URL: what the connection is and where it sends requests. */

@@ -11,7 +11,7 @@ function Stat({ label, value, detail }: { label: string; value: string; detail?:
   );
 }
 
-/** The range at a glance: requests, tokens, error and failover rates, p50 / p95 latency. */
+/** The range at a glance: requests, tokens, error and failover rates, prompt cache lost by moves (issue 24 §3), p50 / p95 latency. */
 export function OverviewStats({ series }: { series: OverviewSeries }) {
   const s = series.summary;
   return (
@@ -27,6 +27,11 @@ export function OverviewStats({ series }: { series: OverviewSeries }) {
         label="Failover rate"
         value={formatRate(s.failoverRate)}
         detail={`${formatCount(s.failovers)} failed over`}
+      />
+      <Stat
+        label="Prompt cache lost"
+        value={formatCount(s.cacheLostTokens)}
+        detail={`tokens left warm on another account · $${s.cacheLostUsd.toFixed(2)} to rebuild`}
       />
       <Stat label="Latency p50" value={formatMs(s.p50Ms)} />
       <Stat label="Latency p95" value={formatMs(s.p95Ms)} />

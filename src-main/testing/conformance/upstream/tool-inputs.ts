@@ -49,5 +49,9 @@ export function chooseTool(offered: readonly string[], nonce: string): ToolChoic
       input: { file_path: `/nonexistent/conformance-${nonce}/ünïcödé "quoted" {a,b}.ts`, offset: 12, limit: 345 },
     };
   }
+  if (offered.includes('read_file')) {
+    // Gemini CLI's own read-only tool, run in -p mode without asking; the file is missing, which is fine.
+    return { name: 'read_file', input: { file_path: `/nonexistent/conformance-${nonce}/ünïcödé "quoted" {a,b}.ts` } };
+  }
   return { name: LOOKUP_TOOL.name, input: lookupInput(nonce) };
 }
