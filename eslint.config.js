@@ -230,6 +230,29 @@ export default defineConfig(
     },
   },
   {
+    // Issue 22: the environment is read once, by the entries, into core/env.ts's Env and passed down;
+    // nothing else in src-main reads it (test code, which sets variables for a start, is exempt).
+    files: ['src-main/**/*.{ts,tsx}'],
+    ignores: [
+      'src-main/headless.ts',
+      'src-main/shell/start-shell.ts',
+      'src-main/testing/**',
+      'src-main/**/*.test.{ts,tsx}',
+      'src-main/**/*.testkit.{ts,tsx}',
+    ],
+    rules: {
+      'no-restricted-properties': [
+        'error',
+        {
+          object: 'process',
+          property: 'env',
+          message:
+            'Only the entries read the environment (issue 22): take the Env (core/env.ts) or its vars as a parameter.',
+        },
+      ],
+    },
+  },
+  {
     // Issue 22: the folders' order, bottom up, from src-main/layers.json (test code is exempt).
     files: ['src-main/**/*.{ts,tsx}'],
     plugins: { leeway: { rules: { layers: layersRule } } },

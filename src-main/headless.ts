@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { defaultDataDir, parseArgs, usage } from './cli/parse-args';
 import { createCore } from './core/core';
+import { readEnv } from './core/env';
 import { END_WRITE_BOUND_MS } from './core/shutdown';
 import { LOGS_DIR } from './observability/observability';
 
@@ -21,8 +22,10 @@ const EXIT_CODES: Record<string, number> = { SIGINT: 130, SIGTERM: 143, SIGHUP: 
 
 /** Headless entry: the core with its proxy and web dashboard, no Electron. */
 async function main(): Promise<void> {
-  const parsed = parseArgs(process.argv.slice(2), process.env, {
-    dataDir: defaultDataDir(process.platform, process.env, homedir()),
+  // Issue 22: the environment is read here once and passed down; nothing below reads the environment itself.
+  const env = readEnv(process.env);
+  const parsed = parseArgs(process.argv.slice(2), env.vars, {
+    dataDir: defaultDataDir(process.platform, env.vars, homedir()),
   });
   if (!parsed.ok) {
     for (const error of parsed.errors) console.error(`Leeway: ${error}`);
@@ -41,6 +44,7 @@ async function main(): Promise<void> {
     port: options.port,
     allowRemote: options.allowRemote,
     mode: 'headless',
+    env,
     rendererDir: findRendererDir(),
     logLevel: options.logLevel,
     ...(options.adminPort !== undefined ? { adminPort: options.adminPort } : {}),
@@ -89,7 +93,7 @@ async function main(): Promise<void> {
     console.error(`Leeway: ${started.error.message}`);
     process.exit(1);
   }
-  console.log(`Leeway ${core.info().version} running headless (data: ${options.dataDir})`);
+  console.log(`Leeway ${started.value.info().version} running headless (data: ${options.dataDir})`);
   console.log(
     `Proxy:     ${started.value.proxyUrl}   (ANTHROPIC_BASE_URL; OpenAI clients use ${started.value.proxyUrl}/v1)`,
   );

@@ -34,6 +34,7 @@ async function setUp(): Promise<{ h: HandlersHarness; admin: AdminHarness }> {
     T0,
   );
   for (const name of ['alice', 'bob']) h.storage.keys.create({ name }, T0);
+  h.settle();
   const admin = await startAdminHarness({ handlers: h.handlers });
   open.push(admin);
   return { h, admin };

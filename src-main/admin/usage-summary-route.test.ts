@@ -37,7 +37,7 @@ async function setUp(): Promise<AdminHarness> {
     lastVia: null,
   };
   const overview = overviewHandlers({
-    db: h.storage.db,
+    series: h.storage.series,
     requestLog: h.storage.requestLog,
     connections: h.storage.connections,
     quotaPools: h.storage.quotaPools,

@@ -118,19 +118,32 @@ describe('environment variables in the config file', () => {
     expect(Object.getPrototypeOf(keyed)).toBe(Object.prototype);
   });
 
-  it('issue 13 §8: loadConfig reads the process environment by default', () => {
+  it('issue 13 §8: the file is read with the environment the entry read once at start (issue 22)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'leeway-cfg-env-'));
     closers.push(() => rmSync(dir, { recursive: true, force: true }));
     const file = join(dir, 'leeway.json');
     writeFileSync(file, JSON.stringify({ connections: [{ name: 'a', kind: 'anthropic', apiKey: '${O4_TEST_KEY}' }] }));
-    expect(loadConfig(file, new Set())).toMatchObject({ ok: false, problems: [{ path: 'connections.0.apiKey' }] });
+    expect(loadConfig(file, new Set(), undefined, {})).toMatchObject({
+      ok: false,
+      problems: [{ path: 'connections.0.apiKey' }],
+    });
+    const loaded = loadConfig(file, new Set(), undefined, { O4_TEST_KEY: 'sk-ant-api03-process-env' });
+    expect(loaded.ok && loaded.value.connections[0]?.secret).toEqual({
+      type: 'api-key',
+      apiKey: 'sk-ant-api03-process-env',
+    });
+    // Through the core: startLeeway reads process.env as headless.ts does, once, before the start.
+    const dataDir = mkdtempSync(join(tmpdir(), 'leeway-cfg-env-'));
+    closers.push(() => rmSync(dataDir, { recursive: true, force: true }));
     process.env.O4_TEST_KEY = 'sk-ant-api03-process-env';
     try {
-      const loaded = loadConfig(file, new Set());
-      expect(loaded.ok && loaded.value.connections[0]?.secret).toEqual({
-        type: 'api-key',
-        apiKey: 'sk-ant-api03-process-env',
-      });
+      const h = await startLeeway(
+        { connections: [{ name: 'a', kind: 'anthropic', apiKey: '${O4_TEST_KEY}' }] },
+        { dataDir },
+      );
+      const listed = await h.core.router.call('connections.list', undefined);
+      await h.stop();
+      expect(listed).toMatchObject({ ok: true, value: [{ name: 'a', secretHint: expect.any(String) }] });
     } finally {
       delete process.env.O4_TEST_KEY;
     }

@@ -133,7 +133,7 @@ describe('declarative config', () => {
         file,
         '{\n  "connections": [\n    { "name": "a", "kind": "anthropic", "apiKey": sk-ant-api03-TOPSECRET" }\n  ]\n}\n',
       );
-      const result = loadConfig(file, new Set());
+      const result = loadConfig(file, new Set(), undefined, {});
       expect(result.ok).toBe(false);
       if (result.ok) return;
       expect(result.problems).toHaveLength(1);

@@ -57,8 +57,11 @@ export function storedNamesOf(repos: {
 
 export type LoadConfigResult = { ok: true; value: LoadedConfig } | { ok: false; problems: ConfigProblem[] };
 
-/** Where `${NAME}` references in the file are looked up: the process environment unless a test gives one. */
+/** Where `${NAME}` references in the file are looked up: the environment the entry read at start. */
 type Env = Readonly<Record<string, string | undefined>>;
+
+/** A file parsed without an environment (tests of the checks alone): every `${NAME}` is unset. */
+const NO_VARIABLES: Env = {};
 
 /**
  * Reads and checks a config file, collecting every problem (path + reason) rather than stopping at
@@ -68,7 +71,7 @@ export function loadConfig(
   file: string,
   knownConnections: ReadonlySet<string>,
   stored: StoredNames = NOTHING_STORED,
-  env: Env = process.env,
+  env: Env,
 ): LoadConfigResult {
   let text: string;
   try {
@@ -84,7 +87,7 @@ export function parseConfig(
   text: string,
   knownConnections: ReadonlySet<string>,
   stored: StoredNames = NOTHING_STORED,
-  env: Env = process.env,
+  env: Env = NO_VARIABLES,
 ): LoadConfigResult {
   let parsed: unknown;
   try {

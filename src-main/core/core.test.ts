@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createCore, type Core } from './core';
+import { readEnv } from './env';
 import { startFakeUpstream, type FakeUpstream } from '../testing/fake-upstream';
 import { openaiConnection, startLeeway, type RunningLeeway } from '../testing/start-leeway';
 
@@ -35,6 +36,7 @@ function core(dataDir: string, extra: Partial<Parameters<typeof createCore>[0]> 
     port: 0,
     allowRemote: false,
     mode: 'headless',
+    env: readEnv(process.env),
     log: () => {},
     ...extra,
   });
@@ -146,6 +148,30 @@ describe('core start and stop', () => {
       headers: { authorization: 'Bearer lw-anything-0000000' },
     });
     expect(noProxyThere.status).toBe(401);
+  });
+});
+
+describe('what exists only while running (issue 22)', () => {
+  it('the router refuses with storage_unavailable before the start and after the stop; the started value answers app.info', async () => {
+    const c = core(tempDir());
+    expect(await c.router.call('connections.list', undefined)).toMatchObject({
+      ok: false,
+      error: { code: 'storage_unavailable' },
+    });
+    expect(await c.router.call('no.such.method', undefined)).toMatchObject({
+      ok: false,
+      error: { code: 'unknown_method' },
+    });
+    const started = await c.start();
+    if (!started.ok) throw new Error(started.error.message);
+    expect(started.value.info()).toMatchObject({ proxyUrl: started.value.proxyUrl, paused: false, mode: 'headless' });
+    expect(await c.router.call('app.setPaused', { paused: true })).toMatchObject({ ok: true });
+    expect(started.value.info().paused).toBe(true);
+    await c.stop();
+    expect(await c.router.call('connections.list', undefined)).toMatchObject({
+      ok: false,
+      error: { code: 'storage_unavailable' },
+    });
   });
 });
 

@@ -21,7 +21,7 @@ export const DISCOVERY_TICK_MS = 5 * 60_000;
 export interface ModelDiscoveryDeps {
   pools: UpstreamPools;
   catalog(): Catalog;
-  /** Called after a connection's listed models changed: the core rebuilds the catalog. */
+  /** Called after a connection's listed models changed: announced to the catalog service, which rebuilds. */
   changed(): void;
   log(line: string): void;
   now(): number;
@@ -32,7 +32,7 @@ export interface ModelDiscoveryDeps {
 export interface ModelDiscovery {
   /** For the catalog build: the discovered models of a connection as configured now. */
   modelsFor(view: ConnectionView): readonly DiscoveredModel[];
-  /** Loads the persisted lists (the core rebuilds its catalog then), then starts the automatic refreshes. */
+  /** Loads the persisted lists (announced as a change: the catalog follows), then starts the automatic refreshes. */
   start(repo: DiscoveredModelsRepo, events: EventBus): void;
   /** The "Test" action: lists the models and, for a connection serving any model, keeps them. */
   test(name: string): Promise<ConnectionTestResult | null>;
@@ -114,7 +114,7 @@ export function createModelDiscovery(deps: ModelDiscoveryDeps): ModelDiscovery {
       timer = setInterval(() => void refresh(), DISCOVERY_TICK_MS);
       timer.unref();
       unsubscribe = events.subscribe((event) => {
-        // After the other listeners: the core rebuilds its catalog from the same event first.
+        // On the next turn: the catalog has followed the connection's change event by then.
         if (event.type === 'connections.changed') setImmediate(() => void refresh());
       });
     },

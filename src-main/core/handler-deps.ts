@@ -1,71 +1,43 @@
+import type { ProxyInfo } from '../../src-shared/contract/methods';
 import type { HandlerDeps } from '../api/handlers/handler-deps';
-import type { Storage } from '../db/storage';
-import type { ResilienceRuntime } from '../resilience/resilience-runtime';
+import type { EventBus } from '../kernel/event-bus';
+import type { Services } from './start-services';
 
-type StorageDeps = Pick<
-  HandlerDeps,
-  | 'db'
-  | 'connections'
-  | 'keys'
-  | 'combos'
-  | 'settings'
-  | 'requestLog'
-  | 'affinity'
-  | 'leases'
-  | 'routes'
-  | 'quotaPools'
-  | 'resilience'
-  | 'resilienceSettings'
->;
+/** The handlers' dependencies over the running services: repositories, services, engines' faces. */
+/** What the start adds beside the services: the bus, the clock, the running info, the environment, the held board. */
+export interface HandlerRest {
+  events: EventBus;
+  now(): number;
+  info(): ProxyInfo;
+  env: HandlerDeps['env'];
+  held: HandlerDeps['held'];
+}
 
-/**
- * The handlers' dependencies; storage and the resilience runtime are read at call time: the router exists
- * before start() opens them, and a call before then (or after stop) throws inside the router.
- * `rest.quota` is the running quota engine's admin face; the caller makes it safe to hold before start().
- */
-export function handlerDeps(
-  storage: () => Storage,
-  resilience: () => ResilienceRuntime,
-  rest: Omit<HandlerDeps, keyof StorageDeps>,
-): HandlerDeps {
-  // Never spread the getters below: spreading would read them now, before storage exists.
+export function handlerDeps(services: Services, rest: HandlerRest): HandlerDeps {
+  const { storage, quota, resilience, discovery, claude, catalog } = services;
   return {
-    ...rest,
-    get db() {
-      return storage().db;
-    },
-    get connections() {
-      return storage().connections;
-    },
-    get keys() {
-      return storage().keys;
-    },
-    get combos() {
-      return storage().combos;
-    },
-    get settings() {
-      return storage().settings;
-    },
-    get requestLog() {
-      return storage().requestLog;
-    },
-    get affinity() {
-      return storage().affinity;
-    },
-    get leases() {
-      return storage().leases;
-    },
-    get routes() {
-      return storage().routes;
-    },
-    get quotaPools() {
-      return storage().quotaPools;
-    },
-    get resilience() {
-      return resilience().control;
-    },
-    get resilienceSettings() {
-      return resilience().settings;
-    },
+    events: rest.events,
+    now: rest.now,
+    info: rest.info,
+    env: rest.env,
+    held: rest.held,
+    connections: storage.connections,
+    keys: storage.keys,
+    combos: storage.combos,
+    routes: storage.routes,
+    quotaPools: storage.quotaPools,
+    requestLog: storage.requestLog,
+    series: storage.series,
+    discoveredModels: storage.discoveredModels,
+    affinity: storage.affinity,
+    leases: storage.leases,
+    atomically: storage.atomically,
+    settings: services.settings,
+    quota: { usage: quota.runtime.usage, storeStatus: quota.runtime.storeStatus },
+    resilience: resilience.control,
+    resilienceSettings: resilience.settings,
+    queues: services.slots,
+    testConnection: (name) => discovery.test(name),
+    claudeStatus: () => claude.status(catalog.get().connections),
   };
 }

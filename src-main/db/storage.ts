@@ -5,8 +5,17 @@ import { createKeyFileSecretBox } from '../secrets/key-file-box';
 import type { SecretBox } from '../secrets/secret-box';
 import type { AffinityRepo, PinRows } from '../routing/affinity/pin-store';
 import { createPinRows } from './affinity-rows';
+import {
+  announceCombos,
+  announceConnections,
+  announceKeys,
+  announceQuotaPools,
+  announceRoutes,
+} from './announced-repos';
 import { createCombosRepo, type CombosRepo } from './combos-repo';
 import { createConnectionsRepo, type ConnectionsRepo } from './connections-repo';
+import { createDiscoveredModelsRepo } from './discovered-models-repo';
+import type { DiscoveredModelsRepo } from '../providers/models-discovery-store';
 import { createKeysRepo, type KeysRepo } from './keys-repo';
 import type { LeaseRows, LeasesRepo } from '../routing/leases/lease-store';
 import { createLeaseRows } from './lease-rows';
@@ -15,14 +24,24 @@ import { openDatabase, type Database } from './open';
 import type { QuotaPoolsRepo } from '../quota/quota-ports';
 import { createQuotaPoolsRepo, type SnapshotBuilder } from './quota-pools-repo';
 import { createRequestLog, type RequestLog } from './request-log-repo';
+import { createRequestLogSeries, type RequestLogSeries } from './request-log-series';
 import { createRoutesRepo, type RoutesRepo } from './routes-repo';
 import { createSettingsRepo, type SettingsRepo } from './settings-repo';
+import { createChangeTracking, type StorageChanges } from './storage-changes';
 import { describeStartFault, storageFaultOf } from './storage-fault';
 import { attachStorageHealth, createStorageHealth, type StorageHealth } from './storage-health';
 
 /** The opened database with every repository over it. */
 export interface Storage {
+  /** For the composition root only (engine rows, the quota counters); handlers use the repositories. */
   db: Database;
+  /**
+   * Issue 22: a committed write to connections, combos, routes, keys or quota pools is announced
+   * here (storage-changes.ts); the catalog service rebuilds from it.
+   */
+  changes: StorageChanges;
+  /** Runs `work` in one transaction; the changes it announced are told after the commit. */
+  atomically<T>(work: () => T): T;
   connections: ConnectionsRepo;
   keys: KeysRepo;
   combos: CombosRepo;
@@ -36,6 +55,10 @@ export interface Storage {
   routes: RoutesRepo;
   /** Quota pools, their allocations and manual plan overrides (issue 10). */
   quotaPools: QuotaPoolsRepo;
+  /** The models each connection's upstream listed (issue 13 §5), as discovery wrote them through. */
+  discoveredModels: DiscoveredModelsRepo;
+  /** The Overview's aggregation of the request log (statements prepared on first use). */
+  series: RequestLogSeries;
   /** Issue 21 §16: whether writes reach the disk now; the write-through repositories report to it. */
   health: StorageHealth;
   /** Flushes the request log and the pins, then closes the database. */
@@ -115,17 +138,23 @@ export function openStorage(file: string, dataDir: string, options: StorageOptio
   }
   // `now` drops the pins that expired while Leeway was not running.
   const affinity = engines.pins(createPinRows(db), now);
+  const { changes, atomically } = createChangeTracking(db);
+  let series: RequestLogSeries | null = null;
   return ok({
     db,
-    connections: createConnectionsRepo(db, box ?? createKeyFileSecretBox(dataDir)),
-    keys: createKeysRepo(db),
-    combos: createCombosRepo(db),
+    changes,
+    atomically,
+    connections: announceConnections(createConnectionsRepo(db, box ?? createKeyFileSecretBox(dataDir)), changes),
+    keys: announceKeys(createKeysRepo(db), changes),
+    combos: announceCombos(createCombosRepo(db), changes),
     settings: createSettingsRepo(db),
     requestLog,
     affinity,
     leases: engines.leases(createLeaseRows(db)),
-    routes: createRoutesRepo(db),
-    quotaPools: createQuotaPoolsRepo(db, engines.quotaSnapshot),
+    routes: announceRoutes(createRoutesRepo(db), changes),
+    quotaPools: announceQuotaPools(createQuotaPoolsRepo(db, engines.quotaSnapshot), changes),
+    discoveredModels: createDiscoveredModelsRepo(db),
+    series: { series: (range, at) => (series ??= createRequestLogSeries(db)).series(range, at) },
     health,
     close() {
       try {

@@ -20,10 +20,21 @@ export interface ObservabilityOptions {
   /** Also receives every line of the core's line-based `log`, verbatim (tests and embedders read them). */
   tap?: (line: string) => void;
   events: EventBus;
-  catalog: () => Catalog | null;
-  scrape: ScrapeSources;
   now: () => number;
 }
+
+/** The running engines the logs and metrics read: attached once a start built them. */
+export interface ObservedParts {
+  /** For redaction (its secrets) and metric labels; stays readable after a stop or a lost data dir. */
+  catalog: () => Catalog;
+  scrape: ScrapeSources;
+}
+
+const NOTHING_SCRAPED: ScrapeSources = {
+  snapshot: () => null,
+  quota: () => Promise.resolve([]),
+  queues: () => [],
+};
 
 /** Folder of the log files inside the data directory. */
 export const LOGS_DIR = 'logs';
@@ -34,7 +45,15 @@ export const LOGS_DIR = 'logs';
  * terminal/file line and its metric counts. Nothing here is awaited by a request.
  */
 export function createObservability(options: ObservabilityOptions) {
-  const redactor = createLineRedactor(options.catalog);
+  // The logger lives as long as the core (lines before a start, after a stop); the engines come and go.
+  let parts: ObservedParts | null = null;
+  const catalog = (): Catalog | null => parts?.catalog() ?? null;
+  const scrape: ScrapeSources = {
+    snapshot: (at) => (parts?.scrape ?? NOTHING_SCRAPED).snapshot(at),
+    quota: (at) => (parts?.scrape ?? NOTHING_SCRAPED).quota(at),
+    queues: (at) => (parts?.scrape ?? NOTHING_SCRAPED).queues(at),
+  };
+  const redactor = createLineRedactor(catalog);
   const sinks = createLeewayLogger({
     terminal: options.terminal,
     redact: redactor.redact,
@@ -45,14 +64,18 @@ export function createObservability(options: ObservabilityOptions) {
   // Only asked whether info is on: the request line itself is serialised by requestJson.
   const requests = logger.child({ event: 'request' });
   const states = createStateLines(logger, options.now);
-  const metrics = createMetrics(options.catalog, options.scrape, options.now);
-  const nameOf = (id: string): string => options.catalog()?.connections.find((c) => c.view.id === id)?.view.name ?? id;
+  const metrics = createMetrics(catalog, scrape, options.now);
+  const nameOf = (id: string): string => catalog()?.connections.find((c) => c.view.id === id)?.view.name ?? id;
   options.events.subscribe((event) => {
     if (event.type === 'cooldowns.changed') states.snapshot(event.payload.snapshot);
   });
 
   return {
     logger,
+    /** A start built the engines: the logs redact the catalog's secrets, the metrics scrape them. */
+    attach(next: ObservedParts): void {
+      parts = next;
+    },
     /** The core's line-based log (quota, proxy, admin warnings): each line is a warning. */
     log(line: string): void {
       options.tap?.(line);

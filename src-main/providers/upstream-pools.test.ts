@@ -82,7 +82,7 @@ async function startUpstream(): Promise<{ port: number; hosts: string[] }> {
 }
 
 function pools(env: Record<string, string>): UpstreamPools {
-  const p = createUpstreamPools({ env, connectTimeoutMs: 2_000 });
+  const p = createUpstreamPools({ proxy: envProxySettings(env), connectTimeoutMs: 2_000 });
   open.push(p);
   return p;
 }

@@ -57,7 +57,13 @@ export function isLoopbackOrigin(origin: string): boolean {
   }
 }
 
-export function createUpstreamPools(options: { connectTimeoutMs?: number; env?: Env } = {}): UpstreamPools {
+/**
+ * `proxy`: the environment's proxy variables as the entry read them (`envProxySettings`); absent or
+ * null, upstreams are reached directly.
+ */
+export function createUpstreamPools(
+  options: { connectTimeoutMs?: number; proxy?: EnvProxySettings | null } = {},
+): UpstreamPools {
   const connectTimeout = options.connectTimeoutMs ?? 10_000;
   const socketOptions = {
     connections: 128,
@@ -65,8 +71,8 @@ export function createUpstreamPools(options: { connectTimeoutMs?: number; env?: 
     keepAliveMaxTimeout: 120_000,
     connect: { timeout: connectTimeout },
   };
-  // Read once: the environment of the process that started Leeway decides, as for any CLI tool.
-  const envProxy = envProxySettings(options.env ?? process.env);
+  // The environment of the process that started Leeway decides, as for any CLI tool.
+  const envProxy = options.proxy ?? null;
   let envAgent: EnvHttpProxyAgent | null = null;
   const pools = new Map<string, Pool>();
   const agents = new Map<string, ProxyAgent>();

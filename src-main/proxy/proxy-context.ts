@@ -58,6 +58,11 @@ export interface ProxyContext {
   /** Extra Host names accepted besides loopback (when bound for remote use). */
   allowedHosts: ReadonlySet<string>;
   version: string;
+  /**
+   * ROUTE-5 / QENV-5: `LEEWAY_EMERGENCY_FALLBACK` as the entry read it at start (absent: off); the
+   * runtime flag in Settings › Feature flags, when set, wins at once.
+   */
+  emergencyFallbackEnv?: boolean;
   /** The dashboard's address without its token, for refusals that send the user there (issue 21 §12). */
   dashboardUrl?: string;
 }

@@ -97,8 +97,6 @@ export interface QuotaAdmin {
   /** Usage per dimension and key of one pool (by id or name); null when no such pool. */
   usage(poolIdOrName: string, now: number): Promise<QuotaPoolUsage | null>;
   storeStatus(): QuotaStoreStatus;
-  /** Called after pools, plans, keys or connections changed so the request path sees it at once. */
-  reload(): void;
 }
 
 /**

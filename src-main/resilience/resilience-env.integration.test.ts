@@ -7,9 +7,9 @@ import { anthropicConnection, startLeeway } from '../testing/start-leeway';
 import { call } from './resilience-it.testkit';
 
 /*
- * QENV-4 through the real core: the variables are in the process environment before anything is
- * imported (LEEWAY_EMERGENCY_FALLBACK is read once, when the plan stage loads), and the settings
- * in force after start say so. The unit tests of each reader cover their parsing and ranges.
+ * QENV-4 through the real core: the variables are in the process environment before the start
+ * (which, like the entries, reads it once into core/env.ts's Env and passes it down), and the
+ * settings in force after start say so. The unit tests of each reader cover their parsing and ranges.
  */
 const ENV = vi.hoisted(() => {
   const env: Record<string, string> = {

@@ -4,6 +4,7 @@ import { app, BrowserWindow, dialog, shell } from 'electron';
 import { IPC_EVENT_CHANNEL } from '../../src-shared/contract/bridge';
 import { parseArgs, usage, type CliOptions } from '../cli/parse-args';
 import { createCore } from '../core/core';
+import { readEnv, type Env } from '../core/env';
 import { LOGS_DIR } from '../observability/observability';
 import { startAutoUpdate } from './updater';
 import { hardenSession } from './harden-session';
@@ -44,9 +45,9 @@ function fatal(title: string, message: string, code: number): void {
   app.exit(code);
 }
 
-function readOptions(): CliOptions | null {
+function readOptions(env: Env): CliOptions | null {
   const argv = userArgsFromElectronArgv(process.argv, process.defaultApp === true);
-  const parsed = parseArgs(argv, process.env, { dataDir: app.getPath('userData') });
+  const parsed = parseArgs(argv, env.vars, { dataDir: app.getPath('userData') });
   if (!parsed.ok) {
     fatal('Leeway: invalid options', `${parsed.errors.join('\n')}\n\n${usage()}`, 2);
     return null;
@@ -60,7 +61,7 @@ function readOptions(): CliOptions | null {
   return parsed.value;
 }
 
-async function run(options: CliOptions, state: ShellState): Promise<void> {
+async function run(options: CliOptions, env: Env, state: ShellState): Promise<void> {
   hardenSession();
   const secretBox = createSafeStorageBox();
   const core = createCore({
@@ -69,6 +70,7 @@ async function run(options: CliOptions, state: ShellState): Promise<void> {
     port: options.port,
     allowRemote: options.allowRemote,
     mode: 'electron',
+    env,
     rendererDir,
     logLevel: options.logLevel,
     ...(options.adminPort !== undefined ? { adminPort: options.adminPort } : {}),
@@ -86,7 +88,7 @@ async function run(options: CliOptions, state: ShellState): Promise<void> {
   }
   console.log(`Leeway: proxy ${started.value.proxyUrl} — dashboard ${started.value.dashboardUrl}`);
   // Inert without a publish config (no network, no error): see updater-policy.ts.
-  startAutoUpdate((line) => console.log(line));
+  startAutoUpdate(env.vars, (line) => console.log(line));
 
   const log = (line: string): void => console.warn(line);
   registerIpc({
@@ -105,7 +107,7 @@ async function run(options: CliOptions, state: ShellState): Promise<void> {
   state.openWindow = openWindow;
   const subscribe = core.events.subscribe;
   const logsDir = path.join(options.dataDir, LOGS_DIR);
-  const tray = startTray(core, subscribe, openWindow, () => shell.openPath(logsDir), log);
+  const tray = startTray(core, env, subscribe, openWindow, () => shell.openPath(logsDir), log);
   const notifier = createNotifier({ router: core.router, subscribe, show: (n) => showNotification(n, openWindow) });
   void notifier.start().catch(() => log('Leeway: notifications could not read the core'));
   state.teardown = () => {
@@ -118,6 +120,7 @@ async function run(options: CliOptions, state: ShellState): Promise<void> {
 /** The tray; where the desktop offers none, the app still runs and the window stays reachable by relaunching. */
 function startTray(
   core: Core,
+  env: Env,
   subscribe: Core['events']['subscribe'],
   openWindow: () => void,
   openLogs: () => Promise<string>,
@@ -132,7 +135,7 @@ function startTray(
         resourcesPath: process.resourcesPath,
         appPath: app.getAppPath(),
       }),
-      loginItem: createLoginItem(),
+      loginItem: createLoginItem(env.vars),
       openWindow,
       openLogs,
       quit: () => app.quit(),
@@ -152,7 +155,9 @@ export function startShell(): void {
     app.quit();
     return;
   }
-  const options = readOptions();
+  // Issue 22: the environment is read here once and passed down; nothing below reads the environment itself.
+  const env = readEnv(process.env);
+  const options = readOptions(env);
   if (!options) return;
   const state: ShellState = { core: null, window: null, openWindow: () => {}, teardown: () => {} };
 
@@ -182,7 +187,7 @@ export function startShell(): void {
 
   app
     .whenReady()
-    .then(() => run(options, state))
+    .then(() => run(options, env, state))
     .catch((error: unknown) =>
       fatal('Leeway could not start', error instanceof Error ? error.message : String(error), 1),
     );

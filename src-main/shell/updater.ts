@@ -2,18 +2,19 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { app } from 'electron';
+import type { EnvVars } from '../kernel/env-vars';
 import { decideAutoUpdate, updateConfigPath, type UpdateDecision } from './updater-policy';
 
 /**
  * Checks for an update once, in the background, when the build has a publish config; otherwise
  * does nothing at all (electron-updater is not even loaded). Failures are one log line.
  */
-export function startAutoUpdate(log: (line: string) => void): UpdateDecision {
+export function startAutoUpdate(env: EnvVars, log: (line: string) => void): UpdateDecision {
   const decision = decideAutoUpdate({
     isPackaged: app.isPackaged,
     platform: process.platform,
     hasUpdateConfig: existsSync(updateConfigPath(process.resourcesPath)),
-    appImage: process.env.APPIMAGE,
+    appImage: env.APPIMAGE,
     hasPackageType: existsSync(join(process.resourcesPath, 'package-type')),
   });
   if (decision.kind === 'inert') return decision;

@@ -7,10 +7,9 @@ import type { ProxyInfo } from '../../src-shared/contract/methods';
 import type { NewRequestLogEntry, RequestLogEntry } from '../../src-shared/domain/request-log';
 import { STORAGE_OK } from '../../src-shared/domain/storage-status';
 import { createHandlers } from '../api/handlers/create-handlers';
-import { setupHandlers } from '../api/handlers/setup';
+import type { HandlerDeps } from '../api/handlers/handler-deps';
 import { createEventBus } from '../kernel/event-bus';
 import { createRouter } from '../api/router';
-import { handlerDeps } from '../core/handler-deps';
 import { ENGINE_STORES } from '../core/engine-stores';
 import { createSqliteQuotaStore } from '../core/sqlite-quota-store';
 import { resilienceStoresOf } from '../db/resilience-rows';
@@ -19,7 +18,8 @@ import { resolveQuotaConfig } from '../quota/engine/quota-config';
 import { createQuotaRuntime } from '../quota/runtime/quota-runtime';
 import { createQuotaStoreFactory } from '../quota/store/store-factory';
 import { createResilienceRuntime } from '../resilience/resilience-runtime';
-import { buildCatalog } from '../routing/build-catalog';
+import { createCatalogService } from '../services/catalog-service';
+import { createSettingsService } from '../services/settings-service';
 
 /**
  * The core's real contract handlers over `:memory:` SQLite, in process, for the renderer's
@@ -68,9 +68,8 @@ export async function startRendererCore(now: () => number = () => Date.now()): P
   if (!opened.ok) throw new Error(opened.error.message);
   const storage = opened.value;
   const events = createEventBus();
-  const catalog = buildCatalog([], []);
-  const resilience = createResilienceRuntime(resilienceStoresOf(storage.db), {}, () => catalog, events, now);
-  const config = () => resolveQuotaConfig(storage.settings.get().quotaStore, {});
+  const settings = createSettingsService(storage.settings);
+  const config = () => resolveQuotaConfig(settings.get().quotaStore, {});
   const store = createQuotaStoreFactory({
     openLocal: (report) => createSqliteQuotaStore(storage.db, { log: report }),
     config,
@@ -86,36 +85,49 @@ export async function startRendererCore(now: () => number = () => Date.now()): P
     now,
   });
   quota.reload();
+  // The real catalog service: the quota index follows the pools, keys and connections the tests write.
+  const catalog = createCatalogService({
+    changes: storage.changes,
+    sources: {
+      connections: storage.connections.list,
+      combos: storage.combos.list,
+      routes: storage.routes.list,
+      discovered: () => [],
+    },
+    quota,
+    log: () => {},
+  });
+  const resilience = createResilienceRuntime(resilienceStoresOf(storage.db), {}, catalog.get, events, now);
   const info = (): ProxyInfo => ({
     proxyUrl: 'http://127.0.0.1:7431',
     dashboardUrl: 'http://127.0.0.1:7431/',
     dataDir: home,
     version: '0.0.0-renderer',
-    paused: storage.settings.get().paused,
+    paused: settings.get().paused,
     startedAt: 0,
     mode: 'headless',
     storage: STORAGE_OK,
   });
-  const deps = handlerDeps(
-    () => storage,
-    () => resilience,
-    {
-      quota,
-      events,
-      now,
-      info,
-      reloadCatalog: () => {},
-      claudeStatus: () => [],
-      testConnection: (name) =>
-        Promise.resolve(
-          storage.connections.getByName(name)
-            ? { ok: true, status: 200, latencyMs: 1, message: 'Connected in 1 ms', models: [] }
-            : null,
-        ),
-    },
-  );
+  const deps: HandlerDeps = {
+    ...storage,
+    settings,
+    quota: { usage: quota.usage, storeStatus: quota.storeStatus },
+    resilience: resilience.control,
+    resilienceSettings: resilience.settings,
+    events,
+    now,
+    info,
+    env: { HOME: home },
+    claudeStatus: () => [],
+    testConnection: (name) =>
+      Promise.resolve(
+        storage.connections.getByName(name)
+          ? { ok: true, status: 200, latencyMs: 1, message: 'Connected in 1 ms', models: [] }
+          : null,
+      ),
+  };
   const settingsPath = join(home, '.claude', 'settings.json');
-  const router = createRouter({ ...createHandlers(deps), ...setupHandlers(deps, () => ({ HOME: home })) });
+  const router = createRouter(createHandlers(deps));
   return {
     call: (method, input) => router.call(method, input),
     onEvent: (listener) => events.subscribe(listener),
@@ -135,6 +147,7 @@ export async function startRendererCore(now: () => number = () => Date.now()): P
       return entry;
     },
     close() {
+      catalog.close();
       void store.close();
       storage.close();
       rmSync(home, { recursive: true, force: true });

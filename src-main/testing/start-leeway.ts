@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createCore, type Core, type CoreOptions } from '../core/core';
+import { readEnv } from '../core/env';
 
 export const TEST_LOCAL_KEY = 'lw-test-local-key-0123456789';
 export const TEST_ADMIN_TOKEN = 'test-admin-token-abcdefghijklmnop';
@@ -50,6 +51,8 @@ export async function startLeeway(
     configFile: file,
     adminToken: TEST_ADMIN_TOKEN,
     mode: 'headless',
+    // As the entry does: the environment as it is now (a test sets its variables before starting).
+    env: readEnv(process.env),
     rendererDir: extra.rendererDir ?? null,
     log: (line) => logs.push(line),
     logTerminal: (line) => lines.push(line),

@@ -11,7 +11,7 @@ type ClaudeHandlers = Pick<Handlers, 'claude.importCredentials' | 'claude.status
 export function claudeHandlers(deps: HandlerDeps): ClaudeHandlers {
   return {
     'claude.importCredentials': async ({ name, path, priority }) => {
-      const read = await readClaudeCredentials(path === undefined ? {} : { path });
+      const read = await readClaudeCredentials(path === undefined ? { env: deps.env } : { env: deps.env, path });
       if (!read.ok) return fail('not_found', `Could not import Claude Code credentials: ${read.message}`);
       const c = read.value;
       const existing = deps.connections.getByName(name);
@@ -43,7 +43,6 @@ export function claudeHandlers(deps: HandlerDeps): ClaudeHandlers {
       const stored = deps.connections.upsert(draft, deps.now());
       // A fresh login is a new credential: it ends needs_reauth and any other terminal state (COOL-10).
       deps.resilience.resetConnection(stored.id, deps.now());
-      deps.reloadCatalog();
       deps.events.emit('connections.changed', { connections: deps.connections.list().map(toView) });
       return ok(toView(stored));
     },

@@ -17,7 +17,7 @@ export function renameInRoutes(routes: readonly Route[], from: string, to: strin
   return next.some((route, i) => route.to !== routes[i]?.to) ? next : null;
 }
 
-/** Writes the renamed routes and tells every window; the caller reloads the catalog once. */
+/** Writes the renamed routes and tells every window; the catalog follows the routes' change event. */
 export function saveRenamedRoutes(deps: Pick<HandlerDeps, 'routes' | 'events'>, from: string, to: string): void {
   const next = renameInRoutes(deps.routes.list(), from, to);
   if (next) deps.events.emit('routes.changed', { routes: deps.routes.replace(next) });
@@ -25,10 +25,7 @@ export function saveRenamedRoutes(deps: Pick<HandlerDeps, 'routes' | 'events'>, 
 
 /** Combos: ordered failover lists over existing connections. */
 export function comboHandlers(deps: HandlerDeps): ComboHandlers {
-  const changed = () => {
-    deps.reloadCatalog();
-    deps.events.emit('combos.changed', { combos: deps.combos.list() });
-  };
+  const changed = () => deps.events.emit('combos.changed', { combos: deps.combos.list() });
   return {
     'combos.list': () => ok(deps.combos.list()),
     'combos.upsert': (input) => {
@@ -62,11 +59,11 @@ export function comboHandlers(deps: HandlerDeps): ComboHandlers {
       }
       const now = deps.now();
       // One transaction: the combo and the routes that name it change together or not at all.
-      const renamed = deps.db.transaction(() => {
+      const renamed = deps.atomically(() => {
         const saved = deps.combos.rename(combo.id, to, now);
         saveRenamedRoutes(deps, from, to);
         return saved;
-      })();
+      });
       if (!renamed) return fail('not_found', `No combo named "${from}"`);
       changed();
       return ok(renamed);

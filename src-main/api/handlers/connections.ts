@@ -19,10 +19,7 @@ type ConnectionHandlers = Pick<
 
 /** Connections: secrets go in, only hints come out. */
 export function connectionHandlers(deps: HandlerDeps): ConnectionHandlers {
-  const changed = () => {
-    deps.reloadCatalog();
-    deps.events.emit('connections.changed', { connections: deps.connections.list().map(toView) });
-  };
+  const changed = () => deps.events.emit('connections.changed', { connections: deps.connections.list().map(toView) });
   return {
     'connections.list': () => ok(deps.connections.list().map(toView)),
     'connections.upsert': (draft) => {
@@ -61,18 +58,17 @@ export function connectionHandlers(deps: HandlerDeps): ConnectionHandlers {
         });
       }
       const now = deps.now();
-      const result = deps.db.transaction(() => {
+      const result = deps.atomically(() => {
         const renamed = deps.connections.rename(stored.id, to, now);
         const combos = deps.combos.renameConnection(from, to, now);
         const keys = deps.keys.renameAllowedConnection(from, to);
         saveRenamedRoutes(deps, from, to);
         return { renamed, combos, keys };
-      })();
+      });
       if (!result.renamed) return fail('not_found', `No connection named "${from}"`);
       changed();
       if (result.combos > 0) deps.events.emit('combos.changed', { combos: deps.combos.list() });
       if (result.keys > 0) deps.events.emit('keys.changed', { keys: deps.keys.list() });
-      deps.quota.reload();
       return ok(toView(result.renamed));
     },
     ...probeHandlers(deps),

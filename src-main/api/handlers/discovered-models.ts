@@ -2,7 +2,6 @@ import { ok } from '../../../src-shared/contract/errors';
 import type { DiscoveredModelsView } from '../../../src-shared/contract/methods';
 import type { Handlers } from '../router';
 import type { HandlerDeps } from './handler-deps';
-import { createDiscoveredModelsRepo } from '../../db/discovered-models-repo';
 import { currentModels, isDiscoverable } from '../../providers/models-discovery';
 
 type DiscoveryHandlers = Pick<Handlers, 'models.discovered'>;
@@ -14,11 +13,7 @@ type DiscoveryHandlers = Pick<Handlers, 'models.discovered'>;
 export function discoveredModelsHandlers(deps: HandlerDeps): DiscoveryHandlers {
   return {
     'models.discovered': (input) => {
-      const entries = new Map(
-        createDiscoveredModelsRepo(deps.db)
-          .loadAll()
-          .map((e) => [e.connectionId, e]),
-      );
+      const entries = new Map(deps.discoveredModels.loadAll().map((e) => [e.connectionId, e]));
       const views = deps.connections
         .list()
         .filter((c) => input?.connection === undefined || c.name === input.connection)

@@ -57,15 +57,12 @@ export function zeroUsage(pool: QuotaPoolView, now: number): QuotaPoolUsage {
 }
 
 /** The engine's admin face without the engine, for handler and REST tests: pools by id or name, no counters. */
-export function createFakeQuotaAdmin(pools: () => QuotaPoolView[]): QuotaAdmin & { reloads(): number } {
-  let reloads = 0;
+export function createFakeQuotaAdmin(pools: () => QuotaPoolView[]): QuotaAdmin {
   return {
     usage: (idOrName, now) => {
       const pool = pools().find((p) => p.id === idOrName || p.name === idOrName);
       return Promise.resolve(pool ? zeroUsage(pool, now) : null);
     },
     storeStatus: () => FAKE_STORE_STATUS,
-    reload: () => void reloads++,
-    reloads: () => reloads,
   };
 }

@@ -6,6 +6,8 @@ import type { CoreEvent } from '../../../src-shared/contract/events';
 import type { ConnectionDraft } from '../../../src-shared/domain/connection';
 import { openStorage, type Storage } from '../../db/storage';
 import { createEventBus } from '../../kernel/event-bus';
+import { createCatalogService } from '../../services/catalog-service';
+import { createSettingsService } from '../../services/settings-service';
 import { createRouter, type Handlers, type Router } from '../router';
 import { createHandlers } from './create-handlers';
 import { createFakeQuotaAdmin } from './fake-quota-admin.testkit';
@@ -19,9 +21,12 @@ export interface HandlersHarness {
   /** The same handlers, for a door test (the admin HTTP harness) over real storage. */
   handlers: Handlers;
   events: CoreEvent[];
+  /** How often the catalog service rebuilt the catalog from storage's change events (since `settle`). */
   reloads: () => number;
-  /** How often a handler asked the quota engine to reload. */
+  /** How often it reloaded the quota engine's index (since `settle`). */
   quotaReloads: () => number;
+  /** Applies the changes written so far (a test's own setup) and counts from zero. */
+  settle(): void;
   setNow(at: number): void;
   close(): void;
 }
@@ -54,13 +59,37 @@ export function startHandlersHarness(): HandlersHarness {
   const events: CoreEvent[] = [];
   bus.subscribe((e) => events.push(e));
   let now = T0;
-  let reloads = 0;
-  const quota = createFakeQuotaAdmin(() => storage.quotaPools.list());
+  const counts = { reloads: 0, quotaReloads: 0 };
+  // The real catalog service over this storage, with a quota index that only counts its reloads.
+  const catalog = createCatalogService({
+    changes: storage.changes,
+    sources: {
+      connections: () => {
+        counts.reloads += 1;
+        return storage.connections.list();
+      },
+      combos: storage.combos.list,
+      routes: storage.routes.list,
+      discovered: () => [],
+    },
+    quota: { reload: () => void (counts.quotaReloads += 1), catalogPools: () => [] },
+    log: (line) => {
+      throw new Error(line);
+    },
+  });
+  const settle = (): void => {
+    catalog.get();
+    counts.reloads = 0;
+    counts.quotaReloads = 0;
+  };
+  settle();
   const handlers = createHandlers({
     ...storage,
-    quota,
+    settings: createSettingsService(storage.settings),
+    quota: createFakeQuotaAdmin(() => storage.quotaPools.list()),
     events: bus,
     now: () => now,
+    env: {},
     info: unused('info'),
     resilience: {
       snapshot: unused('resilience'),
@@ -73,7 +102,6 @@ export function startHandlersHarness(): HandlersHarness {
     resilienceSettings: { get: unused('resilience settings'), update: unused('resilience settings') },
     testConnection: unused('testConnection'),
     claudeStatus: unused('claudeStatus'),
-    reloadCatalog: () => void reloads++,
   });
   const router = createRouter(handlers);
   return {
@@ -81,10 +109,12 @@ export function startHandlersHarness(): HandlersHarness {
     router,
     handlers,
     events,
-    reloads: () => reloads,
-    quotaReloads: () => quota.reloads(),
+    reloads: () => counts.reloads,
+    quotaReloads: () => counts.quotaReloads,
+    settle,
     setNow: (at) => void (now = at),
     close() {
+      catalog.close();
       storage.close();
       rmSync(dir, { recursive: true, force: true });
     },
@@ -99,5 +129,6 @@ export function setUpHandlers() {
   const key = h.storage.keys.create({ name: 'laptop' }, T0);
   if (!key.ok) throw new Error(key.error.message);
   h.storage.combos.upsert({ name: 'main', targets: [{ connection: 'max-1', model: null }] }, T0);
+  h.settle();
   return { h, max1, max2, keyId: key.value.key.id };
 }

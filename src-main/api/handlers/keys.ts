@@ -43,7 +43,6 @@ export function keyHandlers(deps: HandlerDeps): KeyHandlers {
           : fail('not_found', `No key with id "${id}"`);
       }
       changed();
-      deps.quota.reload();
       return renamed;
     },
     'keys.revoke': ({ id }) => {

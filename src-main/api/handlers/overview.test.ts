@@ -48,12 +48,11 @@ function setUp(claude: ClaudeConnectionStatus[] = []): { h: HandlersHarness; rou
       return Promise.resolve({ ...base, saturationThreshold: 0.8, dimensions });
     },
     storeStatus: () => FAKE_STORE_STATUS,
-    reload: () => {},
   };
   const now = { at: T0 };
   const statuses = claude.map((s) => ({ ...s, connectionId: s.connectionId === 'max-1' ? max.id : s.connectionId }));
   const handlers = overviewHandlers({
-    db: h.storage.db,
+    series: h.storage.series,
     requestLog: h.storage.requestLog,
     connections: h.storage.connections,
     quotaPools: h.storage.quotaPools,

@@ -1,7 +1,5 @@
 import { ok } from '../../../src-shared/contract/errors';
 import type { OverviewRange, OverviewSeries } from '../../../src-shared/domain/overview';
-import type { Database } from '../../db/open';
-import { createRequestLogSeries, type RequestLogSeries } from '../../db/request-log-series';
 import type { Handlers } from '../router';
 import type { HandlerDeps } from './handler-deps';
 import { buildUsageSummary } from './usage-summary';
@@ -10,7 +8,7 @@ type OverviewHandlers = Pick<Handlers, 'overview.series' | 'overview.usage'>;
 
 export type OverviewDeps = Pick<
   HandlerDeps,
-  'db' | 'requestLog' | 'connections' | 'quotaPools' | 'quota' | 'claudeStatus' | 'now'
+  'series' | 'requestLog' | 'connections' | 'quotaPools' | 'quota' | 'claudeStatus' | 'now'
 >;
 
 /**
@@ -21,22 +19,15 @@ export const SERIES_REUSE_MS: Readonly<Record<OverviewRange, number>> = { hour: 
 
 /** The Overview tab's data (issue 13 §4) and the usage summary behind `GET /api/usage/summary` (§8). */
 export function overviewHandlers(deps: OverviewDeps): OverviewHandlers {
-  // Storage opens after the handlers exist and may be reopened: prepare per database, on first use.
-  let prepared: { db: Database; series: RequestLogSeries } | null = null;
   const reused = new Map<OverviewRange, OverviewSeries>();
 
   const seriesOf = (range: OverviewRange): OverviewSeries => {
     const now = deps.now();
-    const db = deps.db;
-    if (prepared?.db !== db) {
-      prepared = { db, series: createRequestLogSeries(db) };
-      reused.clear();
-    }
     const last = reused.get(range);
     if (last !== undefined && now >= last.at && now - last.at < SERIES_REUSE_MS[range]) return last;
     // Rows reach SQLite in batches; write the buffered ones first so the newest requests count.
     deps.requestLog.flush();
-    const fresh = prepared.series.series(range, now);
+    const fresh = deps.series.series(range, now);
     reused.set(range, fresh);
     return fresh;
   };

@@ -18,6 +18,7 @@ function setUp() {
     { ...connectionDraft('kimi-1'), kind: 'openai-compatible', baseUrl: 'https://api.moonshot.ai/v1' },
     T0,
   );
+  set.h.settle();
   return { ...set, bobId: bob.value.key.id, kimi };
 }
 

@@ -34,11 +34,12 @@ export function planViewOf(
   };
 }
 
-/** Pools, plans and the counter store (issue 10 §5): writes go to SQLite, then the engine reloads at once. */
+/**
+ * Pools, plans and the counter store (issue 10 §5): writes go to SQLite, and the engine's index
+ * follows the pools' change event (issue 22). No quota event exists in the contract yet; the
+ * dashboard re-reads after its own writes and polls (QUI-9).
+ */
 export function quotaHandlers(deps: HandlerDeps): QuotaHandlers {
-  // No quota event exists in the contract yet; the dashboard re-reads after its own writes and polls (QUI-9).
-  const changed = () => deps.quota.reload();
-
   /** A connection named by name or id, as `PUT /api/quota/plans/:connection` may give either. */
   const connectionOf = (nameOrId: string): Result<StoredConnection> => {
     const found = deps.connections.getByName(nameOrId) ?? deps.connections.getById(nameOrId);
@@ -47,14 +48,9 @@ export function quotaHandlers(deps: HandlerDeps): QuotaHandlers {
 
   return {
     'quota.listPools': () => ok(deps.quotaPools.list()),
-    'quota.upsertPool': (spec) => {
-      const saved = deps.quotaPools.upsert(spec, deps.now());
-      if (saved.ok) changed();
-      return saved;
-    },
+    'quota.upsertPool': (spec) => deps.quotaPools.upsert(spec, deps.now()),
     'quota.removePool': ({ name }) => {
       if (!deps.quotaPools.remove(name)) return fail('not_found', `No quota pool named "${name}"`);
-      changed();
       return ok({ removed: true });
     },
     'quota.poolUsage': async ({ id }) => {
@@ -69,14 +65,13 @@ export function quotaHandlers(deps: HandlerDeps): QuotaHandlers {
       const found = connectionOf(connection);
       if (!found.ok) return found;
       deps.quotaPools.setPlan(found.value.id, dimensions, deps.now());
-      changed();
       return ok(planViewOf(found.value, deps.quotaPools.plans()));
     },
     'quota.removePlan': ({ connection }) => {
       const found = connectionOf(connection);
       if (!found.ok) return found;
       // Idempotent: without an override the answer is simply the plan it already falls back to (QUI-15).
-      if (deps.quotaPools.removePlan(found.value.id)) changed();
+      deps.quotaPools.removePlan(found.value.id);
       return ok(planViewOf(found.value, deps.quotaPools.plans()));
     },
     'quota.storeStatus': () => ok(deps.quota.storeStatus()),

@@ -19,7 +19,6 @@ export function routeHandlers(deps: HandlerDeps): RouteHandlers {
         return fail('invalid_input', issues.map((i) => `${i.path}: ${i.message}`).join('; '), { details: { issues } });
       }
       const saved = deps.routes.replace(routes);
-      deps.reloadCatalog();
       deps.events.emit('routes.changed', { routes: saved });
       return ok(saved);
     },

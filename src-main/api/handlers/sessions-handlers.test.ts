@@ -96,7 +96,8 @@ describe('sessions and leases handlers', () => {
       lastServedAt: T0,
       expiresAt: T0 + 3_600_000,
     });
-    h.storage.settings.update({ sessionAffinityTtlMs: 0 });
+    // Through the live settings object the handlers read (a write to the repository alone is not seen).
+    await h.router.call('settings.update', { sessionAffinityTtlMs: 0 });
     expect(await h.router.call('sessions.list', undefined)).toEqual({ ok: true, value: [] });
   });
 

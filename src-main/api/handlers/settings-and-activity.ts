@@ -29,10 +29,11 @@ export function restHandlers(deps: HandlerDeps): Rest {
     'settings.get': () => ok(deps.settings.get()),
     'settings.update': (patch) => {
       const before = deps.settings.get().paused;
-      const settings = deps.settings.update(patch);
-      emitSettings(settings);
-      if (settings.paused !== before) deps.events.emit('app.paused', { paused: settings.paused });
-      return ok(settings);
+      const updated = deps.settings.update(patch);
+      if (!updated.ok) return updated;
+      emitSettings(updated.value);
+      if (updated.value.paused !== before) deps.events.emit('app.paused', { paused: updated.value.paused });
+      return updated;
     },
     'activity.list': (query) => ok(deps.requestLog.list(query ?? {})),
     'activity.summary': () => {
@@ -48,8 +49,9 @@ export function restHandlers(deps: HandlerDeps): Rest {
     'activity.exportCsv': (filter) => exportActivityCsv(deps.requestLog, filter ?? {}, deps.now()),
     'app.info': () => ok(deps.info()),
     'app.setPaused': ({ paused }) => {
-      const settings = deps.settings.update({ paused });
-      emitSettings(settings);
+      const updated = deps.settings.update({ paused });
+      if (!updated.ok) return updated;
+      emitSettings(updated.value);
       deps.events.emit('app.paused', { paused });
       return ok(deps.info());
     },

@@ -91,9 +91,10 @@ describe('"Configure Claude Code" (issue 13 §6)', () => {
   });
 
   it('CLAUDE_CONFIG_DIR wins over HOME, as in Claude Code', async () => {
-    h = await startLeeway({ connections: [] });
+    // Set before the start: the entry reads the environment once (issue 22).
     const configDir = join(home, 'elsewhere');
     process.env.CLAUDE_CONFIG_DIR = configDir;
+    h = await startLeeway({ connections: [] });
     const preview = await call('setup.claudeCodePreview', { authToken: h.key });
     expect(preview).toMatchObject({ ok: true, value: { path: join(configDir, 'settings.json'), exists: false } });
   });

@@ -9,7 +9,6 @@ import {
   readClaudeSettings,
   undoClaudeSettings,
   writeClaudeSettings,
-  type Env,
 } from './setup-claude-settings';
 
 type SetupHandlers = Pick<
@@ -19,9 +18,10 @@ type SetupHandlers = Pick<
 
 /**
  * Client setup in one click (issue 13 §6): preview, write and undo Claude Code's settings.json env
- * block. `env` is read per call so the file follows the HOME / CLAUDE_CONFIG_DIR Leeway runs with.
+ * block, found through the HOME / CLAUDE_CONFIG_DIR the entry read when Leeway started.
  */
-export function setupHandlers(deps: HandlerDeps, env: () => Env = () => process.env): SetupHandlers {
+export function setupHandlers(deps: HandlerDeps): SetupHandlers {
+  const env = () => deps.env;
   const plan = (authToken: string) => {
     // Only a live local key: a typo or a revoked key would leave Claude Code answering 401.
     if (!deps.keys.verify(authToken))

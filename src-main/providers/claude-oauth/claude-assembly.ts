@@ -3,7 +3,7 @@ import type { EventBus } from '../../kernel/event-bus';
 import type { ConnectionSecret, ConnectionView } from '../../../src-shared/domain/connection';
 import { resolveOrganizationUuid } from './reset/organization-uuid';
 import { EnvHttpProxyAgent } from 'undici';
-import { envProxySettings } from '../upstream-pools';
+import type { EnvProxySettings } from '../upstream-pools';
 import type { FetchJson } from './reset/fetch-json';
 import { createUndiciFetchJson } from './undici-fetch-json';
 import type { ResilienceControl } from '../../resilience/resilience-control';
@@ -23,9 +23,11 @@ export interface ClaudeAssemblyDeps {
   control: ResilienceControl;
   settings(): Settings;
   catalog(): Catalog;
-  /** Rebuilds the catalog and tells the UI after a stored connection changed. */
+  /** Tells the windows after a stored connection changed (the catalog follows the repository's change event). */
   connectionsChanged(): void;
   events: EventBus;
+  /** The environment's proxy variables (HTTPS_PROXY / NO_PROXY) as the entry read them. */
+  proxy: EnvProxySettings | null;
   now(): number;
 }
 
@@ -33,7 +35,7 @@ const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 
 
 /** Wires token refresh and the Claude runtime to storage, settings and the resilience engine. */
 export function assembleClaude(deps: ClaudeAssemblyDeps): ClaudeRuntime {
-  const fetchJson = claudeFetchJson();
+  const fetchJson = claudeFetchJson(deps.proxy);
   const psd = (id: string) => deps.connections.getById(id)?.providerSpecificData ?? {};
   const tokens = createOAuthTokens({
     readSecret(id) {
@@ -83,7 +85,7 @@ export function assembleClaude(deps: ClaudeAssemblyDeps): ClaudeRuntime {
  * background, never delaying the proxy), so the first wall can claim at once.
  */
 export function lookUpMissingOrganizations(deps: ClaudeAssemblyDeps): void {
-  const fetchJson = claudeFetchJson();
+  const fetchJson = claudeFetchJson(deps.proxy);
   for (const c of deps.catalog().connections) {
     const psd = c.view.providerSpecificData;
     if (c.view.kind !== 'claude-oauth' || psd.autoLimitReset !== true || c.secret?.type !== 'oauth') continue;
@@ -107,7 +109,6 @@ export function lookUpMissingOrganizations(deps: ClaudeAssemblyDeps): void {
  * Token refresh and the organisation lookup reach Anthropic's own endpoints, through the
  * environment's HTTPS_PROXY / NO_PROXY like upstream traffic when those are set (issue 13 §8).
  */
-export function claudeFetchJson(env: NodeJS.ProcessEnv = process.env): FetchJson {
-  const proxy = envProxySettings(env);
+export function claudeFetchJson(proxy: EnvProxySettings | null): FetchJson {
   return proxy === null ? createUndiciFetchJson() : createUndiciFetchJson({ dispatcher: new EnvHttpProxyAgent(proxy) });
 }

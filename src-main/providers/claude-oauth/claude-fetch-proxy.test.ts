@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { claudeFetchJson } from './claude-assembly';
+import { envProxySettings } from '../upstream-pools';
 
 const servers: Server[] = [];
 afterEach(async () => {
@@ -41,10 +42,13 @@ describe('Claude token refresh and organisation lookup behind a proxy (issue 13 
     const proxyUrl = await listen(proxy);
     const request = { method: 'GET' as const, url: `${target}/token`, headers: {}, timeoutMs: 5_000 };
 
-    expect(await claudeFetchJson({ HTTP_PROXY: proxyUrl })(request)).toEqual({ status: 200, json: { ok: true } });
+    expect(await claudeFetchJson(envProxySettings({ HTTP_PROXY: proxyUrl }))(request)).toEqual({
+      status: 200,
+      json: { ok: true },
+    });
     expect(tunnels).toEqual([target.replace('http://', '')]);
 
-    expect(await claudeFetchJson({})(request)).toEqual({ status: 200, json: { ok: true } });
+    expect(await claudeFetchJson(envProxySettings({}))(request)).toEqual({ status: 200, json: { ok: true } });
     expect(tunnels).toHaveLength(1);
   });
 });

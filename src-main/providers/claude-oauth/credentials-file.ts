@@ -73,11 +73,16 @@ function readKeychain(): Promise<CredentialsRead> {
   });
 }
 
-/** Reads the credentials Claude Code already stores on this machine: the file, else (macOS) the keychain. */
-export async function readClaudeCredentials(
-  options: { path?: string; env?: Record<string, string | undefined>; platform?: string } = {},
-): Promise<CredentialsRead> {
-  const file = options.path ?? credentialsPath(options.env ?? process.env);
+/**
+ * Reads the credentials Claude Code already stores on this machine: the file (`path`, else found
+ * through `env`, the environment the entry read), else (macOS) the keychain.
+ */
+export async function readClaudeCredentials(options: {
+  env: Readonly<Record<string, string | undefined>>;
+  path?: string;
+  platform?: string;
+}): Promise<CredentialsRead> {
+  const file = options.path ?? credentialsPath(options.env);
   try {
     return parseClaudeCredentials(await readFile(file, 'utf8'), file);
   } catch (error) {

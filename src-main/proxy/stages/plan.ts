@@ -9,7 +9,7 @@ import { orderByPin } from '../../routing/affinity/pin-order';
 import { pinSessionOf, subagentModeOf } from '../../routing/affinity/agent-key';
 import { refusingFormat, resolveTargets, type Exclusion, type FormatRefusal } from '../../routing/resolve-targets';
 import { type Target } from '../../kernel/target';
-import { emergencyFallbackEnabled, parseEmergencyEnv } from '../../routing/strategies/emergency-fallback';
+import { emergencyFallbackEnabled } from '../../routing/strategies/emergency-fallback';
 import { exclusionLogFor } from './exclusion-log';
 import { cacheHold } from './cache-aware';
 import { warmReturn } from '../../routing/affinity/prompt-cache';
@@ -93,10 +93,6 @@ function prefixHashOf(body: Buffer): string {
     .digest('base64url')}`;
 }
 
-// ROUTE-5 / QENV-5: the runtime feature flag (when set) wins over `LEEWAY_EMERGENCY_FALLBACK`.
-// The environment is read once at start; the runtime override (Settings › Feature flags) wins at once.
-const EMERGENCY_ENV = parseEmergencyEnv(process.env.LEEWAY_EMERGENCY_FALLBACK, false);
-
 type PlanInput = {
   model: string;
   wire: WireFormat;
@@ -179,7 +175,7 @@ function orderedByStrategy(
   const combo = resolution.combo;
   const conversation =
     placed?.session ?? (body !== null && ctx.roundRobin.wantsConversation(combo) ? prefixHashOf(body) : null);
-  const emergencyFallback = emergencyFallbackEnabled(EMERGENCY_ENV, settings.emergencyFallback);
+  const emergencyFallback = emergencyFallbackEnabled(ctx.emergencyFallbackEnv === true, settings.emergencyFallback);
   return ctx.roundRobin.order(combo, runnable, { body, conversation, emergencyFallback }, now);
 }
 

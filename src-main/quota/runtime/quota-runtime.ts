@@ -34,6 +34,8 @@ export interface QuotaRuntimeDeps {
 
 /** The quota engine as the request path uses it, plus the admin door's `QuotaAdmin`. */
 export interface QuotaRuntime extends QuotaAdmin {
+  /** Rebuilds the pool index from the pools repository; the catalog service calls it after pools, keys or connections changed. */
+  reload(): void;
   /** Whether any pool allocates this key: one Map lookup, so keys without a pool pay nothing more. */
   coversKey(keyId: string): boolean;
   /** The pool enforcing this (key, connection) pair, or null. */

@@ -3,7 +3,7 @@ import type { IntRange } from '../../../src-shared/domain/resilience-ranges';
 export type { IntRange } from '../../../src-shared/domain/resilience-ranges';
 export { overlayDefined } from '../../../src-shared/domain/overlay-defined';
 
-/** Anything shaped like `process.env`; engines take it as a parameter instead of reading it. */
+/** Environment variables as the entry read them (kernel/env-vars.ts); engines take them as a parameter. */
 export type EnvSource = Readonly<Record<string, string | undefined>>;
 
 /**

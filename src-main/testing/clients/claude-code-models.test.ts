@@ -108,11 +108,12 @@ describe('Claude Code models and setup through Leeway (issue 13 §5, §6)', () =
   it.skipIf(!binary)(
     'PROD-10 PROD-13: after "Configure Claude Code" wrote ~/.claude/settings.json, plain `claude -p` (no variables) goes through Leeway',
     async () => {
-      const { upstream, leeway } = await routedLeeway('configured once');
       const home = mkdtempSync(join(tmpdir(), 'leeway-claude-home-'));
       const savedHome = process.env.HOME;
       try {
+        // Before the start: the entry reads the environment once (issue 22), HOME included.
         process.env.HOME = home;
+        const { upstream, leeway } = await routedLeeway('configured once');
         const applied = await leeway.core.router.call('setup.configureClaudeCode', { authToken: leeway.key });
         expect(applied.ok).toBe(true);
         const run = await runClaude(binary ?? '', ['-p', 'say hi'], {

@@ -1,0 +1,63 @@
+import { createKeyVerifier } from '../api/key-verifier';
+import type { EventBus } from '../kernel/event-bus';
+import { LEEWAY_VERSION } from '../kernel/version';
+import type { Observability } from '../observability/observability';
+import { createClaudeHooks } from '../providers/claude-oauth/claude-hooks';
+import type { InFlightRequests } from '../proxy/stages/in-flight';
+import type { ProxyContext } from '../proxy/proxy-context';
+import { createQuotaShareDispatch } from '../quota/runtime/quota-share-dispatch';
+import { createPromptCacheBook } from '../routing/affinity/prompt-cache';
+import { createRoundRobinStore } from '../routing/strategies/round-robin-store';
+import type { Services } from './start-services';
+
+export interface RequestPathInput {
+  events: EventBus;
+  obs: Observability;
+  now(): number;
+  inFlight: InFlightRequests;
+  /** `--allow-remote` with a named host: that Host header is accepted besides loopback. */
+  allowedHost: string | null;
+  /** The dashboard's address without its token (refusals that send the user there, issue 21 §12). */
+  dashboardUrl: string;
+  /** ROUTE-5: `LEEWAY_EMERGENCY_FALLBACK` as the entry read it. */
+  emergencyFallbackEnv: boolean;
+}
+
+/** What the request path gets from the running services: read through functions, so a change is seen at once. */
+export function buildProxyContext(services: Services, input: RequestPathInput): ProxyContext {
+  const { storage, settings, resilience, quota, catalog, loss } = services;
+  const { obs, events } = input;
+  return {
+    catalog: catalog.get,
+    settings: settings.get,
+    verifyKey: obs.rememberKeys(createKeyVerifier(storage.keys, events, input.now)),
+    pools: services.pools,
+    resilience: resilience.port,
+    slots: services.slots,
+    hooks: createClaudeHooks(services.claude),
+    affinity: storage.affinity,
+    leases: storage.leases,
+    promptCache: createPromptCacheBook(),
+    roundRobin: createRoundRobinStore({ stickyRoundRobinLimit: () => settings.get().stickyRoundRobinLimit }),
+    quota: quota.runtime,
+    quotaShare: createQuotaShareDispatch(quota.runtime),
+    quotaShareWaitsForSlot: () => resilience.settings.get().quotaShareConcurrencyLimit.enabled,
+    cooldownWait: {
+      settings: () => resilience.settings.get().comboCooldownWait,
+      snapshot: (at) => resilience.control.snapshot(at),
+    },
+    throughputWatchdog: () => resilience.settings.get().streamRecovery.throughputWatchdog,
+    log: obs.log,
+    now: input.now,
+    // After the data dir is lost nothing more is logged; the gate refuses new requests already.
+    record: obs.record((entry) => {
+      if (loss.lost() === null) events.emit('activity.request', { entry: storage.requestLog.append(entry) });
+    }),
+    allowedHosts: new Set(input.allowedHost === null ? [] : [input.allowedHost]),
+    version: LEEWAY_VERSION,
+    emergencyFallbackEnv: input.emergencyFallbackEnv,
+    dashboardUrl: input.dashboardUrl,
+    inFlight: input.inFlight,
+    storage: () => ({ status: services.storageStatus(), lost: loss.lost() !== null }),
+  };
+}

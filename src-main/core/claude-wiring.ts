@@ -1,0 +1,48 @@
+import { toView } from '../db/connections-repo';
+import type { EventBus } from '../kernel/event-bus';
+import type { Observability } from '../observability/observability';
+import { assembleClaude, lookUpMissingOrganizations } from '../providers/claude-oauth/claude-assembly';
+import type { ClaudeRuntime } from '../providers/claude-oauth/claude-runtime';
+import type { EnvProxySettings } from '../providers/upstream-pools';
+import type { ResilienceRuntime } from '../resilience/resilience-runtime';
+import type { CatalogService } from '../services/catalog-service';
+import type { SettingsService } from '../services/settings-service';
+import type { OpenStore } from './open-store';
+
+/**
+ * The Claude subscription runtime (token refresh, lane, limit reset) over the stored connections:
+ * a refreshed token or a learned organisation is written through the repository — whose change
+ * event rebuilds the catalog — and told to the windows. Connections with auto limit reset but no
+ * organisation look it up now, in the background (RESET-5).
+ */
+export function startClaude(deps: {
+  store: OpenStore;
+  resilience: ResilienceRuntime;
+  settings: SettingsService;
+  catalog: CatalogService;
+  events: EventBus;
+  obs: Observability;
+  proxy: EnvProxySettings | null;
+  now(): number;
+}): ClaudeRuntime {
+  const { store, events } = deps;
+  const { storage } = store;
+  const assembly = {
+    connections: deps.obs.tellTokenRefresh(storage.connections),
+    control: deps.resilience.control,
+    settings: deps.settings.get,
+    catalog: deps.catalog.get,
+    connectionsChanged: () => {
+      // A background refresh or lookup may end after a stop or a lost data directory.
+      if (store.isOpen()) events.emit('connections.changed', { connections: storage.connections.list().map(toView) });
+    },
+    events,
+    proxy: deps.proxy,
+    now: deps.now,
+  };
+  const claude = assembleClaude(assembly);
+  // PROD-4: "Clear all" (and a connection's clear) also lifts the Claude lane's max-wait cool-offs.
+  deps.resilience.control.attachTransient({ clear: (id) => claude.clearCoolOffs(id) });
+  lookUpMissingOrganizations(assembly);
+  return claude;
+}
