@@ -15,6 +15,10 @@ export interface ProviderCapabilities {
   readonly hasLowPriorityLane: boolean;
   /** Speaks Anthropic's error dialect, whose account-limit words mean a subscription window. */
   readonly anthropicErrors: boolean;
+  /** A gateway of any vendor: its host, not its kind, names the service behind it (and what its errors mean). */
+  readonly genericGateway: boolean;
+  /** A translated request may carry the thinking as `reasoning_content` (third-party chat APIs take it). */
+  readonly takesReasoningContent: boolean;
 }
 
 const API_KEY: ProviderCapabilities = {
@@ -23,6 +27,8 @@ const API_KEY: ProviderCapabilities = {
   reportsUnifiedWindows: false,
   hasLowPriorityLane: false,
   anthropicErrors: false,
+  genericGateway: false,
+  takesReasoningContent: false,
 };
 
 const CAPABILITIES: Readonly<Record<ConnectionKind, ProviderCapabilities>> = {
@@ -33,9 +39,11 @@ const CAPABILITIES: Readonly<Record<ConnectionKind, ProviderCapabilities>> = {
     reportsUnifiedWindows: true,
     hasLowPriorityLane: true,
     anthropicErrors: true,
+    genericGateway: false,
+    takesReasoningContent: false,
   },
   openai: API_KEY,
-  'openai-compatible': { ...API_KEY, secretOptional: true },
+  'openai-compatible': { ...API_KEY, secretOptional: true, genericGateway: true, takesReasoningContent: true },
 };
 
 export function capabilitiesOf(kind: ConnectionKind): ProviderCapabilities {

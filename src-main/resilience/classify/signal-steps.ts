@@ -34,7 +34,7 @@ function quotaSignalsCount(f: ResponseFacts): boolean {
  * services the catalog knows (or Moonshot's empty-wallet body) make credits exhaustion terminal.
  */
 export function creditsAreTerminal(f: ResponseFacts): boolean {
-  return f.kind !== 'openai-compatible' || f.service.known || matchesAny(f.text, EMPTY_WALLET_PATTERNS);
+  return !capabilitiesOf(f.kind).genericGateway || f.service.known || matchesAny(f.text, EMPTY_WALLET_PATTERNS);
 }
 
 export function creditsVerdict(f: ResponseFacts, ruleId: string): Verdict {
