@@ -8,6 +8,7 @@ import type { Database } from '../db/open';
 import type { RoutesRepo } from '../db/routes-repo';
 import type { QuotaPoolsRepo } from '../quota/quota-ports';
 import type { LoadedConfig } from './load-config';
+import { capabilitiesOf } from '../kernel/provider-capabilities';
 
 export interface ConfigRepos {
   db: Database;
@@ -83,14 +84,18 @@ export function applyConfig(repos: ConfigRepos, config: LoadedConfig, now: numbe
   const run = repos.db.transaction(() => {
     for (const given of config.connections) {
       const existing = repos.connections.getByName(given.name);
-      if (!given.secret && !existing && given.kind !== 'openai-compatible') {
+      if (!given.secret && !existing && !capabilitiesOf(given.kind).secretOptional) {
         throw new ConfigApplyError(
-          `connections: "${given.name}" needs ${given.kind === 'claude-oauth' ? 'accessToken' : 'apiKey'}`,
+          `connections: "${given.name}" needs ${capabilitiesOf(given.kind).usesOAuth ? 'accessToken' : 'apiKey'}`,
         );
       }
       counted(
         () => repos.connections.getByName(given.name),
-        () => repos.connections.upsert(given.kind === 'claude-oauth' ? keepRotatedOAuth(given, existing) : given, now),
+        () =>
+          repos.connections.upsert(
+            capabilitiesOf(given.kind).usesOAuth ? keepRotatedOAuth(given, existing) : given,
+            now,
+          ),
       );
     }
     for (const key of config.keys) {

@@ -3,6 +3,7 @@ import { comboInputSchema } from '../../src-shared/domain/combo';
 import { CONNECTION_KINDS, connectionInputSchema, type ConnectionDraft } from '../../src-shared/domain/connection';
 import { localKeyInputSchema } from '../../src-shared/domain/local-key';
 import { routeSchema } from '../../src-shared/domain/route';
+import { capabilitiesOf } from '../kernel/provider-capabilities';
 
 /**
  * A connection as a person writes it in the config file: secrets as flat fields, the Claude
@@ -78,14 +79,13 @@ export function toConnectionInput(c: ConfigConnection): unknown {
   if (c.lowPriorityMode !== undefined) psd.lowPriorityMode = c.lowPriorityMode;
   if (c.autoLimitReset !== undefined) psd.autoLimitReset = c.autoLimitReset;
   if (c.organizationUUID !== undefined) psd.organizationUUID = c.organizationUUID;
-  const secret =
-    c.kind === 'claude-oauth'
-      ? c.accessToken === undefined
-        ? undefined
-        : { type: 'oauth', accessToken: c.accessToken, refreshToken: c.refreshToken, expiresAt: c.expiresAt }
-      : c.apiKey === undefined
-        ? undefined
-        : { type: 'api-key', apiKey: c.apiKey };
+  const secret = capabilitiesOf(c.kind).usesOAuth
+    ? c.accessToken === undefined
+      ? undefined
+      : { type: 'oauth', accessToken: c.accessToken, refreshToken: c.refreshToken, expiresAt: c.expiresAt }
+    : c.apiKey === undefined
+      ? undefined
+      : { type: 'api-key', apiKey: c.apiKey };
   return {
     name: c.name,
     kind: c.kind,

@@ -15,6 +15,7 @@ import {
   parseConnectionInput,
   toConnectionInput,
 } from './config-schema';
+import { capabilitiesOf } from '../kernel/provider-capabilities';
 
 export type { ConfigProblem } from './config-access';
 
@@ -129,7 +130,7 @@ function checkConfig(raw: unknown, knownConnections: ReadonlySet<string>, stored
       problems.push({ path: `${at}.name`, message: `duplicate connection name "${c.data.name}"` });
     fileNames.add(c.data.name);
     names.add(c.data.name);
-    const oauth = c.data.kind === 'claude-oauth';
+    const oauth = capabilitiesOf(c.data.kind).usesOAuth;
     if (oauth && c.data.apiKey !== undefined)
       problems.push({
         path: `${at}.apiKey`,

@@ -1,3 +1,5 @@
+import type { UpstreamSignals } from './upstream-signals';
+
 /** What one attempt at an upstream produced, as the learn step sees it. */
 export type UpstreamOutcome =
   | {
@@ -5,6 +7,8 @@ export type UpstreamOutcome =
       status: number;
       headers: Record<string, string | string[] | undefined>;
       bodyText: string;
+      /** What the connection's adapter read off this response (issue 22 step 3). */
+      signals: UpstreamSignals;
       /** An announced end of the failure (a Claude usage wall's reset): cool until then, not a computed guess. */
       cooldownUntil?: number;
     }

@@ -1,5 +1,6 @@
 import type { ConnectionKind } from '../../src-shared/domain/connection';
 import type { ProviderProfile } from '../../src-shared/domain/resilience-ranges';
+import { capabilitiesOf } from './provider-capabilities';
 
 /** Which defaults (breaker thresholds, cooldown base, hint use) a provider gets; shared with the settings schemas. */
 export type { ProviderProfile } from '../../src-shared/domain/resilience-ranges';
@@ -26,7 +27,7 @@ export function isLocalHost(hostname: string): boolean {
 }
 
 export function profileOf(kind: ConnectionKind, origin: string): ProviderProfile {
-  if (kind === 'claude-oauth') return 'oauth';
+  if (capabilitiesOf(kind).usesOAuth) return 'oauth';
   try {
     if (isLocalHost(new URL(origin).hostname)) return 'local';
   } catch {

@@ -1,5 +1,7 @@
 import type { ConnectionSecret } from '../../src-shared/domain/connection';
 import type { ProviderAdapter, UpstreamOperation } from '../kernel/provider-adapter';
+import { capabilitiesOf } from '../kernel/provider-capabilities';
+import { readHeaderSignals } from './signals/read-signals';
 
 function anthropicPath(operation: UpstreamOperation): string | null {
   switch (operation) {
@@ -21,7 +23,9 @@ function anthropicPath(operation: UpstreamOperation): string | null {
 export const anthropicAdapter: ProviderAdapter = {
   kind: 'anthropic',
   format: 'anthropic',
+  capabilities: capabilitiesOf('anthropic'),
   pathFor: anthropicPath,
+  signals: (status, headers, _body, now) => readHeaderSignals(status, headers, now),
   authHeaders(secret: ConnectionSecret): Record<string, string> {
     return secret.type === 'api-key'
       ? { 'x-api-key': secret.apiKey }
@@ -35,7 +39,9 @@ const OAUTH_BETA = 'oauth-2025-04-20';
 export const claudeOauthAdapter: ProviderAdapter = {
   kind: 'claude-oauth',
   format: 'anthropic',
+  capabilities: capabilitiesOf('claude-oauth'),
   pathFor: anthropicPath,
+  signals: (status, headers, _body, now) => readHeaderSignals(status, headers, now),
   authHeaders(secret: ConnectionSecret) {
     return { authorization: `Bearer ${secret.type === 'oauth' ? secret.accessToken : secret.apiKey}` };
   },

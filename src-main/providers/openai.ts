@@ -1,5 +1,7 @@
 import type { ConnectionKind, ConnectionSecret } from '../../src-shared/domain/connection';
 import type { ProviderAdapter, UpstreamOperation } from '../kernel/provider-adapter';
+import { capabilitiesOf } from '../kernel/provider-capabilities';
+import { readHeaderSignals } from './signals/read-signals';
 
 function openaiPath(operation: UpstreamOperation): string | null {
   switch (operation) {
@@ -21,6 +23,8 @@ function openaiLike(kind: ConnectionKind): ProviderAdapter {
   return {
     kind,
     format: 'openai',
+    capabilities: capabilitiesOf(kind),
+    signals: (status, headers, _body, now) => readHeaderSignals(status, headers, now),
     // The base URL already carries the version path (…/v1, …/v4), so only the operation is appended.
     pathFor: openaiPath,
     authHeaders(secret: ConnectionSecret) {

@@ -1,6 +1,5 @@
 import type { RuntimeConnection } from '../kernel/catalog';
 import { findRetryHint } from '../resilience/classify/retry-hints';
-import { normalizeHeaders } from '../resilience/classify/headers';
 import type { UpstreamPools } from './upstream-pools';
 
 /** What the one-token request met; never thrown. */
@@ -79,7 +78,8 @@ export async function sendTestRequest(
     const text = (await res.body.text()).slice(0, ERROR_TEXT_BYTES);
     const status = res.statusCode;
     if (status >= 200 && status < 300 && !isErrorBody(text)) return { kind: 'answered', status };
-    const hint = findRetryHint(normalizeHeaders(res.headers), status, text, now());
+    const at = now();
+    const hint = findRetryHint(connection.adapter.signals(status, res.headers, text, at), status, text, at);
     return { kind: 'refused', status, text, retryAfterMs: hint?.ms ?? null };
   } catch (error) {
     return { kind: 'unreachable', code: (error as { code?: string }).code ?? 'error' };

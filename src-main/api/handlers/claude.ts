@@ -4,6 +4,7 @@ import { toView } from '../../db/connections-repo';
 import { readClaudeCredentials } from '../../providers/claude-oauth/credentials-file';
 import type { Handlers } from '../router';
 import type { HandlerDeps } from './handler-deps';
+import { capabilitiesOf } from '../../kernel/provider-capabilities';
 
 type ClaudeHandlers = Pick<Handlers, 'claude.importCredentials' | 'claude.status'>;
 
@@ -15,7 +16,7 @@ export function claudeHandlers(deps: HandlerDeps): ClaudeHandlers {
       if (!read.ok) return fail('not_found', `Could not import Claude Code credentials: ${read.message}`);
       const c = read.value;
       const existing = deps.connections.getByName(name);
-      if (existing && existing.kind !== 'claude-oauth')
+      if (existing && !capabilitiesOf(existing.kind).usesOAuth)
         return fail('conflict', `"${name}" is a ${existing.kind} connection; pick another name`);
       const secret = {
         type: 'oauth' as const,

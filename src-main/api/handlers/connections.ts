@@ -6,6 +6,7 @@ import type { HandlerDeps } from './handler-deps';
 import { probeHandlers } from './probe-now';
 import { routesUsing } from './route-knowledge';
 import { forgetSessionsOf } from './session-state';
+import { capabilitiesOf } from '../../kernel/provider-capabilities';
 
 type ConnectionHandlers = Pick<
   Handlers,
@@ -24,13 +25,13 @@ export function connectionHandlers(deps: HandlerDeps): ConnectionHandlers {
     'connections.list': () => ok(deps.connections.list().map(toView)),
     'connections.upsert': (draft) => {
       const existing = deps.connections.getByName(draft.name);
-      if (!existing && !draft.secret && draft.kind !== 'openai-compatible') {
+      if (!existing && !draft.secret && !capabilitiesOf(draft.kind).secretOptional) {
         return fail('invalid_input', `secret: is required for a new ${draft.kind} connection`, {
           details: { issues: [{ path: 'secret', message: 'is required' }] },
         });
       }
       const keptSecret = !draft.secret ? existing?.secret : undefined;
-      if (keptSecret && (keptSecret.type === 'oauth') !== (draft.kind === 'claude-oauth')) {
+      if (keptSecret && (keptSecret.type === 'oauth') !== capabilitiesOf(draft.kind).usesOAuth) {
         return fail('invalid_input', `secret: changing the kind to ${draft.kind} needs a new credential`, {
           details: { issues: [{ path: 'secret', message: 'is required when the kind changes' }] },
         });

@@ -8,6 +8,7 @@ import { createTempDb, type TempDb } from '../../testing/temp-db';
 import { createClaudeRuntime } from './claude-runtime';
 import { NOW, unified, wallHeaders } from './lane/lane.testkit';
 import { createOAuthTokens } from './oauth-tokens';
+import { readClaudeUnified } from './lane/claude-unified';
 
 const secret = {
   type: 'oauth',
@@ -72,8 +73,14 @@ function scene() {
 
 /** A wall 429 opens the lane; slot_busy answers until max-wait (20 min) end it with a 10 min cool-off. */
 async function coolOff(s: ReturnType<typeof scene>): Promise<void> {
-  const busy = { status: 429, headers: unified({ 'slow-status': 'slot_busy' }) };
-  await s.claude.afterResponse(s.connection, secret, { status: 429, headers: wallHeaders() }, false, undefined);
+  const busy = { status: 429, unified: readClaudeUnified(unified({ 'slow-status': 'slot_busy' })) };
+  await s.claude.afterResponse(
+    s.connection,
+    secret,
+    { status: 429, unified: readClaudeUnified(wallHeaders()) },
+    false,
+    undefined,
+  );
   await s.claude.afterResponse(s.connection, secret, busy, true, undefined);
   s.advance(1_200_000);
   await s.claude.afterResponse(s.connection, secret, busy, true, undefined);

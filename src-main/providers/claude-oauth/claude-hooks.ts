@@ -1,6 +1,7 @@
 import type { AttemptHooks, PrepareResult, ProviderHooks } from '../provider-hooks';
 import type { RuntimeConnection } from '../../kernel/catalog';
 import type { ClaudeRuntime } from './claude-runtime';
+import { readClaudeUnified } from './lane/claude-unified';
 import { laneWaitDeadline, USAGE_LIMIT_HEADER, USAGE_LIMIT_SLOW } from './lane/lane-constants';
 
 type Prepared = Extract<Awaited<ReturnType<ClaudeRuntime['prepare']>>, { ok: true }>;
@@ -57,16 +58,18 @@ function claudeAttempt(
           return { kind: 'retry', delayMs: 0 };
         }
       }
+      // The unified headers are read once here; the lane and the wall reset take the value.
+      const unified = readClaudeUnified(headers);
       const decision = await claude.afterResponse(
         current,
         sent.secret,
-        { status, headers },
+        { status, unified },
         sent.sentSlow,
         deadlineMs,
         via === 'limit-reset',
       );
       if (decision.kind !== 'retry')
-        return { kind: 'accept', wallResetAt: status === 429 ? claude.wallResetAt(headers) : null };
+        return { kind: 'accept', wallResetAt: status === 429 ? claude.wallResetAt(unified.lane) : null };
       via = via === 'limit-reset' ? via : decision.via;
       return { kind: 'retry', delayMs: decision.delayMs };
     },

@@ -3,15 +3,15 @@ import type { ConnectionSecret } from '../../../src-shared/domain/connection';
 import { attemptClaudeLimitReset } from './reset/attempt-limit-reset';
 import type { FetchJson } from './reset/fetch-json';
 import { createLimitResetStore } from './reset/limit-reset-store';
-import type { HeaderSource } from './lane/header-source';
+import type { ClaudeUnified } from './lane/claude-unified';
 import { isLaneEligible, laneKey, readLaneOptIns } from './lane/lane-config';
 import { applyClaimOutcome, planWallResponse, settleClaim } from './lane/lane-handler';
 import type { LaneDecision } from './lane/lane-state';
 import { clearLaneCoolOffs, listLaneCoolOffs } from './lane/lane-cool-off';
 import { EMPTY_LANE_STORE, shouldSendSlow, type LaneStore } from './lane/lane-store';
 import { snapshotLane } from './lane/lane-snapshot';
-import { isAtWall, parseUnifiedHeaders } from './lane/unified-headers';
-import { parseUsageWindows, type UsageWindows } from './lane/usage-windows';
+import { isAtWall, type UnifiedHeaders } from './lane/unified-headers';
+import type { UsageWindows } from './lane/usage-windows';
 import type { RuntimeConnection } from '../../kernel/catalog';
 import type { OAuthTokens } from './oauth-tokens';
 
@@ -75,13 +75,13 @@ export function createClaudeRuntime(deps: ClaudeRuntimeDeps) {
     async afterResponse(
       c: RuntimeConnection,
       secret: OAuthSecret,
-      response: { status: number; headers: HeaderSource },
+      response: { status: number; unified: ClaudeUnified },
       sentSlow: boolean,
       waitDeadlineMs: number | undefined,
       resetTried = false,
     ): Promise<LaneDecision> {
       const now = deps.now();
-      const windows = parseUsageWindows(response.headers);
+      const windows = response.unified.usage;
       if (windows) usage.set(c.view.id, { ...windows, observedAt: now });
       if (!eligible(c, secret)) {
         if (windows) deps.onChange();
@@ -92,7 +92,7 @@ export function createClaudeRuntime(deps: ClaudeRuntimeDeps) {
       const input = {
         key: keyOf(c),
         status: response.status,
-        headers: response.headers,
+        unified: response.unified.lane,
         sentSlow,
         ...(waitDeadlineMs === undefined ? {} : { waitDeadlineMs }),
       };
@@ -127,8 +127,7 @@ export function createClaudeRuntime(deps: ClaudeRuntimeDeps) {
     },
 
     /** The announced reset of a usage wall (epoch ms), so a wall nobody handled cools until then, not a guess. */
-    wallResetAt(headers: HeaderSource): number | null {
-      const h = parseUnifiedHeaders(headers);
+    wallResetAt(h: UnifiedHeaders): number | null {
       if (!isAtWall(h)) return null;
       const seconds = h.resetSeconds ?? h.fiveHourResetSeconds;
       return seconds === undefined ? null : seconds * 1000;

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { googleRetryDelayMs } from '../../resilience/classify/google-retry-delay';
 import { geminiAdapter } from './gemini-adapter';
 import { parseGeminiModelPage } from './gemini-models-page';
 
@@ -46,7 +45,7 @@ describe('gemini adapter (issue 23 §1)', () => {
         details: [{ '@type': 'type.googleapis.com/google.rpc.RetryInfo', retryDelay: '34.5s' }],
       },
     });
-    expect(googleRetryDelayMs(body)).toBe(34_500);
-    expect(googleRetryDelayMs('{"error":{"code":429,"message":"slow down"}}')).toBeNull();
+    expect(geminiAdapter.signals(429, {}, body, 0).retryAfter).toEqual({ ms: 34_500, source: 'body' });
+    expect(geminiAdapter.signals(429, {}, '{"error":{"code":429,"message":"slow down"}}', 0).retryAfter).toBeNull();
   });
 });

@@ -1,22 +1,15 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestAttempt } from '../../../src-shared/domain/request-log';
+import { isRetryHeaderName } from '../../kernel/upstream-signals';
 import type { Answer, AttemptRecord } from './attempt-record';
 
-/** Retry hints and rate-limit resets: the only headers an attempt keeps, and only their values. */
-const KEPT_HEADERS: ReadonlySet<string> = new Set([
-  'retry-after',
-  'retry-after-ms',
-  'x-should-retry',
-  'request-id',
-  'x-request-id',
-]);
+/** Besides the retry hints and rate-limit resets (`isRetryHeaderName`), the ids that trace a failure upstream. */
+const KEPT_HEADERS: ReadonlySet<string> = new Set(['x-should-retry', 'request-id', 'x-request-id']);
 const MAX_HEADERS = 16;
 const MAX_VALUE = 200;
 
 function kept(name: string): boolean {
-  if (KEPT_HEADERS.has(name)) return true;
-  // anthropic-ratelimit-requests-reset, -unified-5h-reset …; x-ratelimit-reset-requests, -tokens (OpenAI).
-  return (name.startsWith('anthropic-ratelimit-') && name.endsWith('-reset')) || name.startsWith('x-ratelimit-reset');
+  return KEPT_HEADERS.has(name) || isRetryHeaderName(name);
 }
 
 /** The headers that explain a failure, by allowlist (never an auth header); null when none came. */

@@ -2,6 +2,7 @@ import type { AppError } from '../../../src-shared/contract/errors';
 import type { UpstreamOperation } from '../../kernel/provider-adapter';
 import { redactSecrets, secretListOf } from '../../kernel/redact-secrets';
 import type { Target } from '../../kernel/target';
+import { capabilitiesOf } from '../../kernel/provider-capabilities';
 import type { UpstreamAnswer } from '../../kernel/upstream-answer';
 import { createStreamWatchdog, type ChunkWatch } from '../../resilience/watchdog/stream-watchdog';
 import { bridgeRequest } from '../../translate/bridge-request';
@@ -94,7 +95,7 @@ function prepare(frame: RequestFrame, target: Target): Prepared | { error: AppEr
   // count_tokens is never translated (issue 12 §3): see `estimate`.
   const bridge = endpoint.name === 'count_tokens' ? null : bridgeFor(endpoint.wire, target.connection);
   if (bridge) {
-    const reasoning = target.connection.view.kind === 'openai-compatible';
+    const reasoning = capabilitiesOf(target.connection.view.kind).takesReasoningContent;
     const stream = endpoint.wire === 'gemini' ? parsed.stream : undefined;
     const bridged = bridgeRequest(request.body, bridge, target.upstreamModel, reasoning, stream);
     if (!bridged.ok) return { error: bridged.error, bridge };

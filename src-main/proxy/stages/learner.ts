@@ -1,6 +1,7 @@
 import type { SessionPinMark } from '../../../src-shared/domain/request-log';
 import type { Admission, AttemptVerdict, UpstreamOutcome } from '../../kernel/attempt-outcome';
 import type { Target } from '../../kernel/target';
+import { adapterFor } from '../../providers/registry';
 import { learnServed, type PinChange } from '../../routing/affinity/pin-learn';
 import type { ProxyContext } from '../proxy-context';
 import type { RelayOutcome } from '../relay/relay';
@@ -14,19 +15,28 @@ import type { CandidatesPlan } from './plan';
  */
 
 /** What a failed attempt tells the engines, or null when it is nobody's failure to learn. */
-function outcomeOf(seen: Seen): UpstreamOutcome | null {
+function outcomeOf(seen: Seen, target: Target, now: number): UpstreamOutcome | null {
   const o = seen.observation;
+  // The connection's adapter reads the response once (issue 22 step 3); the engines take the value.
+  const read = (status: number, headers: Record<string, string | string[] | undefined>, body: string) =>
+    adapterFor(target.connection.view.kind).signals(status, headers, body, now);
   switch (o.kind) {
-    case 'error-response':
+    case 'error-response': {
+      const status = o.upstream.statusCode;
+      const signals = read(status, o.upstream.headers, o.bodyText);
       return {
         kind: 'response',
-        status: o.upstream.statusCode,
+        status,
         headers: o.upstream.headers,
         bodyText: o.bodyText,
+        signals,
         ...(o.wallResetAt === null ? {} : { cooldownUntil: o.wallResetAt }),
       };
-    case 'stream-error':
-      return { kind: 'response', status: o.status, headers: o.upstream.headers, bodyText: o.bodyText };
+    }
+    case 'stream-error': {
+      const signals = read(o.status, o.upstream.headers, o.bodyText);
+      return { kind: 'response', status: o.status, headers: o.upstream.headers, bodyText: o.bodyText, signals };
+    }
     case 'transport':
       // WATCH-6: a stream cut for trickling before its first event is learned like a stall.
       return { kind: 'transport', failure: o.failure === 'slow' ? 'timeout' : o.failure };
@@ -53,10 +63,11 @@ export function learnAttempt(
     ctx.resilience.learnSuccess(target, admission, ctx.now());
     return null;
   }
-  const outcome = outcomeOf(seen);
+  const now = ctx.now();
+  const outcome = outcomeOf(seen, target, now);
   if (outcome === null) return null;
-  ctx.roundRobin.failed(target, outcome, ctx.now(), body); // issue 11: strategy memory (health, ROUTE-4, ROUTE-5)
-  return ctx.resilience.learnFailure(target, admission, seen.operation, outcome, ctx.now());
+  ctx.roundRobin.failed(target, outcome, now, body); // issue 11: strategy memory (health, ROUTE-4, ROUTE-5)
+  return ctx.resilience.learnFailure(target, admission, seen.operation, outcome, now);
 }
 
 /** The combo's strategy made this pick (no pin decided it): the round-robin memory moves on. */
@@ -103,11 +114,14 @@ export function learnAnswered(
   headers: Record<string, string | string[] | undefined>,
   outcome: RelayOutcome | null,
 ): void {
-  ctx.roundRobin.served(target, headers, outcome?.ttfbMs ?? null, ctx.now()); // issue 11: strategy memory
+  const now = ctx.now();
+  // Read once by the connection's adapter (issue 22 step 3); both memories take the same value.
+  const signals = adapterFor(target.connection.view.kind).signals(200, headers, null, now);
+  ctx.roundRobin.served(target, signals, outcome?.ttfbMs ?? null, now); // issue 11: strategy memory
   ctx.quota.record(
     keyId,
     target.connection.view.id,
-    { usage: outcome?.usage ?? null, model: target.upstreamModel, headers },
-    ctx.now(),
+    { usage: outcome?.usage ?? null, model: target.upstreamModel, windows: signals.windows },
+    now,
   );
 }

@@ -1,7 +1,7 @@
 import { actualCost, type RequestCost } from '../engine/cost-estimate';
 import type { QuotaStore } from '../quota-ports';
 import type { IndexedPool } from './pool-index';
-import type { SaturationWindow } from './saturation-headers';
+import type { SignalWindow, WindowSignal } from '../../kernel/upstream-signals';
 
 /** What a served answer cost, as the relay saw it (QPIPE-4). */
 export interface ServedCost {
@@ -13,8 +13,8 @@ export interface ServedCost {
   } | null;
   /** The model the upstream was asked for (prices are per model). */
   model: string;
-  /** The served response's headers (saturation, QPIPE-6). */
-  headers: Record<string, string | string[] | undefined>;
+  /** The served response's windows as its provider adapter read them (saturation, QPIPE-6). */
+  windows: readonly WindowSignal[];
 }
 
 /**
@@ -34,7 +34,7 @@ export function recordConsumption(
   /** The key's counter name (its name, see `IndexedPool.refs`). */
   storeKey: string,
   served: ServedCost,
-  growth: ReadonlyMap<SaturationWindow, number> | null,
+  growth: ReadonlyMap<SignalWindow, number> | null,
   now: number,
 ): Promise<void> | undefined {
   const sync = store.sync?.() ?? null;

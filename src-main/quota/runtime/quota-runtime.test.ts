@@ -151,7 +151,7 @@ describe('quota runtime', () => {
       {
         usage: { inputTokens: 100, outputTokens: 20, cacheReadTokens: 0, cacheWriteTokens: 0 },
         model: 'claude-sonnet-4-5',
-        headers: {},
+        windows: [],
       },
       T,
     );
@@ -223,7 +223,7 @@ describe('quota runtime', () => {
 
   it('QPIPE-5: every answer recorded in one turn is counted after it, each on its own key', async () => {
     const { q, store } = runtime([pool()]);
-    const served = { usage: null, model: 'claude-sonnet-4-5', headers: {} };
+    const served = { usage: null, model: 'claude-sonnet-4-5', windows: [] };
     for (let i = 0; i < 3; i++) q.record('ka', 'c1', served, T);
     q.record('kb', 'c1', served, T);
     q.record('kz', 'c1', served, T);

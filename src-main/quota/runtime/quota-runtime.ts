@@ -8,7 +8,7 @@ import { decideForKey, effectiveSaturation, type QuotaVerdict } from './quota-de
 import { recordConsumption, type ServedCost } from './quota-record';
 import { createRecordQueue } from './record-queue';
 import { createSaturationCache } from './saturation-cache';
-import type { SaturationWindow } from './saturation-headers';
+import type { SignalWindow } from '../../kernel/upstream-signals';
 import type { PoolForCatalog } from '../../kernel/catalog';
 import { systemCombosOf } from './system-combos';
 import { createWarnLimiter } from './warn-limiter';
@@ -150,8 +150,8 @@ export function createQuotaRuntime(deps: QuotaRuntimeDeps): QuotaRuntime {
       try {
         const ip = index.byKey.get(keyId)?.get(connectionId);
         // Only a percent dimension counts the growth of the provider's reports (QPIPE-6).
-        const growth = ip?.countsPercent === true ? new Map<SaturationWindow, number>() : null;
-        saturation.observeHeaders(connectionId, served.headers, now, growth);
+        const growth = ip?.countsPercent === true ? new Map<SignalWindow, number>() : null;
+        saturation.observeWindows(connectionId, served.windows, now, growth);
         if (!ip) return;
         records.push(ip, ip.storeKeys[ip.allocationIndex.get(keyId) ?? -1] ?? keyId, served, growth, now);
       } catch (error) {

@@ -1,8 +1,8 @@
 import type { IndexedPool } from './pool-index';
 import type { ServedCost } from './quota-record';
-import type { SaturationWindow } from './saturation-headers';
+import type { SignalWindow } from '../../kernel/upstream-signals';
 
-type Growth = ReadonlyMap<SaturationWindow, number> | null;
+type Growth = ReadonlyMap<SignalWindow, number> | null;
 
 /** Counts one served answer; must not throw (the queue runs it from a timer). */
 export type RecordDrain = (ip: IndexedPool, storeKey: string, served: ServedCost, growth: Growth, now: number) => void;

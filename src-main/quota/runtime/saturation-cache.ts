@@ -1,5 +1,5 @@
 import type { QuotaDimension } from '../../../src-shared/domain/quota';
-import { visitSaturation, type SaturationReading, type SaturationWindow } from './saturation-headers';
+import type { SignalWindow, WindowSignal } from '../../kernel/upstream-signals';
 
 /** QPIPE-6: a reported utilisation corrects the estimate for this long, then it is stale. */
 export const SATURATION_TTL_MS = 30_000;
@@ -9,8 +9,8 @@ interface Seen {
   at: number;
 }
 
-type RateWindow = Extract<SaturationWindow, 'requests' | 'tokens'>;
-const LONG_WINDOW: Readonly<Record<QuotaDimension['window'], SaturationWindow | null>> = {
+type RateWindow = Extract<SignalWindow, 'requests' | 'tokens'>;
+const LONG_WINDOW: Readonly<Record<QuotaDimension['window'], SignalWindow | null>> = {
   '5h': '5h',
   hourly: null,
   daily: null,
@@ -19,8 +19,8 @@ const LONG_WINDOW: Readonly<Record<QuotaDimension['window'], SaturationWindow | 
 };
 
 /** The list for a (long window, rate window) pair, made once: the request path asks per dimension. */
-const LISTS = new Map<SaturationWindow | null, Map<RateWindow | null, readonly SaturationWindow[]>>();
-function listOf(long: SaturationWindow | null, rate: RateWindow | null): readonly SaturationWindow[] {
+const LISTS = new Map<SignalWindow | null, Map<RateWindow | null, readonly SignalWindow[]>>();
+function listOf(long: SignalWindow | null, rate: RateWindow | null): readonly SignalWindow[] {
   let byRate = LISTS.get(long);
   if (!byRate) {
     byRate = new Map();
@@ -28,29 +28,29 @@ function listOf(long: SaturationWindow | null, rate: RateWindow | null): readonl
   }
   let list = byRate.get(rate);
   if (!list) {
-    list = Object.freeze([long, rate].filter((w): w is SaturationWindow => w !== null));
+    list = Object.freeze([long, rate].filter((w): w is SignalWindow => w !== null));
     byRate.set(rate, list);
   }
   return list;
 }
 
 /** The provider window that speaks for a dimension: the long window first, else a rate limit of its unit. */
-export function saturationWindowsOf(dim: Pick<QuotaDimension, 'unit' | 'window'>): readonly SaturationWindow[] {
+export function saturationWindowsOf(dim: Pick<QuotaDimension, 'unit' | 'window'>): readonly SignalWindow[] {
   const rate: RateWindow | null = dim.unit === 'requests' ? 'requests' : dim.unit === 'tokens' ? 'tokens' : null;
   return listOf(LONG_WINDOW[dim.window] ?? null, rate);
 }
 
 interface Cursor {
-  seen: Map<string, Map<SaturationWindow, Seen>>;
+  seen: Map<string, Map<SignalWindow, Seen>>;
   connectionId: string;
   /** The connection's windows, looked up on its first reading only. */
-  byWindow: Map<SaturationWindow, Seen> | null;
+  byWindow: Map<SignalWindow, Seen> | null;
   now: number;
-  growth: Map<SaturationWindow, number> | null;
+  growth: Map<SignalWindow, number> | null;
 }
 
 /** Stores one reading at the cursor; a growth is only known from the second report of a window on. */
-function keepReading(c: Cursor, window: SaturationWindow, fraction: number): void {
+function keepReading(c: Cursor, window: SignalWindow, fraction: number): void {
   let byWindow = c.byWindow ?? c.seen.get(c.connectionId);
   if (!byWindow) {
     byWindow = new Map();
@@ -75,14 +75,14 @@ function keepReading(c: Cursor, window: SaturationWindow, fraction: number): voi
  */
 export function createSaturationCache() {
   // By connection, then window: a lookup builds no string (the pre-check asks for every connection).
-  const seen = new Map<string, Map<SaturationWindow, Seen>>();
-  const fresh = (connectionId: string, window: SaturationWindow, now: number): number | null => {
+  const seen = new Map<string, Map<SignalWindow, Seen>>();
+  const fresh = (connectionId: string, window: SignalWindow, now: number): number | null => {
     const s = seen.get(connectionId)?.get(window);
     return s && now - s.at <= SATURATION_TTL_MS ? s.fraction : null;
   };
-  // One reused cursor for `visitSaturation`, so storing a response's readings allocates nothing.
+  // One reused cursor, so storing a response's readings allocates nothing.
   const cursor: Cursor = { seen, connectionId: '', byWindow: null, now: 0, growth: null };
-  const keep = (connectionId: string, now: number, growth: Map<SaturationWindow, number> | null): Cursor => {
+  const keep = (connectionId: string, now: number, growth: Map<SignalWindow, number> | null): Cursor => {
     cursor.connectionId = connectionId;
     cursor.byWindow = null;
     cursor.now = now;
@@ -94,25 +94,19 @@ export function createSaturationCache() {
     cursor.growth = null;
   };
   return {
-    /** Stores the readings and says how much each window grew since its previous report. */
-    observe(connectionId: string, readings: readonly SaturationReading[], now: number): Map<SaturationWindow, number> {
-      const growth = new Map<SaturationWindow, number>();
-      const c = keep(connectionId, now, growth);
-      for (const r of readings) keepReading(c, r.window, r.fraction);
-      done();
-      return growth;
-    },
     /**
-     * `observe` straight from a response's headers (no readings array): adds each window's growth to
-     * `growth` when given (a pool with a percent dimension needs it; others pass null).
+     * Stores a response's window fills (as its adapter read them) and adds each window's growth
+     * since its previous report to `growth` when given (a pool with a percent dimension needs it).
      */
-    observeHeaders(
+    observeWindows(
       connectionId: string,
-      headers: Record<string, string | string[] | undefined>,
+      windows: readonly WindowSignal[],
       now: number,
-      growth: Map<SaturationWindow, number> | null,
+      growth: Map<SignalWindow, number> | null,
     ): void {
-      visitSaturation(headers, keep(connectionId, now, growth), keepReading);
+      if (windows.length === 0) return;
+      const c = keep(connectionId, now, growth);
+      for (const w of windows) if (w.used !== null) keepReading(c, w.name, w.used);
       done();
     },
     /** The fresh (≤ 30 s old) reading, or null. */

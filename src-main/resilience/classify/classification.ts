@@ -37,12 +37,14 @@ export type LockScope = 'quota_family' | 'model' | 'exact';
 /** Terminal connection states a failure may lead to; the cooldown engine makes the final call. */
 export type TerminalCandidate = 'banned' | 'expired' | 'credits_exhausted';
 
+import type { UpstreamSignals } from '../../kernel/upstream-signals';
+
 /** Header values as Node and undici hand them over. */
 export type HeaderBag = Readonly<Record<string, string | string[] | undefined>>;
 
 /** What came back from one upstream attempt, or why nothing did. */
 export type UpstreamOutcome =
-  | { kind: 'response'; status: number; headers: HeaderBag; bodyText: string }
+  | { kind: 'response'; status: number; headers: HeaderBag; bodyText: string; signals: UpstreamSignals }
   /** `empty_response` is Leeway's own quality check failing an answer (the synthesised 502 of LOCK-4). */
   | { kind: 'transport'; failure: 'timeout' | 'unreachable' | 'reset' | 'empty_response' }
   /** Our side gave up: never charged to an upstream (BRK-2). */

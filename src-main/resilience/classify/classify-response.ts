@@ -1,14 +1,14 @@
 import type { Classification, ClassifyContext, UpstreamOutcome } from './classification';
 import { decideResponse } from './decide-response';
 import type { ErrorCatalog } from './error-catalog';
-import { headerValue, normalizeHeaders } from './headers';
+import { normalizeHeaders } from './headers';
 import type { UpstreamService } from './known-providers';
 import { resolveLockScope } from './lock-scope';
 import { describeFailure } from './message';
 import { operatorRulesFor, toProviderRules } from './operator-rules';
 import { honorsRuleLockScope, resolveRuleMatchBody } from './provider-rules';
 import { applyStatusRestatement } from './restatement';
-import { findRetryHint, parseRetryAfter, RETRY_AFTER_ELIGIBLE_STATUSES } from './retry-hints';
+import { findRetryHint, RETRY_AFTER_ELIGIBLE_STATUSES } from './retry-hints';
 import { ACCOUNT_DEACTIVATED_SIGNALS } from './signals';
 import { readUpstreamError } from './upstream-error';
 
@@ -22,6 +22,7 @@ export function classifyResponse(
   at: { service: UpstreamService; where: string; catalog: ErrorCatalog },
 ): Classification {
   const { service, where, catalog } = at;
+  // Headers stay for the error rules (`x-model-quota-remaining` …); the retry waits come as signals.
   const headers = normalizeHeaders(outcome.headers);
   const error = readUpstreamError(outcome.bodyText);
   // RESTATE-3: restatement runs on the read body, before any classification sees the status.
@@ -30,14 +31,14 @@ export function classifyResponse(
       service: service.id,
       status: outcome.status,
       text: error.haystack,
-      retryAfterMs: parseRetryAfter(headerValue(headers, 'retry-after'), ctx.now),
+      retryAfterMs: outcome.signals.retryAfterHeaderMs,
     },
     catalog.restatementRules,
   );
   const status = restated.status;
   const operatorRules = operatorRulesFor(ctx.operatorRules, [service.id, ctx.provider.id]);
   const hasOperatorRule = operatorRules.length > 0;
-  const retryHint = findRetryHint(headers, status, error.haystack, ctx.now);
+  const retryHint = findRetryHint(outcome.signals, status, error.haystack, ctx.now);
   const verdict = decideResponse({
     status,
     text: error.haystack,

@@ -2,6 +2,7 @@ import type { ConnectionKind } from '../../../src-shared/domain/connection';
 import { providerIdentity, type ProviderIdentity } from '../../kernel/provider-identity';
 import type { Classification, ClassifyContext, HeaderBag, UpstreamOutcome } from './classification';
 import { classifyOutcome } from './classify';
+import { readHeaderSignals } from '../../providers/signals/read-signals';
 
 /** Fixtures shared by the classifier's unit tests: a fixed clock and the providers they talk about. */
 export const NOW = Date.UTC(2025, 5, 1, 12, 0, 0);
@@ -21,7 +22,9 @@ export const UNKNOWN_GATEWAY = provider('openai-compatible', 'https://llm.exampl
 
 /** An upstream error response; an object body is sent as JSON. */
 export function respond(status: number, body: string | object = '', headers: HeaderBag = {}): UpstreamOutcome {
-  return { kind: 'response', status, headers, bodyText: typeof body === 'string' ? body : JSON.stringify(body) };
+  const bodyText = typeof body === 'string' ? body : JSON.stringify(body);
+  // What the proxy hands over: the adapter's one reading of the headers (issue 22 step 3).
+  return { kind: 'response', status, headers, bodyText, signals: readHeaderSignals(status, headers, NOW) };
 }
 
 /** OpenAI's error body shape. */

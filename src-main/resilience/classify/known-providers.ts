@@ -1,4 +1,5 @@
 import type { ProviderIdentity } from '../../kernel/provider-identity';
+import { hostMatches, UPSTREAM_HOSTS } from '../../kernel/upstream-hosts';
 
 /** One upstream service recognised by its host: `suffix` matches the host or any subdomain of it. */
 export interface KnownProviderHost {
@@ -7,32 +8,12 @@ export interface KnownProviderHost {
 }
 
 /**
- * Upstream services whose error dialects the rule registries know. Leeway reaches most of them
- * as `openai-compatible` connections, so the host — not the connection kind — names the service.
+ * Upstream services whose error dialects the rule registries know, from the one host catalog. Leeway
+ * reaches most of them as `openai-compatible` connections, so the host — not the kind — names the service.
  */
-export const KNOWN_PROVIDER_HOSTS: readonly KnownProviderHost[] = [
-  { suffix: 'anthropic.com', service: 'anthropic' },
-  { suffix: 'openai.com', service: 'openai' },
-  { suffix: 'agentrouter.org', service: 'agentrouter' },
-  { suffix: 'opencode.ai', service: 'opencode' },
-  { suffix: 'minimax.io', service: 'minimax' },
-  { suffix: 'minimaxi.com', service: 'minimax' },
-  { suffix: 'minimax.chat', service: 'minimax' },
-  { suffix: 'openrouter.ai', service: 'openrouter' },
-  { suffix: 'api.cloudflare.com', service: 'cloudflare-ai' },
-  { suffix: 'deepseek.com', service: 'deepseek' },
-  { suffix: 'moonshot.ai', service: 'moonshot' },
-  { suffix: 'moonshot.cn', service: 'moonshot' },
-  { suffix: 'generativelanguage.googleapis.com', service: 'gemini' },
-  { suffix: 'z.ai', service: 'glm' },
-  { suffix: 'bigmodel.cn', service: 'glm' },
-  { suffix: 'groq.com', service: 'groq' },
-  { suffix: 'x.ai', service: 'xai' },
-  { suffix: 'mistral.ai', service: 'mistral' },
-  { suffix: 'together.xyz', service: 'together' },
-  { suffix: 'api.nvidia.com', service: 'nvidia' },
-  { suffix: 'fireworks.ai', service: 'fireworks' },
-];
+export const KNOWN_PROVIDER_HOSTS: readonly KnownProviderHost[] = UPSTREAM_HOSTS.flatMap((h) =>
+  h.service === undefined ? [] : [{ suffix: h.suffix, service: h.service }],
+);
 
 /** The upstream service behind a provider; `known` is false for a host the catalog has never seen. */
 export interface UpstreamService {
@@ -55,6 +36,6 @@ export function resolveService(
   hosts: readonly KnownProviderHost[] = KNOWN_PROVIDER_HOSTS,
 ): UpstreamService {
   const host = hostOf(provider.origin);
-  const hit = hosts.find(({ suffix }) => host === suffix || host.endsWith(`.${suffix}`));
+  const hit = hosts.find(({ suffix }) => hostMatches(host, suffix));
   return hit ? { id: hit.service, known: true } : { id: host, known: false };
 }

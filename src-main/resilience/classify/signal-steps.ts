@@ -17,6 +17,7 @@ import {
   WEEKLY_LIMIT_SIGNALS,
 } from './signals';
 import type { DecisionStep, ResponseFacts, Verdict } from './verdict';
+import { capabilitiesOf } from '../../kernel/provider-capabilities';
 
 const HOUR = 3_600_000;
 
@@ -33,7 +34,7 @@ function quotaSignalsCount(f: ResponseFacts): boolean {
  * services the catalog knows (or Moonshot's empty-wallet body) make credits exhaustion terminal.
  */
 export function creditsAreTerminal(f: ResponseFacts): boolean {
-  return f.kind !== 'openai-compatible' || f.service.known || matchesAny(f.text, EMPTY_WALLET_PATTERNS);
+  return !capabilitiesOf(f.kind).genericGateway || f.service.known || matchesAny(f.text, EMPTY_WALLET_PATTERNS);
 }
 
 export function creditsVerdict(f: ResponseFacts, ruleId: string): Verdict {
@@ -90,7 +91,7 @@ const quotaWindows: DecisionStep = (f) => {
   if (includesAny(f.text, TPD_SIGNALS))
     return f.retryHint ? windowVerdict(f, 'daily-tokens-limit', f.retryHint.ms) : null;
   if (includesAny(f.text, DAILY_QUOTA_SIGNALS)) return windowVerdict(f, 'daily-quota', msUntilLocalMidnight(f.now));
-  const claude = f.kind === 'anthropic' || f.kind === 'claude-oauth';
+  const claude = capabilitiesOf(f.kind).anthropicErrors;
   if (
     includesAny(f.text, SUBSCRIPTION_LIMIT_SIGNALS) ||
     (claude && includesAny(f.text, CLAUDE_ACCOUNT_LIMIT_SIGNALS))

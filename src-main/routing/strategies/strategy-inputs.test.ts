@@ -2,39 +2,17 @@ import { describe, expect, it } from 'vitest';
 import { emergencyFallbackEnabled, isBudgetFailure, parseEmergencyEnv } from './emergency-fallback';
 import { contextWindowOf } from './model-context-windows';
 import { observeQuota, quotaFactsOf, type QuotaMemory } from './quota-memory';
-import { emptyResetTimes, parseDurationMs, readResets } from './reset-headers';
 import { countTools, toolsLimitFrom } from './tools-limit';
 
 describe('strategy inputs', () => {
-  it('ROUTE-2: reads reset times of Claude, Codex, Anthropic API and OpenAI headers', () => {
-    const now = 1_700_000_000_000;
-    const r = readResets(
-      {
-        'anthropic-ratelimit-unified-5h-reset': '1700003600',
-        'x-codex-secondary-reset-after-seconds': '7200',
-        'anthropic-ratelimit-requests-reset': '2023-11-14T22:15:00Z',
-        'x-ratelimit-reset-tokens': '6m0s',
-      },
-      now,
-    );
-    expect(r.get('5h')).toBe(1_700_003_600_000);
-    expect(r.get('7d')).toBe(now + 7_200_000);
-    expect(r.get('requests')).toBe(Date.parse('2023-11-14T22:15:00Z'));
-    expect(r.get('tokens')).toBe(now + 360_000);
-    expect(parseDurationMs('2m59.56s')).toBe(179_560);
-    expect(parseDurationMs('20ms')).toBe(20);
-    expect(parseDurationMs('soon')).toBeNull();
-  });
-
   it('ROUTE-2: the binding window is the most spent one that has not reset yet', () => {
     const m: QuotaMemory = new Map();
     observeQuota(
       m,
       [
-        { window: '5h', fraction: 0.3 },
-        { window: '7d', fraction: 0.8 },
+        { name: '5h', used: 0.3, resetAt: 2_000 },
+        { name: '7d', used: 0.8, resetAt: 9_000 },
       ],
-      { ...emptyResetTimes(), '5h': 2_000, '7d': 9_000 },
       1_000,
     );
     expect(quotaFactsOf(m, 1_500)).toEqual({ remaining: expect.closeTo(0.2) as number, resetAt: 9_000 });

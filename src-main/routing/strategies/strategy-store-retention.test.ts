@@ -6,6 +6,7 @@ import { resolveTargets } from '../resolve-targets';
 import { type Target } from '../../kernel/target';
 import { seededRng } from './strategy-fixtures.testkit';
 import { createStrategyStore } from './strategy-store';
+import { NO_SIGNALS } from '../../kernel/upstream-signals';
 
 /*
  * The strategy store remembers each plan while its targets are referenced. It must not keep the
@@ -66,7 +67,7 @@ describe.runIf(gc !== null)('the strategy store never keeps a request body alive
         const head = ordered[0];
         if (!head) throw new Error('nothing ordered');
         store.picked(combo, head, targets);
-        store.served(head, {}, 5, 2);
+        store.served(head, NO_SIGNALS, 5, 2);
         return { collected: new WeakRef(body), first: head };
       })();
       // A WeakRef's target stays alive until the current job ends.
@@ -74,7 +75,7 @@ describe.runIf(gc !== null)('the strategy store never keeps a request body alive
       gc?.();
       expect(collected.deref()).toBeUndefined();
       // The plan itself is still remembered (its targets are referenced): a later failure is learned.
-      store.failed(first, { kind: 'response', status: 500, headers: {}, bodyText: 'boom' }, 3);
+      store.failed(first, { kind: 'response', status: 500, headers: {}, bodyText: 'boom', signals: NO_SIGNALS }, 3);
       expect(targets.length).toBe(2);
     });
 });

@@ -4,6 +4,8 @@ import type { ConnectionView } from '../../../src-shared/domain/connection';
 import { buildCatalog } from '../build-catalog';
 import { resolveTargets } from '../resolve-targets';
 import { type Target } from '../../kernel/target';
+import { NO_SIGNALS } from '../../kernel/upstream-signals';
+import { readHeaderSignals } from '../../providers/signals/read-signals';
 import { seededRng } from './strategy-fixtures.testkit';
 import { createStrategyStore, type RequestHints } from './strategy-store';
 
@@ -73,7 +75,7 @@ describe('strategy store (memory the learn stage feeds)', () => {
     store.order(combo, second, hints(), 2);
     const b = second[1];
     if (!b) throw new Error('no b');
-    store.served(b, {}, 100, 3);
+    store.served(b, NO_SIGNALS, 100, 3);
     expect(names(store.order(combo, plan(), hints(), 4))).toEqual(['b', 'a', 'c']);
   });
 
@@ -86,9 +88,9 @@ describe('strategy store (memory the learn stage feeds)', () => {
     const b = targets[1];
     if (!b) throw new Error('no b');
     // `mine` never planned b: its served() has no combo to remember b for; `other` does.
-    mine.served(b, {}, 100, 2);
+    mine.served(b, NO_SIGNALS, 100, 2);
     expect(names(mine.order(combo, plan(), hints(), 3))).toEqual(['a', 'b', 'c']);
-    other.served(b, {}, 100, 2);
+    other.served(b, NO_SIGNALS, 100, 2);
     expect(names(other.order(combo, plan(), hints(), 3))).toEqual(['b', 'a', 'c']);
   });
 
@@ -130,15 +132,11 @@ describe('strategy store (memory the learn stage feeds)', () => {
     const serve = (i: number, util: string, resetInS: number) => {
       const t = plan()[i];
       if (!t) throw new Error('no target');
-      store.served(
-        t,
-        {
-          'anthropic-ratelimit-unified-5h-utilization': util,
-          'anthropic-ratelimit-unified-5h-reset': String(Math.floor(now / 1000) + resetInS),
-        },
-        50,
-        now,
-      );
+      const headers = {
+        'anthropic-ratelimit-unified-5h-utilization': util,
+        'anthropic-ratelimit-unified-5h-reset': String(Math.floor(now / 1000) + resetInS),
+      };
+      store.served(t, readHeaderSignals(200, headers, now), 50, now);
     };
     serve(0, '0.2', 4 * 3600);
     serve(1, '0.5', 600);
@@ -152,8 +150,8 @@ describe('strategy store (memory the learn stage feeds)', () => {
     const h = setup('leeway');
     const [a, b] = h.plan();
     if (!a || !b) throw new Error('targets');
-    store.served(a, { 'anthropic-ratelimit-unified-5h-utilization': '0.9' }, 10, 0);
-    store.served(b, { 'anthropic-ratelimit-unified-5h-utilization': '0.1' }, 10, 0);
+    store.served(a, readHeaderSignals(200, { 'anthropic-ratelimit-unified-5h-utilization': '0.9' }, 0), 10, 0);
+    store.served(b, readHeaderSignals(200, { 'anthropic-ratelimit-unified-5h-utilization': '0.1' }, 0), 10, 0);
     // 10 % left still ranks before unknown (c): leeway trusts what the provider said.
     expect(names(store.order(h.combo, h.plan(), hints(), 1))).toEqual(['b', 'a', 'c']);
     const c = setup('cost-optimized');
@@ -168,7 +166,7 @@ describe('strategy store (memory the learn stage feeds)', () => {
     store.order(combo, candidates, hints({ conversation: 'prefix:x' }), 1);
     const c = candidates[2];
     if (!c) throw new Error('no c');
-    store.served(c, {}, 5, 2);
+    store.served(c, NO_SIGNALS, 5, 2);
     expect(names(store.order(combo, plan(), hints({ conversation: 'prefix:x' }), 3))[0]).toBe('c');
     expect(names(store.order(combo, plan(), hints({ conversation: 'prefix:y' }), 3))[0]).toBe('a');
     expect(store.wantsConversation(combo)).toBe(true);
@@ -191,7 +189,7 @@ describe('strategy store (memory the learn stage feeds)', () => {
         code: 'array_above_max_length',
       },
     });
-    store.failed(a, { kind: 'response', status: 400, headers: {}, bodyText }, 2, tools(140));
+    store.failed(a, { kind: 'response', status: 400, headers: {}, bodyText, signals: NO_SIGNALS }, 2, tools(140));
     expect(names(store.order(combo, plan(), hints({ body: tools(129) }), 3))).toEqual(['b', 'c', 'a']);
     expect(names(store.order(combo, plan(), hints({ body: tools(128) }), 3))).toEqual(['a', 'b', 'c']);
     expect(names(store.order(combo, plan(), hints({ body: null }), 3))).toEqual(['a', 'b', 'c']);
@@ -202,10 +200,14 @@ describe('strategy store (memory the learn stage feeds)', () => {
     const { combo, plan } = setup('priority');
     const [a] = plan();
     if (!a) throw new Error('no a');
-    store.failed(a, { kind: 'response', status: 402, headers: {}, bodyText: 'payment required' }, 1);
+    store.failed(
+      a,
+      { kind: 'response', status: 402, headers: {}, bodyText: 'payment required', signals: NO_SIGNALS },
+      1,
+    );
     expect(names(store.order(combo, plan(), hints({ emergencyFallback: true }), 2))).toEqual(['b', 'c', 'a']);
     expect(names(store.order(combo, plan(), hints({ emergencyFallback: false }), 2))).toEqual(['a', 'b', 'c']);
-    store.served(a, {}, 10, 3);
+    store.served(a, NO_SIGNALS, 10, 3);
     expect(names(store.order(combo, plan(), hints({ emergencyFallback: true }), 4))).toEqual(['a', 'b', 'c']);
   });
 
@@ -215,7 +217,7 @@ describe('strategy store (memory the learn stage feeds)', () => {
       const { combo, plan } = setup(s);
       const [a] = plan();
       if (!a) throw new Error('no a');
-      store.failed(a, { kind: 'response', status: 503, headers: {}, bodyText: 'overloaded' }, 1);
+      store.failed(a, { kind: 'response', status: 503, headers: {}, bodyText: 'overloaded', signals: NO_SIGNALS }, 1);
       for (let i = 0; i < 20; i++) expect(names(store.order(combo, plan(), hints(), 2))[0], s).not.toBe('a');
     }
   });
@@ -255,8 +257,8 @@ describe('strategy store (memory the learn stage feeds)', () => {
       const [a, b, c] = candidates;
       if (!a || !b || !c) throw new Error('targets');
       // c fails twice: clearly the worst. a is penalised by its pool.
-      store.failed(c, { kind: 'response', status: 429, headers: {}, bodyText: 'rate limited' }, 1);
-      store.failed(c, { kind: 'response', status: 429, headers: {}, bodyText: 'rate limited' }, 1);
+      store.failed(c, { kind: 'response', status: 429, headers: {}, bodyText: 'rate limited', signals: NO_SIGNALS }, 1);
+      store.failed(c, { kind: 'response', status: 429, headers: {}, bodyText: 'rate limited', signals: NO_SIGNALS }, 1);
       store.order(combo, candidates, hints(), 2);
       const penalized = new Set([a.connection.view.id]);
       // Two left after the gate (the third held), in its blunt order: unpenalised first, then a.

@@ -1,6 +1,6 @@
 import type { ComboView } from '../../../src-shared/domain/combo';
+import type { UpstreamSignals } from '../../kernel/upstream-signals';
 import { priceOf } from '../../quota/engine/price-table';
-import { readSaturation } from '../../quota/runtime/saturation-headers';
 import type { UpstreamOutcome } from '../../kernel/attempt-outcome';
 import type { RuntimeConnection } from '../../kernel/catalog';
 import type { Target } from '../../kernel/target';
@@ -9,9 +9,8 @@ import { NO_HEALTH, NO_USAGE, type CandidateFacts, type HealthFacts, type UsageF
 import { countsAsFailure, failedHealth, pickedUsage, servedHealth } from './health-memory';
 import { contextWindowOf } from './model-context-windows';
 import { orderByStrategy } from './order-strategy';
-import { observeQuota, quotaFactsOf, saysQuota, type QuotaMemory } from './quota-memory';
+import { observeQuota, quotaFactsOf, type QuotaMemory } from './quota-memory';
 import { shuffle } from './random-orders';
-import { emptyResetTimes, readResetsInto } from './reset-headers';
 import {
   DEFAULT_STICKY_LIMIT,
   EMPTY_PICKS,
@@ -68,12 +67,7 @@ export interface StrategyStore {
   /** The strategy picked `target` for a request no pin decided. */
   picked(combo: ComboView, target: Target, candidates: readonly Target[]): void;
   /** A served answer: health, latency, quota windows, last known good, the conversation's home. */
-  served(
-    target: Target,
-    headers: Record<string, string | string[] | undefined>,
-    ttfbMs: number | null,
-    now: number,
-  ): void;
+  served(target: Target, signals: UpstreamSignals, ttfbMs: number | null, now: number): void;
   /** A failed attempt: health, ROUTE-4's tool limit, ROUTE-5's budget mark. */
   failed(target: Target, outcome: UpstreamOutcome, now: number, body?: Buffer | null): void;
 }
@@ -130,7 +124,6 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
   const toolLimits = new Map<string, number>();
   const budgetFailed = new Set<string>();
   // Filled and read within one synchronous `served` call, so one record serves every response.
-  const resetScratch = emptyResetTimes();
 
   const toolsOf = (p: Planned, body: Buffer | null): number => {
     if (p.tools === null && body !== null) p.tools = countTools(body);
@@ -309,16 +302,14 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
           (decks.get(combo.name) ?? []).filter((k) => k !== key),
         );
     },
-    served(target, headers, ttfbMs, now) {
+    served(target, signals, ttfbMs, now) {
       const id = idOf(target);
       health.set(id, servedHealth(health.get(id), ttfbMs));
       budgetFailed.delete(id);
-      const readings = readSaturation(headers);
-      const resets = readResetsInto(headers, now, resetScratch);
-      if (saysQuota(readings, resets)) {
+      if (signals.windows.length > 0) {
         let memory = quota.get(id);
         if (!memory) quota.set(id, (memory = new Map()));
-        observeQuota(memory, readings, resets, now);
+        observeQuota(memory, signals.windows, now);
       }
       const p = planOf(target);
       if (!p?.combo) return;

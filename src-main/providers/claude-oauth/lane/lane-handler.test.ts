@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { parseUnifiedHeaders } from './unified-headers';
 import { applyClaimOutcome, planWallResponse, settleClaim, type ClaimOutcome } from './lane-handler';
 import { EMPTY_LANE_STORE, getLaneEntry, shouldSendSlow } from './lane-store';
 import { activeStore, half, KEY, LOW_ONLY, NOW, OPTED_OUT, respond, unified, wallHeaders } from './lane.testkit';
@@ -59,7 +60,7 @@ describe('TEST-6 claude-low-priority-mode', () => {
   });
 
   it('RESET-2, LOWP-4: the async split plans the claim, and applying a failure after a sibling opened the lane re-joins it', async () => {
-    const input = { key: KEY, ...wall429 };
+    const input = { key: KEY, status: 429, sentSlow: false, unified: parseUnifiedHeaders(wall429.headers) };
     const plan = planWallResponse(EMPTY_LANE_STORE, input, BOTH, NOW, half);
     expect(plan.kind).toBe('claim');
     if (plan.kind !== 'claim') return;

@@ -1,16 +1,16 @@
-import type { HeaderSource } from './header-source';
 import { tryActivate } from './lane-activation';
 import { hasAnyOptIn, type LaneOptIns } from './lane-config';
 import { observeSlowResponse } from './lane-observe';
 import { expireLane, type LaneDecision, type LaneEntry } from './lane-state';
 import { getLaneEntry, putLaneEntry, type LaneStore } from './lane-store';
-import { isAtWall, parseUnifiedHeaders, type UnifiedHeaders } from './unified-headers';
+import { isAtWall, type UnifiedHeaders } from './unified-headers';
 
 /** One upstream response, after the executor's own 400-driven retries (LOWP-12). */
 export interface LaneResponseInput {
   key: string;
   status: number;
-  headers: HeaderSource;
+  /** The response's unified headers, parsed once per response by the caller (issue 22 step 3). */
+  unified: UnifiedHeaders;
   /** Whether this request went out with `anthropic-usage-limit: slow`. */
   sentSlow: boolean;
   /** Absolute instant this request may wait until (LOWP-9); see `laneWaitDeadline`. */
@@ -66,7 +66,7 @@ export function planWallResponse(
   random: () => number,
 ): LanePlan {
   const { key, status, sentSlow } = input;
-  const headers = parseUnifiedHeaders(input.headers);
+  const headers = input.unified;
   const entry = expireLane(getLaneEntry(state, key), now);
   if (entry.phase.kind === 'active') {
     if (!sentSlow) return decided(state, key, entry, status === 429 && isAtWall(headers) ? ACCEPTED : NONE);

@@ -1,6 +1,7 @@
 import type { HeaderRecord } from './header-source';
 import type { LaneOptIns } from './lane-config';
 import { handleUsageLimitResponse, type LaneDeps, type LaneResult } from './lane-handler';
+import { parseUnifiedHeaders } from './unified-headers';
 import { EMPTY_LANE_STORE, type LaneStore } from './lane-store';
 
 /** Fixed instants of the `claude-low-priority-mode` suite (REFERENCE-NOTES §7.6). */
@@ -53,7 +54,7 @@ export function respond(
   const input = {
     key: init.key ?? KEY,
     status: init.status,
-    headers: init.headers ?? {},
+    unified: parseUnifiedHeaders(init.headers ?? {}),
     sentSlow: init.sentSlow ?? true,
     ...(init.waitDeadlineMs !== undefined ? { waitDeadlineMs: init.waitDeadlineMs } : {}),
   };

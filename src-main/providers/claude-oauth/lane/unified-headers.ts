@@ -50,7 +50,11 @@ function parseSlowOffer(raw: string | undefined): SlowOffer | undefined {
 
 /** Reads every `anthropic-ratelimit-unified-*` header the lane state machine uses (§7.2). */
 export function parseUnifiedHeaders(source: HeaderSource): UnifiedHeaders {
-  const map = toHeaderMap(source);
+  return unifiedFromMap(toHeaderMap(source));
+}
+
+/** `parseUnifiedHeaders` over headers already flattened (see `readClaudeUnified`). */
+export function unifiedFromMap(map: ReadonlyMap<string, string>): UnifiedHeaders {
   const text = (suffix: string): string | undefined => map.get(UNIFIED_PREFIX + suffix);
   const num = (suffix: string): number | undefined => readNonNegative(text(suffix));
   const out: UnifiedHeaders = {

@@ -39,7 +39,11 @@ function collectWindows(map: ReadonlyMap<string, string>): Record<string, UsageW
 
 /** Parses every unified usage header for the UI; null when the response carries none. */
 export function parseUsageWindows(source: HeaderSource): UsageWindows | null {
-  const map = toHeaderMap(source);
+  return usageFromMap(toHeaderMap(source));
+}
+
+/** `parseUsageWindows` over headers already flattened (see `readClaudeUnified`). */
+export function usageFromMap(map: ReadonlyMap<string, string>): UsageWindows | null {
   if (![...map.keys()].some((name) => name.startsWith(UNIFIED_PREFIX))) return null;
   const text = (suffix: string): string | undefined => map.get(UNIFIED_PREFIX + suffix);
   const windows = collectWindows(map);

@@ -1,10 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { NOW } from './classify.testkit';
-import { MAX_RETRY_HINT_MS } from './durations';
-import { normalizeHeaders } from './headers';
-import { findRetryHint, headerRetryHintMs, parseRateLimitResetHeaders, parseRetryAfter } from './retry-hints';
+import { NOW } from '../../resilience/classify/classify.testkit';
+import { MAX_RETRY_HINT_MS } from '../../resilience/classify/durations';
+import { findRetryHint } from '../../resilience/classify/retry-hints';
+import type { ResponseHeaders } from '../provider-hooks';
+import { readHeaderSignals } from './read-signals';
+import { parseRetryAfter } from './retry-headers';
 
-const h = (headers: Record<string, string | string[]>) => normalizeHeaders(headers);
+// Issue 22 step 3: the adapter reads the headers once; the classifier picks its hint from the signals.
+const h = (headers: Record<string, string | string[]>): ResponseHeaders => headers;
+const hintOf = (headers: ResponseHeaders, status: number, text = '') =>
+  findRetryHint(readHeaderSignals(status, headers, NOW), status, text, NOW);
+/** The header-only wait, as the classifier sees it for `status`. */
+const headerRetryHintMs = (headers: ResponseHeaders, status: number, _now: number) =>
+  hintOf(headers, status)?.ms ?? null;
+const parseRateLimitResetHeaders = headerRetryHintMs;
 const at = (offsetMs: number) => new Date(NOW + offsetMs);
 
 describe('Retry-After parsing', () => {
@@ -122,11 +131,11 @@ describe('retry hint precedence', () => {
   });
 
   it('COOL-4: a header hint is marked header, a text hint body, and a zero wait is none', () => {
-    expect(findRetryHint(h({ 'retry-after': '5' }), 429, 'try again in 20s', NOW)).toEqual({
+    expect(hintOf(h({ 'retry-after': '5' }), 429, 'try again in 20s')).toEqual({
       ms: 5_000,
       source: 'header',
     });
-    expect(findRetryHint(h({}), 429, 'please try again in 20s.', NOW)).toEqual({ ms: 20_000, source: 'body' });
-    expect(findRetryHint(h({ 'retry-after': '0' }), 429, 'slow down', NOW)).toBeNull();
+    expect(hintOf(h({}), 429, 'please try again in 20s.')).toEqual({ ms: 20_000, source: 'body' });
+    expect(hintOf(h({ 'retry-after': '0' }), 429, 'slow down')).toBeNull();
   });
 });

@@ -1,0 +1,138 @@
+import type { SignalWindow, WindowSignal } from '../../kernel/upstream-signals';
+import type { ResponseHeaders } from '../provider-hooks';
+
+/*
+ * The provider's own account of its windows (QPIPE-6, ROUTE-2), from any response. Fills: Claude
+ * subscriptions' `anthropic-ratelimit-unified-{5h,7d}-utilization` (fractions), Codex's
+ * `x-codex-{primary,secondary}-used-percent` (percent; `-window-minutes` names the window), and
+ * `x-ratelimit-limit/remaining-*` or `anthropic-ratelimit-*-limit/remaining` pairs (a short window).
+ * Resets: unified `-reset` (epoch s), Codex `-reset-after-seconds`, Anthropic API keys' RFC 3339
+ * `anthropic-ratelimit-{requests,tokens}-reset`, OpenAI's `x-ratelimit-reset-*` durations.
+ */
+
+function first(headers: ResponseHeaders, name: string): string | null {
+  const v = headers[name];
+  const s = (Array.isArray(v) ? v[0] : v)?.trim();
+  return s === undefined || s === '' ? null : s;
+}
+
+function numberOf(headers: ResponseHeaders, name: string): number | null {
+  const raw = first(headers, name);
+  const n = raw === null ? NaN : Number(raw);
+  return Number.isFinite(n) ? n : null;
+}
+
+const clamp01 = (n: number) => (n < 0 ? 0 : n > 1 ? 1 : n);
+
+/** A Codex window by its announced length: up to a day counts as the 5 h window, longer as the weekly. */
+function codexWindow(headers: ResponseHeaders, which: 'primary' | 'secondary'): SignalWindow {
+  const minutes = numberOf(headers, `x-codex-${which}-window-minutes`);
+  if (minutes === null) return which === 'primary' ? '5h' : '7d';
+  return minutes <= 24 * 60 ? '5h' : '7d';
+}
+
+function ratio(headers: ResponseHeaders, limitName: string, remainingName: string): number | null {
+  const limit = numberOf(headers, limitName);
+  const remaining = numberOf(headers, remainingName);
+  if (limit === null || remaining === null || limit <= 0) return null;
+  return clamp01((limit - remaining) / limit);
+}
+
+type Fill = readonly [SignalWindow, number];
+
+/** Every fill the headers state, in a fixed order (a later one for the same window wins). */
+function fills(headers: ResponseHeaders): Fill[] {
+  const out: Fill[] = [];
+  const u5 = numberOf(headers, 'anthropic-ratelimit-unified-5h-utilization');
+  if (u5 !== null) out.push(['5h', clamp01(u5)]);
+  const u7 = numberOf(headers, 'anthropic-ratelimit-unified-7d-utilization');
+  if (u7 !== null) out.push(['7d', clamp01(u7)]);
+  const primary = numberOf(headers, 'x-codex-primary-used-percent');
+  if (primary !== null) out.push([codexWindow(headers, 'primary'), clamp01(primary / 100)]);
+  const secondary = numberOf(headers, 'x-codex-secondary-used-percent');
+  if (secondary !== null) out.push([codexWindow(headers, 'secondary'), clamp01(secondary / 100)]);
+  const requests =
+    ratio(headers, 'x-ratelimit-limit-requests', 'x-ratelimit-remaining-requests') ??
+    ratio(headers, 'anthropic-ratelimit-requests-limit', 'anthropic-ratelimit-requests-remaining');
+  if (requests !== null) out.push(['requests', requests]);
+  const tokens =
+    ratio(headers, 'x-ratelimit-limit-tokens', 'x-ratelimit-remaining-tokens') ??
+    ratio(headers, 'anthropic-ratelimit-tokens-limit', 'anthropic-ratelimit-tokens-remaining');
+  if (tokens !== null) out.push(['tokens', tokens]);
+  return out;
+}
+
+/** OpenAI's `x-ratelimit-reset-*` durations: `1s`, `6m0s`, `2m59.56s`, `20ms`, `1h2m`. */
+export function parseDurationMs(text: string): number | null {
+  let total = 0;
+  let matched = '';
+  for (const m of text.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g)) {
+    const n = Number(m[1]);
+    const unit = m[2];
+    total += unit === 'ms' ? n : unit === 's' ? n * 1000 : unit === 'm' ? n * 60_000 : n * 3_600_000;
+    matched += m[0];
+  }
+  return matched === text && matched !== '' ? Math.round(total) : null;
+}
+
+function epochSeconds(headers: ResponseHeaders, name: string): number | null {
+  const n = Number(first(headers, name) ?? NaN);
+  return Number.isFinite(n) && n > 0 ? n * 1000 : null;
+}
+
+function afterSeconds(headers: ResponseHeaders, name: string, now: number): number | null {
+  const n = Number(first(headers, name) ?? NaN);
+  return Number.isFinite(n) && n >= 0 ? now + n * 1000 : null;
+}
+
+// Anthropic sends one timestamp in several reset headers, response after response: parse it once.
+let lastIsoText = '';
+let lastIsoValue = NaN;
+
+function isoDate(headers: ResponseHeaders, name: string): number | null {
+  const raw = first(headers, name);
+  if (raw === null) return null;
+  if (raw !== lastIsoText) {
+    lastIsoText = raw;
+    lastIsoValue = Date.parse(raw);
+  }
+  return Number.isFinite(lastIsoValue) ? lastIsoValue : null;
+}
+
+function duration(headers: ResponseHeaders, name: string, now: number): number | null {
+  const raw = first(headers, name);
+  const ms = raw === null ? null : parseDurationMs(raw);
+  return ms === null ? null : now + ms;
+}
+
+/** Each window's reset (epoch ms) or null; the first header that names a window wins. */
+function resets(headers: ResponseHeaders, now: number): Record<SignalWindow, number | null> {
+  return {
+    '5h':
+      epochSeconds(headers, 'anthropic-ratelimit-unified-5h-reset') ??
+      afterSeconds(headers, 'x-codex-primary-reset-after-seconds', now),
+    '7d':
+      epochSeconds(headers, 'anthropic-ratelimit-unified-7d-reset') ??
+      afterSeconds(headers, 'x-codex-secondary-reset-after-seconds', now),
+    requests:
+      isoDate(headers, 'anthropic-ratelimit-requests-reset') ?? duration(headers, 'x-ratelimit-reset-requests', now),
+    tokens: isoDate(headers, 'anthropic-ratelimit-tokens-reset') ?? duration(headers, 'x-ratelimit-reset-tokens', now),
+  };
+}
+
+const WINDOW_ORDER: readonly SignalWindow[] = ['5h', '7d', 'requests', 'tokens'];
+
+/**
+ * The windows a response states: each fill with its window's reset, then each window stated by a
+ * reset alone (`used: null`). Null when the headers state none (the common case: nothing allocated).
+ */
+export function readWindows(headers: ResponseHeaders, now: number): WindowSignal[] | null {
+  const found = fills(headers);
+  const at = resets(headers, now);
+  const out: WindowSignal[] = found.map(([name, used]) => ({ name, used, resetAt: at[name] }));
+  for (const name of WINDOW_ORDER) {
+    const resetAt = at[name];
+    if (resetAt !== null && !found.some(([w]) => w === name)) out.push({ name, used: null, resetAt });
+  }
+  return out.length === 0 ? null : out;
+}
