@@ -1,9 +1,10 @@
-import { StringDecoder } from 'node:string_decoder';
 import { errors } from 'undici';
 import type { UpstreamAnswer } from '../../kernel/upstream-answer';
 import type { ChunkWatch } from '../../resilience/watchdog/stream-watchdog';
 import type { WireFormat } from '../../../src-shared/domain/connection';
-import { createEventSpotter, firstEventOf, statusOfErrorEvent, streamEndOf } from '../wire/sse-scan';
+import { createSseReader } from '../../kernel/sse/sse-reader';
+import { chainObservers, watchObserver } from '../wire/chunk-observer';
+import { statusOfErrorEvent, streamEndOf } from '../wire/stream-end';
 import type { Usage, UsageTap } from '../wire/usage-tap';
 import { isErrorObject, statusOfErrorObject } from '../../translate/error-body';
 import { TranslationFailure } from '../../translate/translation-failure';
@@ -62,12 +63,12 @@ export function readAnswerStart(
 ): Promise<AnswerStart> {
   const body = upstream.body;
   const chunks: Buffer[] = [];
-  /** What the decoder made of `chunks`, kept so the first event is read without decoding twice. */
-  const texts: string[] = [];
   let size = 0;
   let firstByteAt: number | null = null;
-  const spotter = sse ? createEventSpotter() : null;
-  const decoder = sse ? new StringDecoder('utf8') : null;
+  // The usage tap and the watchdog read every upstream read, these first ones here and the rest in the relay.
+  const observers = chainObservers(watch ? [tap, watchObserver(watch)] : [tap]);
+  // The SSE reader's events mode, until the first event: it holds nothing the chunks do not (views).
+  const events = sse ? createSseReader({ overCap: 'skip' }) : null;
 
   return new Promise((resolve) => {
     const finish = (start: AnswerStart) => {
@@ -78,8 +79,9 @@ export function readAnswerStart(
     };
     const onData = (chunk: Buffer) => {
       firstByteAt ??= now();
-      const verdict = watch?.(chunk);
-      if (verdict?.kind === 'abort') {
+      observers.onChunk(chunk);
+      const verdict = observers.cut;
+      if (verdict !== null) {
         // Only this attempt ends (WATCH-6): destroying the body cancels the upstream request.
         body.on('error', ignore);
         body.destroy();
@@ -91,14 +93,8 @@ export function readAnswerStart(
       }
       chunks.push(chunk);
       size += chunk.length;
-      tap.push(chunk);
-      let spotted = false;
-      if (spotter !== null && decoder !== null) {
-        const text = decoder.write(chunk);
-        texts.push(text);
-        spotted = spotter.push(text);
-      }
-      if (!spotted && size <= (sse ? SSE_HOLD_CAP : ANSWER_HOLD_CAP)) return;
+      const first = events === null ? undefined : events.push(chunk)[0];
+      if (first === undefined && size <= (sse ? SSE_HOLD_CAP : ANSWER_HOLD_CAP)) return;
       body.pause();
       // An error while paused must not go unheard before the relay attaches its own listener.
       body.on('error', ignore);
@@ -109,7 +105,6 @@ export function readAnswerStart(
         firstByteAt,
         usage: null,
       };
-      const first = spotted && sse ? firstEventOf(texts.length === 1 ? (texts[0] ?? '') : texts.join('')) : undefined;
       if (first && sse && streamEndOf(sse, first) === 'error')
         return finish({ kind: 'stream_error', status: statusOfErrorEvent(first), bodyText: first.data, held });
       finish(held);

@@ -1,11 +1,10 @@
 import type { ServerResponse } from 'node:http';
 import type { ChunkWatch } from '../../resilience/watchdog/stream-watchdog';
-import type { WatchdogDecision } from '../../resilience/watchdog/throughput-meter';
 import type { AnswerStart } from './answer-start';
 import type { WireFormat } from '../../../src-shared/domain/connection';
 import { TranslationFailure } from '../../translate/translation-failure';
-import { createLastEventKeeper } from '../wire/last-event';
-import { streamEndOf } from '../wire/sse-scan';
+import { chainObservers, watchObserver, type ChunkObserver, type StreamCut } from '../wire/chunk-observer';
+import { createStreamEndKeeper } from '../wire/stream-end';
 import { headerValue } from '../wire/header-value';
 import { createSecretScrubber } from './secret-scrubber';
 import { isShuttingDown } from '../stages/in-flight';
@@ -76,7 +75,7 @@ const UNTERMINATED: Record<WireFormat, string> = {
   responses: 'Leeway: the upstream stream ended without response.completed; the answer is incomplete',
 };
 
-function tooSlow(decision: Extract<WatchdogDecision, { kind: 'abort' }>): string {
+function tooSlow(decision: StreamCut): string {
   return `Leeway: the upstream produced ${decision.bytesPerSecond.toFixed(1)} useful bytes/s over the last ${decision.windowMs / 1000} s; the stream was cut and the answer is incomplete`;
 }
 
@@ -105,8 +104,17 @@ export function relayResponse(res: ServerResponse, input: RelayInput): Promise<R
   // Headers may already be out: a keep-alive stream opened while the request waited in the lane.
   if (!res.headersSent)
     res.writeHead(upstream.statusCode, clientHeaderList(upstream.headers, input.headers, input.secrets));
-  // Issue 21 §5: an upstream that echoes its credential in the body (an error event mid-stream) is masked.
+  // The stream's observers, composed once: the usage tap and the watchdog read the upstream's reads
+  // (they saw the held ones before the commit); the scrubber masks the connection's credentials
+  // (issue 21 §5: an upstream that echoes its key mid-stream); the keeper reads what the client got.
+  const list: ChunkObserver[] = watch ? [tap, watchObserver(watch)] : [tap];
+  const clientSide = list.length;
   const scrub = createSecretScrubber(input.secrets);
+  if (scrub) list.push(scrub);
+  // Only the head of the newest event block is kept, enough to read how the stream ended.
+  const ends = isSse ? createStreamEndKeeper(format) : null;
+  if (ends) list.push(ends);
+  const observers = chainObservers(list);
 
   if (start.ended) {
     // The whole body was held and checked: one write, and its usage is already known.
@@ -114,13 +122,13 @@ export function relayResponse(res: ServerResponse, input: RelayInput): Promise<R
       const lastAt = start.chunks.length - 1;
       for (let i = 0; i < lastAt; i++) {
         const chunk = start.chunks[i];
-        const out = chunk && scrub ? scrub.push(chunk) : chunk;
+        const out = chunk ? observers.onChunk(chunk, clientSide) : null;
         if (out) res.write(out);
       }
       let last = start.chunks[lastAt];
-      if (scrub && last) {
-        const out = scrub.push(last);
-        const rest = scrub.end();
+      if (last) {
+        const out = observers.onChunk(last, clientSide);
+        const rest = observers.onEnd();
         last = out && rest ? Buffer.concat([out, rest]) : (out ?? rest ?? undefined);
       }
       // Settled once: a second resolve() is a no-op for the promise but still a trip into Node's
@@ -144,8 +152,6 @@ export function relayResponse(res: ServerResponse, input: RelayInput): Promise<R
     });
   }
 
-  // Only the head of the newest event block is kept, enough to read how the stream ended.
-  const ends = isSse ? createLastEventKeeper() : null;
   const trailer = input.trailer ?? '';
 
   return new Promise((resolve) => {
@@ -165,31 +171,25 @@ export function relayResponse(res: ServerResponse, input: RelayInput): Promise<R
         settle(false, 'client_closed');
       }
     };
-    const send = (read: Buffer) => {
-      const chunk = scrub ? scrub.push(read) : read;
+    const send = (chunk: Buffer | null) => {
       if (chunk === null) return;
-      ends?.push(chunk);
       if (!res.write(chunk)) {
         body.pause();
         res.once('drain', onDrain);
       }
     };
     res.on('close', onClose);
-    for (const chunk of start.chunks) send(chunk);
+    for (const chunk of start.chunks) send(observers.onChunk(chunk, clientSide));
     const onData = (chunk: Buffer) => {
-      tap.push(chunk);
-      send(chunk);
-      const verdict = watch?.(chunk);
-      if (verdict?.kind === 'abort') cut(verdict);
+      send(observers.onChunk(chunk));
+      const verdict = observers.cut;
+      if (verdict !== null) cut(verdict);
     };
     body.on('data', onData);
     const onEnd = () => {
-      const rest = scrub?.end() ?? null;
-      if (rest) {
-        ends?.push(rest);
-        res.write(rest);
-      }
-      const end = ends ? streamEndOf(format, ends.last()) : 'terminal';
+      const rest = observers.onEnd();
+      if (rest) res.write(rest);
+      const end = ends ? ends.end() : 'terminal';
       if (end === 'missing')
         return res.end(`${trailer}${streamErrorFrame(format, UNTERMINATED[format], 'upstream_invalid_response')}`, () =>
           settle(false, 'upstream_invalid_response'),
@@ -219,7 +219,7 @@ export function relayResponse(res: ServerResponse, input: RelayInput): Promise<R
       }
     };
     /** WATCH-6/7: after commit the stream is never replayed; an honest error event ends it, settled once. */
-    const cut = (verdict: Extract<WatchdogDecision, { kind: 'abort' }>) => {
+    const cut = (verdict: StreamCut) => {
       body.off('data', onData);
       body.off('end', onEnd);
       body.off('error', onError);
