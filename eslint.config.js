@@ -27,6 +27,44 @@ function restrict({ names = [], patterns = [] }) {
 }
 
 const builtinNames = (message) => nodeBuiltins.paths.map((name) => ({ name, message }));
+
+/** Renderer test code: component tests, their fake core and helpers; `*.real.*` also reach the real core. */
+const rendererRealFiles = ['src-renderer/**/*.real.{ts,tsx}', 'src-renderer/**/*.real.test.{ts,tsx}'];
+const rendererTestFiles = ['src-renderer/**/*.test.{ts,tsx}', 'src-renderer/testing/**', ...rendererRealFiles];
+
+/** What src-renderer may import: never Node or Electron; tests may use testing/; real-core tests, src-main/testing/. */
+function rendererImports({ tests, realCore = false }) {
+  const browser = `src-renderer runs in the browser. ${nodeMessage}`;
+  return {
+    names: [
+      ...builtinNames(browser),
+      { name: 'electron', message: `${electronMessage} The renderer talks to the core through window.leeway.` },
+      { name: 'better-sqlite3', message: 'The renderer never touches the database.' },
+    ],
+    patterns: [
+      { regex: nodeBuiltins.regex, message: browser },
+      { regex: '^electron/', message: electronMessage },
+      realCore
+        ? {
+            regex: '^(\\.{1,2}/)+(.*/)?src-main(/(?!testing/)|$)',
+            message: 'A *.real test reaches the core only through src-main/testing (renderer-core.ts).',
+          }
+        : {
+            regex: importsOf('src-main'),
+            message: 'src-renderer must not import src-main; use the contract in src-shared.',
+          },
+      ...(tests
+        ? []
+        : [
+            {
+              regex: importsOf('testing'),
+              message: 'Production renderer code must not import test helpers (testing/).',
+            },
+            { regex: '\\.real(\\.test)?$', message: 'Production renderer code must not import *.real test code.' },
+          ]),
+    ],
+  };
+}
 const sourceFiles = ['src-main/**/*.{ts,tsx}', 'src-shared/**/*.{ts,tsx}', 'src-renderer/**/*.{ts,tsx}'];
 const nodeMessage = 'Node built-ins belong in src-main.';
 const electronMessage = "Only src-main/shell may import 'electron'.";
@@ -148,24 +186,22 @@ export default defineConfig(
     },
   },
   {
+    // Production renderer code: the browser, the contract, and nothing made for tests.
     files: ['src-renderer/**/*.{ts,tsx}'],
-    rules: {
-      'no-restricted-imports': restrict({
-        names: [
-          ...builtinNames(`src-renderer runs in the browser. ${nodeMessage}`),
-          { name: 'electron', message: `${electronMessage} The renderer talks to the core through window.leeway.` },
-          { name: 'better-sqlite3', message: 'The renderer never touches the database.' },
-        ],
-        patterns: [
-          { regex: nodeBuiltins.regex, message: `src-renderer runs in the browser. ${nodeMessage}` },
-          { regex: '^electron/', message: electronMessage },
-          {
-            regex: importsOf('src-main'),
-            message: 'src-renderer must not import src-main; use the contract in src-shared.',
-          },
-        ],
-      }),
-    },
+    ignores: rendererTestFiles,
+    rules: { 'no-restricted-imports': restrict(rendererImports({ tests: false })) },
+  },
+  {
+    // Component tests and their fake core (src-renderer/testing/): still browser code, never the core.
+    files: rendererTestFiles,
+    ignores: rendererRealFiles,
+    rules: { 'no-restricted-imports': restrict(rendererImports({ tests: true })) },
+  },
+  {
+    // `*.real.*`: the behaviour-heavy flows against the core's real handlers, built by
+    // src-main/testing/renderer-core.ts. They alone cross into src-main, and only into its testing/.
+    files: rendererRealFiles,
+    rules: { 'no-restricted-imports': restrict(rendererImports({ tests: true, realCore: true })) },
   },
   {
     files: ['src-main/**/*.{ts,tsx}'],

@@ -36,9 +36,9 @@ export const ENV_GROUPS = [
     ],
   ],
   [
-    'leeway claude',
+    'leeway claude, leeway conformance',
     [
-      ['LEEWAY_KEY', 'Local key to give Claude Code (default: <data-dir>/cli-key, created on first use)'],
+      ['LEEWAY_KEY', 'Local key for Claude Code or the suite (default: <data-dir>/cli-key, created on first use)'],
       ['PATH', 'The first claude on it runs; else the @anthropic-ai/claude-code installed beside Leeway'],
       ['LEEWAY_FROM_SOURCE', 'Development: 1 runs src-main/headless.ts through tsx instead of the build'],
     ],
@@ -120,6 +120,9 @@ export function helpText(version) {
     '  leeway [start] [options]   Run the proxy + web dashboard in this terminal (Ctrl-C stops it)',
     '  leeway claude [args...]    Run Claude Code through Leeway; starts Leeway in the background',
     '                               when none runs on the data directory, and passes args to claude',
+    '  leeway conformance [...]   Run the conformance suite (a source checkout): against the Leeway',
+    '                               running on the data directory, or --self, or --url/--key for any',
+    '                               gateway; conformance --help lists its flags',
     '  leeway stop                Stop the Leeway running on the data directory',
     '  leeway --version           Print the version',
     '  leeway --help              This help',

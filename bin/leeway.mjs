@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 // `leeway`, the command `npm install -g` puts on PATH (package.json "bin"). Runs the headless
-// proxy + web dashboard (`leeway start`), Claude Code through it (`leeway claude`), or stops it.
+// proxy + web dashboard (`leeway start`), Claude Code through it (`leeway claude`), the conformance
+// suite against it or any gateway (`leeway conformance`), or stops it.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { runClaudeCommand } from './claude.mjs';
+import { runConformanceCommand } from './conformance.mjs';
 import { headlessArgs, LauncherError, root } from './entry.mjs';
 import { helpText } from './help.mjs';
 import { stopRunning } from './instance.mjs';
@@ -44,6 +46,8 @@ async function main(argv) {
       return 0;
     case 'claude':
       return runClaudeCommand(rest, process.env);
+    case 'conformance':
+      return runConformanceCommand(rest, process.env);
     case 'stop':
       return stop();
     case 'start':

@@ -1,5 +1,5 @@
 /** What one attempt at an upstream produced, as the learn step sees it. */
-export type AttemptOutcome =
+export type UpstreamOutcome =
   | {
       kind: 'response';
       status: number;

@@ -1,7 +1,7 @@
 import type { TargetExclusion } from '../../src-shared/domain/cooldown';
 import type { UpstreamOperation } from '../kernel/provider-adapter';
 import type { Target } from '../kernel/target';
-import type { Admission, AttemptOutcome, AttemptVerdict } from '../kernel/attempt-outcome';
+import type { Admission, UpstreamOutcome, AttemptVerdict } from '../kernel/attempt-outcome';
 
 /**
  * The resilience engine as the proxy uses it: screen targets before dispatch, admit each attempt,
@@ -14,7 +14,7 @@ export interface ResiliencePort {
     target: Target,
     admission: Admission,
     operation: UpstreamOperation,
-    outcome: AttemptOutcome,
+    outcome: UpstreamOutcome,
     now: number,
   ): AttemptVerdict;
   learnSuccess(target: Target, admission: Admission, now: number): void;

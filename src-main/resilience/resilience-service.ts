@@ -1,7 +1,7 @@
 import type { TargetExclusion } from '../../src-shared/domain/cooldown';
 import type { UpstreamOperation } from '../kernel/provider-adapter';
 import type { ResiliencePort } from './resilience-port';
-import type { Admission, AttemptOutcome, AttemptVerdict } from '../kernel/attempt-outcome';
+import type { Admission, UpstreamOutcome, AttemptVerdict } from '../kernel/attempt-outcome';
 import type { Target } from '../kernel/target';
 import { canExecute } from './breaker/breaker-gate';
 import { resetBreaker, type BreakerState } from './breaker/breaker-state';
@@ -185,7 +185,7 @@ export function createResilienceService(
 /** An announced end (a Claude usage wall's reset) wins over a rule's length; both over computed backoff. */
 function configuredCooldown(
   ruleMs: number | undefined,
-  outcome: AttemptOutcome,
+  outcome: UpstreamOutcome,
   now: number,
 ): { configuredCooldownMs?: number } {
   if (outcome.kind === 'response' && outcome.cooldownUntil !== undefined && outcome.cooldownUntil > now) {
@@ -201,7 +201,7 @@ function learnFailure(
   target: Target,
   probe: boolean,
   operation: UpstreamOperation,
-  outcome: AttemptOutcome,
+  outcome: UpstreamOutcome,
   now: number,
   onChange: () => void,
   egress: EgressHooks | null,

@@ -19,6 +19,8 @@ export interface ResponsesAnswer {
   fragments: number;
   input: number;
   output: number;
+  /** A reasoning item before the output, its `encrypted_content` opaque (clients send it back next turn). */
+  reasoning?: { id: string; summary: string; encryptedContent: string };
 }
 
 type Item = Record<string, unknown>;
@@ -54,9 +56,15 @@ function callItem(ctx: PlanContext, call: FakeToolCall, i: number, done: boolean
   };
 }
 
+function reasoningItem(reasoning: NonNullable<ResponsesAnswer['reasoning']>, done: boolean): Item {
+  const summary = done ? [{ type: 'summary_text', text: reasoning.summary }] : [];
+  return { id: reasoning.id, type: 'reasoning', summary, encrypted_content: reasoning.encryptedContent };
+}
+
 function outputItems(ctx: PlanContext, answer: ResponsesAnswer): Item[] {
+  const reasoning = answer.reasoning === undefined ? [] : [reasoningItem(answer.reasoning, true)];
   const items: Item[] = answer.text === null ? [] : [messageItem(responseIds(ctx).message, answer.text, true)];
-  return [...items, ...answer.calls.map((call, i) => callItem(ctx, call, i, true))];
+  return [...reasoning, ...items, ...answer.calls.map((call, i) => callItem(ctx, call, i, true))];
 }
 
 /** The `response` object; `output` and `usage` are filled only once it is complete. */
@@ -136,6 +144,11 @@ export function responsesEvents(
   emit('response.created', { response: pending });
   emit('response.in_progress', { response: pending });
   let index = 0;
+  if (answer.reasoning !== undefined) {
+    emit('response.output_item.added', { output_index: index, item: reasoningItem(answer.reasoning, false) });
+    emit('response.output_item.done', { output_index: index, item: reasoningItem(answer.reasoning, true) });
+    index += 1;
+  }
   if (answer.text !== null) {
     const id = responseIds(ctx).message;
     const at = { item_id: id, output_index: index, content_index: 0 };

@@ -9,6 +9,8 @@ import type { Json, ResponseContext, SseOut, StreamTranslatorFactory } from './t
 export interface StoredEvent {
   event: string | null;
   data: unknown;
+  /** A raw (unframed) piece, as SseOut.raw. */
+  raw?: true;
 }
 
 export function loadCases<T>(file: string): T[] {
@@ -16,11 +18,13 @@ export function loadCases<T>(file: string): T[] {
 }
 
 export function toWire(event: StoredEvent): SseOut {
-  return { event: event.event, data: typeof event.data === 'string' ? event.data : JSON.stringify(event.data) };
+  const data = typeof event.data === 'string' ? event.data : JSON.stringify(event.data);
+  return event.raw ? { event: event.event, data, raw: true } : { event: event.event, data };
 }
 
 export function fromWire(event: SseOut): StoredEvent {
-  return { event: event.event, data: event.data === '[DONE]' ? event.data : (JSON.parse(event.data) as unknown) };
+  const data = event.data === '[DONE]' ? event.data : (JSON.parse(event.data) as unknown);
+  return event.raw ? { event: event.event, data, raw: true } : { event: event.event, data };
 }
 
 /** Every event pushed, then `end()`: what the client would receive, in order. */

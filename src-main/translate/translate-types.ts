@@ -30,6 +30,11 @@ export interface RequestOptions {
   model: string;
   /** Whether the upstream has reasoning fields (`reasoning_content` on chat messages): thinking is carried, else dropped. */
   reasoning: boolean;
+  /**
+   * The client asked for a stream where its body cannot say so: a Gemini client calls
+   * `:streamGenerateContent` (the URL says it). Other formats say `stream: true` in the body.
+   */
+  stream?: boolean;
 }
 
 export type RequestTranslator = (body: Json, options: RequestOptions) => RequestTranslation;
@@ -55,6 +60,11 @@ export interface SseOut {
    * (`shared-json.ts`): written piece by piece, a long string is encoded without being copied.
    */
   pieces?: readonly string[];
+  /**
+   * Written as `data` alone, without SSE framing, in a piece of its own: Google ends a failing
+   * Gemini stream with the bare error envelope, which is how Gemini CLI's SDK (1.x) sees an error.
+   */
+  raw?: true;
 }
 
 /**

@@ -1,18 +1,19 @@
 import type { ReactNode } from 'react';
-import type { Loadable } from '../stores/load-status';
+import type { ResourceView } from '../resources/resource-context';
+import { LoadError } from './load-error';
 
-/** Shows loading and error states of a store, and its content once ready. */
-export function LoadGate({ state, onRetry, children }: { state: Loadable; onRetry: () => void; children: ReactNode }) {
-  if (state.status === 'error') {
-    return (
-      <div className="notice error" role="alert">
-        <p>Could not load this list: {state.error?.message ?? 'unknown error'}</p>
-        <button type="button" className="button" onClick={onRetry}>
-          Try again
-        </button>
-      </div>
-    );
-  }
-  if (state.status !== 'ready') return <p className="muted">Loading…</p>;
-  return <>{children}</>;
+/** Shows a resource's loading and error states, and its content once the data is in. */
+export function LoadGate<T>({
+  resource,
+  what = 'this list',
+  children,
+}: {
+  resource: ResourceView<T>;
+  /** Named in the error: "Could not load <what>: …". */
+  what?: string;
+  children: (data: T) => ReactNode;
+}) {
+  if (resource.error) return <LoadError what={what} error={resource.error} onRetry={resource.reload} />;
+  if (resource.data === undefined) return <p className="muted">Loading…</p>;
+  return <>{children(resource.data)}</>;
 }

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AppError } from '../../../src-shared/contract/errors';
+import type { LocalKeyView } from '../../../src-shared/domain/local-key';
 import { healthAnswer } from './health-answer';
 import { listModels } from '../../routing/resolve-targets';
 import { DEFAULT_SETTINGS } from '../../../src-shared/domain/settings';
@@ -76,114 +77,160 @@ export function createProxyHandler(ctx: ProxyContext, secondary: SecondaryHandle
   };
 }
 
+/** A request as it arrived: its path (absolute form and /v1 repaired), query, format and start. */
+interface Arrival {
+  req: IncomingMessage;
+  res: ServerResponse;
+  startedAt: number;
+  pathname: string;
+  search: string;
+  format: ClientFormat;
+  /** The target's host check (PROD-18, issue 21 §7), refused before anything else. */
+  hostError: AppError | null;
+}
+
+type Routed = { kind: 'handled' } | { kind: 'refused'; error: AppError } | { kind: 'route'; endpoint: ProxyEndpoint };
+
+type ProxyEndpoint = Extract<EndpointMatch, { kind: 'matched' }>['endpoint'];
+
 function createRequestHandler(ctx: ProxyContext, secondary: SecondaryHandler | null) {
   // A model request settles (and is logged) after its response; the promise lets a shutdown wait for it.
   return (req: IncomingMessage, res: ServerResponse): void | Promise<void> => {
-    const startedAt = ctx.now();
-    const hostError = checkTarget(req, ctx.allowedHosts);
-    const url = req.url ?? '/';
-    const q = url.indexOf('?');
-    const rawPath = q === -1 ? url : url.slice(0, q);
-    // Issue 13 §6 / issue 21 §15: a base URL ending in /v1 doubles it, one without /v1 (opencode,
-    // Kilo) drops it; either is served as /v1/…, with a warning (endpoints.ts).
-    const repair = v1RepairOf(rawPath);
-    const pathname = repair === null ? rawPath : repairedPath(rawPath, repair);
-    if (repair !== null) {
-      res.setHeader(WARNING_HEADER, v1Warning(repair));
-      logV1Repair(ctx, repair, ctx.log, rawPath, startedAt);
-    }
-    const search = q === -1 ? '' : url.slice(q);
-    const format = guessFormat(req, pathname);
-    // Issue 13 §3: every refusal gets an activity row, under the endpoint's name once one matched.
-    let endpointName: string | null = null;
-    // Refused before a key was verified: no key name (a wrong key is never stored).
-    const refuse = (error: AppError) => {
-      req.resume();
-      boundRefusedBody(req);
-      sendClientError(res, format, error);
-      recordRefusal(ctx, { startedAt, format, endpoint: endpointName ?? loggedPath(pathname), keyName: null, error });
-    };
-
-    if (hostError) return refuse(hostError);
-    if (!isAllowedOrigin(headerString(req.headers.origin))) {
-      return refuse({ code: 'forbidden_origin', message: 'Requests from web pages on other origins are refused' });
-    }
-    const leases = pathname === SESSION_LEASES_PATH;
-    if (!leases && !isProxyNamespace(pathname)) {
-      // The admin door reads its bodies itself: a client waiting for 100 Continue gets it now.
-      if (secondary) continueBody(req, res);
-      if (secondary?.handle(req, res)) return;
-      return refuse({ code: 'not_found', message: `No route for ${req.method ?? 'GET'} ${pathname}` });
-    }
-    if (leases && req.method !== 'POST') {
-      res.setHeader('allow', 'POST');
-      return refuse({
-        code: 'method_not_allowed',
-        message: `${req.method ?? ''} is not allowed on ${pathname}; use POST`,
-      });
-    }
-    const match = leases ? LEASE_DOOR : matchEndpoint(req.method ?? 'GET', pathname);
-    if (match.kind === 'not_proxy')
-      return refuse({ code: 'not_found', message: `No route for ${req.method ?? 'GET'} ${pathname}` });
-    if (match.kind === 'wrong_method') {
-      res.setHeader('allow', match.allowed);
-      return refuse({
-        code: 'method_not_allowed',
-        message: `${req.method ?? ''} is not allowed on ${pathname}; use ${match.allowed}`,
-      });
-    }
-    const endpoint = match.endpoint;
-    if (endpoint.kind === 'model') endpointName = endpoint.name;
-    else if (endpoint.kind === 'session-leases') endpointName = SESSION_LEASES_PATH;
-    const head = req.method === 'HEAD';
-    if (endpoint.kind === 'health') {
-      const storage = ctx.storage();
-      const answer = healthAnswer(storage.status, storage.lost, ctx.version, ctx.settings().paused);
-      return sendJson(res, answer.httpStatus, answer.body, head);
-    }
-    const plainKey = localKeyOf(req.headers);
-    const key = plainKey ? ctx.verifyKey(plainKey) : null;
-    if (!key) {
-      return refuse({
-        code: 'unauthorized',
-        message: plainKey
-          ? 'Invalid local API key'
-          : 'Missing local API key: send it as x-api-key or Authorization: Bearer',
-      });
-    }
-    if (endpoint.kind === 'session-leases') {
-      const refusal = { startedAt, format, endpoint: SESSION_LEASES_PATH, keyName: key.name };
-      return readBody(req, res, LEASE_BODY_LIMIT)
-        .then((body) => {
-          if (!body.ok) {
-            refuseBody(req, res, format, body.error);
-            return recordRefusal(ctx, { ...refusal, error: body.error });
-          }
-          answerLeaseRequest(ctx, res, format, key, req.headers, body.value);
-        })
-        .catch((error: unknown) => answerInternalError(ctx, req, res, refusal, error));
-    }
-    if (endpoint.kind === 'models') {
-      const modelFormat = req.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai';
-      const catalog = ctx.catalog();
-      const body = modelsBody(modelFormat, listModels(catalog, modelFormat), {
-        search,
-        details: discoveredDetails(catalog),
-      });
-      return sendJson(res, 200, body, head);
-    }
-    return readBody(req, res, ctx.settings().maxBodyBytes)
-      .then((body) => {
-        if (!body.ok) {
-          refuseBody(req, res, endpoint.format, body.error);
-          return recordRefusal(ctx, { ...modelRefusal(startedAt, endpoint, key.name), error: body.error });
-        }
-        return handleModelRequest(ctx, { req, res, endpoint, search, body: body.value, key, startedAt });
-      })
-      .catch((error: unknown) =>
-        answerInternalError(ctx, req, res, modelRefusal(startedAt, endpoint, key.name), error),
-      );
+    const arrival = arrive(ctx, req, res);
+    const routed = routeOf(secondary, arrival);
+    if (routed.kind === 'handled') return;
+    if (routed.kind === 'refused') return refuse(ctx, arrival, routed.error, null);
+    return serve(ctx, arrival, routed.endpoint);
   };
+}
+
+function arrive(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse): Arrival {
+  const startedAt = ctx.now();
+  const hostError = checkTarget(req, ctx.allowedHosts);
+  const url = req.url ?? '/';
+  const q = url.indexOf('?');
+  const rawPath = q === -1 ? url : url.slice(0, q);
+  // Issue 13 §6 / issue 21 §15: a base URL ending in /v1 doubles it, one without /v1 (opencode,
+  // Kilo) drops it; either is served as /v1/…, with a warning (endpoints.ts).
+  const repair = v1RepairOf(rawPath);
+  const pathname = repair === null ? rawPath : repairedPath(rawPath, repair);
+  if (repair !== null) {
+    res.setHeader(WARNING_HEADER, v1Warning(repair));
+    logV1Repair(ctx, repair, ctx.log, rawPath, startedAt);
+  }
+  const search = q === -1 ? '' : url.slice(q);
+  return { req, res, startedAt, pathname, search, format: guessFormat(req, pathname), hostError };
+}
+
+/** Guards, then which door: a proxy endpoint, the admin door (handled there), or a refusal. */
+function routeOf(secondary: SecondaryHandler | null, arrival: Arrival): Routed {
+  const { req, res, pathname } = arrival;
+  if (arrival.hostError) return { kind: 'refused', error: arrival.hostError };
+  if (!isAllowedOrigin(headerString(req.headers.origin))) {
+    return refused('forbidden_origin', 'Requests from web pages on other origins are refused');
+  }
+  const leases = pathname === SESSION_LEASES_PATH;
+  if (!leases && !isProxyNamespace(pathname)) {
+    // The admin door reads its bodies itself: a client waiting for 100 Continue gets it now.
+    if (secondary) continueBody(req, res);
+    if (secondary?.handle(req, res)) return { kind: 'handled' };
+    return refused('not_found', `No route for ${req.method ?? 'GET'} ${pathname}`);
+  }
+  const match = leases ? leaseDoorFor(req) : matchEndpoint(req.method ?? 'GET', pathname);
+  if (match.kind === 'not_proxy') return refused('not_found', `No route for ${req.method ?? 'GET'} ${pathname}`);
+  if (match.kind === 'wrong_method') {
+    res.setHeader('allow', match.allowed);
+    return refused('method_not_allowed', `${req.method ?? ''} is not allowed on ${pathname}; use ${match.allowed}`);
+  }
+  return { kind: 'route', endpoint: match.endpoint };
+}
+
+function refused(code: AppError['code'], message: string): Routed {
+  return { kind: 'refused', error: { code, message } };
+}
+
+/** The lease lifecycle door takes POST only. */
+function leaseDoorFor(req: IncomingMessage): EndpointMatch {
+  return req.method === 'POST' ? LEASE_DOOR : { kind: 'wrong_method', allowed: 'POST' };
+}
+
+/**
+ * Refused before a key was verified: no key name (a wrong key is never stored). Issue 13 §3: every
+ * refusal gets an activity row, under the endpoint's name once one matched.
+ */
+function refuse(ctx: ProxyContext, arrival: Arrival, error: AppError, endpointName: string | null): void {
+  const { req, res, startedAt, format, pathname } = arrival;
+  req.resume();
+  boundRefusedBody(req);
+  sendClientError(res, format, error);
+  recordRefusal(ctx, { startedAt, format, endpoint: endpointName ?? loggedPath(pathname), keyName: null, error });
+}
+
+/** One proxy endpoint: /health needs no key; the rest need a verified local key. */
+function serve(ctx: ProxyContext, arrival: Arrival, endpoint: ProxyEndpoint): void | Promise<void> {
+  const { req, res } = arrival;
+  const head = req.method === 'HEAD';
+  if (endpoint.kind === 'health') {
+    const storage = ctx.storage();
+    const answer = healthAnswer(storage.status, storage.lost, ctx.version, ctx.settings().paused);
+    return sendJson(res, answer.httpStatus, answer.body, head);
+  }
+  const plainKey = localKeyOf(req.headers);
+  const key = plainKey ? ctx.verifyKey(plainKey) : null;
+  if (!key) {
+    const message = plainKey
+      ? 'Invalid local API key'
+      : 'Missing local API key: send it as x-api-key or Authorization: Bearer';
+    const name =
+      endpoint.kind === 'model' ? endpoint.name : endpoint.kind === 'session-leases' ? SESSION_LEASES_PATH : null;
+    return refuse(ctx, arrival, { code: 'unauthorized', message }, name);
+  }
+  switch (endpoint.kind) {
+    case 'session-leases':
+      return serveLeases(ctx, arrival, key);
+    case 'models':
+      return serveModels(ctx, arrival, head);
+    case 'model':
+      return serveModel(ctx, arrival, endpoint, key);
+  }
+}
+
+function serveLeases(ctx: ProxyContext, arrival: Arrival, key: LocalKeyView): Promise<void> {
+  const { req, res, startedAt, format } = arrival;
+  const refusal = { startedAt, format, endpoint: SESSION_LEASES_PATH, keyName: key.name };
+  return readBody(req, res, LEASE_BODY_LIMIT)
+    .then((body) => {
+      if (!body.ok) {
+        refuseBody(req, res, format, body.error);
+        return recordRefusal(ctx, { ...refusal, error: body.error });
+      }
+      answerLeaseRequest(ctx, res, format, key, req.headers, body.value);
+    })
+    .catch((error: unknown) => answerInternalError(ctx, req, res, refusal, error));
+}
+
+function serveModels(ctx: ProxyContext, arrival: Arrival, head: boolean): void {
+  const { req, res, search } = arrival;
+  const modelFormat = req.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai';
+  const catalog = ctx.catalog();
+  const body = modelsBody(modelFormat, listModels(catalog, modelFormat), {
+    search,
+    details: discoveredDetails(catalog),
+  });
+  sendJson(res, 200, body, head);
+}
+
+function serveModel(ctx: ProxyContext, arrival: Arrival, endpoint: ModelEndpoint, key: LocalKeyView): Promise<void> {
+  const { req, res, startedAt, search } = arrival;
+  return readBody(req, res, ctx.settings().maxBodyBytes)
+    .then((body) => {
+      if (!body.ok) {
+        refuseBody(req, res, endpoint.format, body.error);
+        return recordRefusal(ctx, { ...modelRefusal(startedAt, endpoint, key.name), error: body.error });
+      }
+      return handleModelRequest(ctx, { req, res, endpoint, search, body: body.value, key, startedAt });
+    })
+    .catch((error: unknown) => answerInternalError(ctx, req, res, modelRefusal(startedAt, endpoint, key.name), error));
 }
 
 /** A model request's refusal fields, built only when a refusal happens (nothing extra per served request). */

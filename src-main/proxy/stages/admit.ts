@@ -11,16 +11,12 @@ import { estimateCost } from '../../quota/engine/cost-estimate';
 import { gateCandidates, type QuotaGate } from '../../quota/runtime/quota-gate';
 import type { ProxyContext } from '../proxy-context';
 import type { Admission } from '../../kernel/attempt-outcome';
-import {
-  checkQueueAdmission,
-  executionTimeoutError,
-  queueTimeoutError,
-} from '../../resilience/queue/engine/queue-admission';
+import { checkQueueAdmission, queueTimeoutError } from '../../resilience/queue/engine/queue-admission';
 import { resolveQueueBudgets, type QueueBudgets } from '../../resilience/queue/engine/queue-budgets';
 import { withExecutionBackstop } from '../../resilience/queue/execution-backstop';
-import { attemptCandidate, type AttemptOutcome } from './attempt';
+import { attemptCandidate, dropObserved, type Seen } from './attempt';
 import type { RequestFrame } from './frame';
-import { noTargetError } from './no-target-error';
+import { noTarget, type NoTarget } from './no-target-error';
 
 /** The lease a request presented, read once before the plan (LEASE-6): malformed headers are refused. */
 export function leaseClaimOf(
@@ -44,7 +40,7 @@ export function admitLeaseGate(
   candidates: readonly Target[],
   excluded: TargetExclusion[],
   claim: LeaseClaim | null,
-): { ok: true; candidates: readonly Target[] } | { ok: false; error: AppError } {
+): { ok: true; candidates: readonly Target[] } | NoTarget {
   const book = ctx.leases.book();
   const now = ctx.now();
   const step = admitLeases(book, candidates, (t) => t.connection.view.id, claim, now);
@@ -55,7 +51,7 @@ export function admitLeaseGate(
     case 'moved': {
       if (step.book !== book) {
         const stored = ctx.leases.commit(step.book);
-        if (!stored.ok) return { ok: false, error: stored.error };
+        if (!stored.ok) return { kind: 'refused', error: stored.error };
       }
       if (decision.allowed.length !== candidates.length) {
         for (const t of candidates) {
@@ -72,7 +68,7 @@ export function admitLeaseGate(
     }
     case 'capacity_unavailable':
       return {
-        ok: false,
+        kind: 'refused',
         error: {
           code: 'lease_capacity_unavailable',
           message: `Every connection for this request is held by another session's exclusive lease; retry in ${decision.retryAfterSeconds}s`,
@@ -85,9 +81,9 @@ export function admitLeaseGate(
         },
       };
     case 'no_eligible_connection':
-      return { ok: false, error: noTargetError(model, excluded) };
+      return noTarget(model, excluded);
     case 'refused':
-      return { ok: false, error: { code: decision.code, message: decision.message } };
+      return { kind: 'refused', error: { code: decision.code, message: decision.message } };
   }
 }
 
@@ -96,7 +92,20 @@ export function quotaApplies(ctx: ProxyContext, frame: RequestFrame): boolean {
   return ctx.quota.coversKey(frame.request.key.id);
 }
 
-type QuotaGateResult = { ok: true; candidates: readonly Target[] } | { ok: false; error: AppError };
+/** The quota pre-check's findings, kept for the answer's header and the pass's final refusal. */
+export interface QuotaMark {
+  /** Connection ids a pool covers for this key. */
+  covered: ReadonlySet<string>;
+  /** Connection ids whose pool penalised this key (soft policy, QPIPE-7). */
+  penalized: ReadonlySet<string>;
+  /** The refusal to give when quota held some candidates and nothing else could serve. */
+  error: AppError | null;
+}
+
+/** The gate's answer: what may go on, what it held back (with reason `quota`), and its mark. */
+export type QuotaGateResult =
+  | { ok: true; candidates: readonly Target[]; excluded: TargetExclusion[]; mark: QuotaMark }
+  | { ok: false; error: AppError };
 
 /** How the quota gate reads a candidate's connection: one function for every request. */
 const connectionIdOf = (t: Target): string => t.connection.view.id;
@@ -112,6 +121,8 @@ export function admitQuotaGate(
   ctx: ProxyContext,
   frame: RequestFrame,
   candidates: readonly Target[],
+  /** What the plan and the lease gate excluded so far, for the refusal's details. */
+  excluded: readonly TargetExclusion[],
 ): QuotaGateResult | Promise<QuotaGateResult> {
   const { request } = frame;
   const now = ctx.now();
@@ -121,34 +132,39 @@ export function admitQuotaGate(
     model: candidates[0]?.upstreamModel ?? frame.parsed.model,
   });
   const gate = gateCandidates(ctx.quota, request.key.id, candidates, connectionIdOf, cost, now);
-  return gate instanceof Promise ? gate.then((g) => settleQuotaGate(frame, g)) : settleQuotaGate(frame, gate);
+  return gate instanceof Promise ? gate.then((g) => settleQuotaGate(excluded, g)) : settleQuotaGate(excluded, gate);
 }
 
-/** The gate's findings onto the frame (exclusions, the mark for the answer's header) and the result. */
-function settleQuotaGate(frame: RequestFrame, gate: QuotaGate<Target>): QuotaGateResult {
+/** The gate's findings: exclusions, the mark for the answer's header, and the result. */
+function settleQuotaGate(before: readonly TargetExclusion[], gate: QuotaGate<Target>): QuotaGateResult {
+  const excluded: TargetExclusion[] = [];
   let soonest: AppError | null = null;
   for (let i = 0; i < gate.blocked.length; i++) {
     const held = gate.blocked[i];
     if (held === undefined) continue;
     const { target, error } = held;
     if (soonest === null || (error.retryAfterMs ?? 0) < (soonest.retryAfterMs ?? 0)) soonest = error;
-    frame.excluded.push({
+    excluded.push({
       connection: target.connection.view.name,
       model: target.upstreamModel,
       reason: 'quota',
       retryAfterSeconds: error.retryAfterMs === undefined ? null : Math.ceil(error.retryAfterMs / 1000),
     });
   }
-  const error = soonest === null ? null : withExclusions(soonest, frame);
-  frame.quota = { covered: gate.covered, penalized: gate.penalized, error };
+  const error = soonest === null ? null : withExclusions(soonest, [...before, ...excluded]);
   if (gate.allowed.length === 0 && error !== null) return { ok: false, error };
-  return { ok: true, candidates: gate.allowed };
+  return {
+    ok: true,
+    candidates: gate.allowed,
+    excluded,
+    mark: { covered: gate.covered, penalized: gate.penalized, error },
+  };
 }
 
 /** The quota's refusal, with every candidate's exclusion beside its numbers (a mixed plan shows all reasons). */
-function withExclusions(error: AppError, frame: RequestFrame): AppError {
+function withExclusions(error: AppError, excluded: readonly TargetExclusion[]): AppError {
   const details = typeof error.details === 'object' && error.details !== null ? error.details : {};
-  return { ...error, details: { ...details, excluded: frame.excluded } };
+  return { ...error, details: { ...details, excluded } };
 }
 
 /**
@@ -307,31 +323,22 @@ export function attemptWithinBudget(
   frame: RequestFrame,
   target: Target,
   admitted: Extract<CandidateAdmission, { kind: 'admitted' }>,
-): Promise<AttemptOutcome> {
+): Promise<Seen> {
   // Not async: without a backstop the attempt's own promise is returned as is (no extra ticks).
-  if (admitted.executionMs === null) return attemptCandidate(ctx, frame, target, admitted.admission);
-  return attemptWithBackstop(ctx, frame, target, admitted, admitted.executionMs);
+  if (admitted.executionMs === null) return attemptCandidate(ctx, frame, target, frame.signal);
+  return attemptWithBackstop(ctx, frame, target, admitted.executionMs);
 }
 
 async function attemptWithBackstop(
   ctx: ProxyContext,
   frame: RequestFrame,
   target: Target,
-  admitted: Extract<CandidateAdmission, { kind: 'admitted' }>,
   executionMs: number,
-): Promise<AttemptOutcome> {
-  const run = await withExecutionBackstop(frame, executionMs, () =>
-    attemptCandidate(ctx, frame, target, admitted.admission),
+): Promise<Seen> {
+  const run = await withExecutionBackstop(frame.signal, executionMs, (signal) =>
+    attemptCandidate(ctx, frame, target, signal),
   );
   if (!run.expired) return run.value;
-  const outcome = run.value;
-  if (outcome.kind !== 'refused' && (outcome.answer.kind === 'relay' || outcome.answer.kind === 'upstream-error'))
-    outcome.answer.upstream.body.destroy();
-  const name = target.connection.view.name;
-  return {
-    kind: 'failed-before-first-byte',
-    hop: { connection: name, status: null, reason: 'execution_timeout' },
-    canFailover: true,
-    answer: { kind: 'error', error: executionTimeoutError(identityOf(target), executionMs), connection: null },
-  };
+  dropObserved(run.value.observation);
+  return { ...run.value, observation: { kind: 'execution-timeout', executionMs } };
 }

@@ -1,25 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RequestAttempt } from '../../../src-shared/domain/request-log';
-import type { Target } from '../../kernel/target';
-import type { Answer, AttemptOutcome } from './attempt';
-import type { RequestFrame } from './frame';
-
-/**
- * Every attempt of one request, in order, for its activity row (issue 13 §3): kept apart from
- * `frame.hops`, which the failover header and error details show the client as they were. It
- * spans the passes of a cooldown hold, so an attempt whose answer a hold dropped stays listed.
- */
-export type AttemptJournal = RequestAttempt[];
-
-/** Where the journal stands before an attempt: when it started and how many hops the frame had. */
-export interface AttemptStart {
-  at: number;
-  hops: number;
-}
-
-export function startAttempt(frame: RequestFrame, now: number): AttemptStart {
-  return { at: now, hops: frame.hops.length };
-}
+import type { Answer, AttemptRecord } from './attempt-record';
 
 /** Retry hints and rate-limit resets: the only headers an attempt keeps, and only their values. */
 const KEPT_HEADERS: ReadonlySet<string> = new Set([
@@ -70,54 +51,42 @@ function errorVerdict(answer: Answer): Verdict {
   return { status: null, reason: answer.kind === 'error' ? (answer.reason ?? answer.error.code) : 'upstream_error' };
 }
 
-/** What the attempt said about itself: its hop (made on failover, or pushed early), else its answer. */
-function verdictOf(frame: RequestFrame, start: AttemptStart, outcome: AttemptOutcome): Verdict | null {
-  switch (outcome.kind) {
-    case 'served': {
-      const { answer } = outcome;
-      if (answer.kind === 'relay') return { status: answer.upstream.statusCode, reason: 'served' };
-      return { status: 200, reason: answer.kind === 'local' ? 'estimated' : 'served' };
-    }
+/** What the attempt says about itself: its hop when it has one, else its answer; null when nothing was sent. */
+function verdictOf(record: AttemptRecord): Verdict | null {
+  switch (record.kind) {
+    case 'served':
+      return { status: record.answer.upstream.statusCode, reason: 'served' };
     case 'refused':
       // `unsupported`: nothing was sent. `aborted`: the client left while this one was running.
-      return outcome.reason === 'aborted' ? { status: null, reason: 'client_closed' } : null;
+      return record.reason === 'aborted' ? { status: null, reason: 'client_closed' } : null;
     case 'failed-after-commit':
-      return { status: outcome.hop.status, reason: outcome.hop.reason };
-    case 'failed-before-first-byte': {
-      const hop = outcome.hop ?? (frame.hops.length > start.hops ? frame.hops.at(-1) : undefined);
-      if (hop) return { status: hop.status, reason: hop.reason };
+      return { status: record.hop.status, reason: record.hop.reason };
+    case 'failed':
+      if (record.hop) return { status: record.hop.status, reason: record.hop.reason };
       // count_tokens on a connection that cannot count: an estimate, the upstream was never asked.
-      if (outcome.answer.kind === 'local') return null;
-      return errorVerdict(outcome.answer);
-    }
+      return record.answer.kind === 'local' ? null : errorVerdict(record.answer);
   }
 }
 
 /**
- * Notes one finished attempt: connection, status, reason, how long it took, the model it was sent
- * and, when it failed, the headers that explain why. Cheap on success: no header is read then.
+ * One finished attempt for the activity row (issue 13 §3): connection, status, reason, how long it
+ * took, the model it was sent and, when it failed, the headers that explain why. Cheap on success:
+ * no header is read then. Null when there is nothing to note.
  */
-export function noteAttempt(
-  journal: AttemptJournal,
-  frame: RequestFrame,
-  target: Target,
-  start: AttemptStart,
-  outcome: AttemptOutcome,
-  now: number,
-): void {
-  const verdict = verdictOf(frame, start, outcome);
-  if (!verdict) return;
+export function attemptEntry(record: AttemptRecord, startedAt: number, now: number): RequestAttempt | null {
+  const verdict = verdictOf(record);
+  if (!verdict) return null;
   const attempt: RequestAttempt = {
-    connection: target.connection.view.name,
+    connection: record.target.connection.view.name,
     status: verdict.status,
     reason: verdict.reason,
-    ms: Math.max(0, Math.round(now - start.at)),
-    upstreamModel: target.upstreamModel,
+    ms: Math.max(0, Math.round(now - startedAt)),
+    upstreamModel: record.target.upstreamModel,
   };
   // A 200 stream that failed in-band is a failure too: its headers may say when to come back.
-  const failed = outcome.kind === 'failed-before-first-byte' || outcome.kind === 'failed-after-commit';
-  const headers = failed ? upstreamHeaders(outcome.answer) : null;
+  const failed = record.kind === 'failed' || record.kind === 'failed-after-commit';
+  const headers = failed ? upstreamHeaders(record.answer) : null;
   const explain = headers ? headersThatMatter(headers) : null;
   if (explain) attempt.headers = explain;
-  journal.push(attempt);
+  return attempt;
 }

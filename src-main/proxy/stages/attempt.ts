@@ -1,339 +1,251 @@
 import type { AppError } from '../../../src-shared/contract/errors';
-import type { FailoverHop } from '../../../src-shared/domain/request-log';
 import type { UpstreamOperation } from '../../kernel/provider-adapter';
+import { redactSecrets, secretListOf } from '../../kernel/redact-secrets';
 import type { Target } from '../../kernel/target';
+import type { UpstreamAnswer } from '../../kernel/upstream-answer';
 import { createStreamWatchdog, type ChunkWatch } from '../../resilience/watchdog/stream-watchdog';
-import { bridgeFor } from '../../translate/bridges';
 import { bridgeRequest } from '../../translate/bridge-request';
 import { bridgeResponse } from '../../translate/bridge-response';
-import type { UpstreamAnswer } from '../../kernel/upstream-answer';
+import { bridgeFor, type Bridge } from '../../translate/bridges';
 import type { Json } from '../../translate/translate-types';
-import { readAnswerStart, type AnswerStart } from '../relay/answer-start';
-import { earlyFailureError, type EarlyFailure } from './early-failure';
-import { headerValue } from '../wire/header-value';
 import { bodyForModel } from '../accept/parse-model-body';
 import type { ProxyContext } from '../proxy-context';
+import { readAnswerStart, type AnswerStart } from '../relay/answer-start';
 import { ERROR_BODY_CAP, readUpstreamBody } from '../relay/read-upstream-body';
-import { redactSecrets, secretListOf, secretStrings } from '../../kernel/redact-secrets';
-import type { Admission } from '../../kernel/attempt-outcome';
-import { withoutUnsignedThinking } from './unsigned-thinking';
-import { summarizeUpstreamText } from '../relay/upstream-text';
+import { headerValue } from '../wire/header-value';
 import { createUsageTap, type UsageTap } from '../wire/usage-tap';
-import { estimatedCount } from './count-estimate';
+import type { EarlyFailure } from './early-failure';
 import type { RequestFrame } from './frame';
-import { learnFailure, learnSuccess } from './learn';
-import { sendWithHooks } from './send';
+import { sendWithHooks, type SendResult } from './send';
+import { withoutUnsignedThinking } from './unsigned-thinking';
 
-/** What the answer stage sends: an upstream answer to relay, an upstream error, or Leeway's own error. */
-export type Answer =
+type ReadyStart = Extract<AnswerStart, { kind: 'ready' }>;
+
+/** A 2xx answer that has really begun: what the relay needs to send it on. */
+export interface Begun {
+  upstream: UpstreamAnswer;
+  held: ReadyStart;
+  tap: UsageTap;
+  /** The attempt's throughput watchdog, carried on into the relay (null when off). */
+  watch: ChunkWatch | null;
+  /** The credentials this request carried, masked in whatever is relayed (issue 21 §5). */
+  secrets: readonly string[];
+}
+
+/**
+ * What one attempt saw of its upstream, before anything is learned or decided: the request loop
+ * hands it to the learner (stages/learner.ts) and then turns both into an attempt record.
+ */
+export type Observation =
+  | ({ kind: 'served' } & Begun)
+  /** The stream's first event is an error (Anthropic's `overloaded_error` right after the 200); its text masked. */
+  | ({ kind: 'stream-error'; status: number; bodyText: string } & Begun)
+  /** A non-2xx, or a 2xx whose whole body is an error object (its status restated, issue 21 §1). */
   | {
-      kind: 'relay';
-      target: Target;
-      /** The upstream's answer, or its translation into the client's format (issue 12). */
-      upstream: UpstreamAnswer;
-      held: Extract<AnswerStart, { kind: 'ready' }>;
-      tap: UsageTap;
-      /** The attempt's throughput watchdog, carried on into the relay (null when off). */
-      watch: ChunkWatch | null;
-      /** The connection's credentials, masked in whatever is relayed (issue 21 §5). */
-      secrets: readonly string[];
-    }
-  | {
-      kind: 'upstream-error';
-      target: Target;
+      kind: 'error-response';
       upstream: UpstreamAnswer;
       body: Buffer;
-      status: number;
-      retryAfterMs: number | null;
+      /** The body as text with every secret the connection sent masked (for the learner and the UI). */
+      bodyText: string;
       secrets: readonly string[];
-      reason: string;
-      /** Said when no target serves soon (issue 21 §11): when the first does, as a note and Retry-After. */
-      reset?: { note: string; retryAfterMs: number; shouldRetry: boolean };
+      /** An announced end of a usage wall nobody handled: the connection cools until then. */
+      wallResetAt: number | null;
     }
-  /** An error the client is told in its own format (or as an SSE event once a keep-alive stream is open). */
-  | { kind: 'error'; error: AppError; connection: string | null; reason?: string }
-  /** Leeway answered for the connection itself (a token-count estimate, issue 12 §3). */
-  | { kind: 'local'; connection: string; body: string; headers: Record<string, string> };
-
-/**
- * One attempt's outcome. Failover to the next candidate is possible only for
- * `failed-before-first-byte` (and only while nothing is committed); `answer` is what the client
- * gets when no candidate is left or the engines say not to fail over.
- */
-export type AttemptOutcome =
-  | { kind: 'served'; answer: Answer }
-  /** `hop` is recorded when the request fails over (null: already recorded, as early failures always are). */
-  | {
-      kind: 'failed-before-first-byte';
-      hop: FailoverHop | null;
-      canFailover: boolean;
-      answer: Answer;
-      drop?: UpstreamAnswer;
-    }
-  /** `hop`: the failure as the failover list tells it (the answer is an SSE error event now). */
-  | { kind: 'failed-after-commit'; hop: FailoverHop; answer: Answer }
+  /** Nothing usable arrived: refused, reset, silent, empty or too slow (WATCH-6) before the answer began. */
+  | { kind: 'transport'; failure: EarlyFailure | 'slow'; detail: string | null }
+  /** The connection's own credential cannot be used now (a dead login is already recorded). */
+  | { kind: 'credential'; message: string; reason: 'needs_reauth' | 'refresh_failed' }
+  /** Not this connection's fault: the request cannot be put in its format. */
+  | { kind: 'untranslatable'; error: AppError }
+  /** count_tokens on a connection that cannot count: the upstream is never asked (issue 12 §3). */
+  | { kind: 'estimate' }
+  /** QUEUE-4/5: the queue's execution backstop ended it; a local limit, never the connection's fault. */
+  | { kind: 'execution-timeout'; executionMs: number }
   | { kind: 'refused'; reason: 'aborted' | 'unsupported' };
 
+/** An observation with what the attempt did on the way. */
+export interface Seen {
+  observation: Observation;
+  operation: UpstreamOperation;
+  /** `low-priority-accepted`, `limit-reset` … when a provider hook re-sent the request. */
+  via: string | null;
+  /** `client->upstream` when translated (issue 12); null: same format. */
+  translated: string | null;
+}
+
+/** The body to send and how to read the answer: same format keeps the bytes, another goes through translate/. */
+interface Prepared {
+  body: Buffer;
+  bridge: Bridge | null;
+  requests: Json[];
+  operation: UpstreamOperation;
+}
+
+/** Anthropic requires the version header; an OpenAI or Responses client never sends one. */
+const ANTHROPIC_VERSION: Record<string, string> = { 'anthropic-version': '2023-06-01' };
+
+function prepare(frame: RequestFrame, target: Target): Prepared | { error: AppError; bridge: Bridge } {
+  const { request, parsed } = frame;
+  const { endpoint } = request;
+  // count_tokens is never translated (issue 12 §3): see `estimate`.
+  const bridge = endpoint.name === 'count_tokens' ? null : bridgeFor(endpoint.wire, target.connection);
+  if (bridge) {
+    const reasoning = target.connection.view.kind === 'openai-compatible';
+    const bridged = bridgeRequest(request.body, bridge, target.upstreamModel, reasoning);
+    if (!bridged.ok) return { error: bridged.error, bridge };
+    return { body: bridged.body, bridge, requests: bridged.requests, operation: bridge.operation };
+  }
+  let body = bodyForModel(request.body, parsed, target.upstreamModel);
+  // A conversation once served translated may carry unsigned thinking that Anthropic would refuse
+  // (the body parse already looked for the mark: no second search of the whole body here).
+  if (endpoint.wire === 'anthropic' && parsed.emptySignature) body = withoutUnsignedThinking(body) ?? body;
+  return { body, bridge: null, requests: [], operation: endpoint.operation };
+}
+
+function seen(observation: Observation, operation: UpstreamOperation, via: string | null, bridge: Bridge | null): Seen {
+  return { observation, operation, via, translated: bridge?.label ?? null };
+}
+
 /**
- * The attempt stage: builds and sends the upstream request (provider hooks included), reads the
- * answer's start before anything is committed, and learns from the attempt once (resilience).
+ * The attempt stage: builds and sends the upstream request (provider hooks included) and reads the
+ * answer's start before anything is committed. It learns nothing and decides nothing: it says what
+ * it saw. `signal` is the request's, or the queue backstop's (QUEUE-4).
  */
 export async function attemptCandidate(
   ctx: ProxyContext,
   frame: RequestFrame,
   target: Target,
-  admission: Admission,
-): Promise<AttemptOutcome> {
-  const { request, parsed } = frame;
-  const { endpoint } = request;
-  const name = target.connection.view.name;
-  // count_tokens is never translated: a connection that cannot count lets the next one try, and the
-  // last gives an estimate (issue 12 §3) — never a 404 that makes Claude Code bench the model.
-  const counting = endpoint.name === 'count_tokens';
-  if (counting && target.connection.adapter.format !== 'anthropic')
-    return { kind: 'failed-before-first-byte', hop: null, canFailover: true, answer: estimatedCount(frame, target) };
-  // issue 12: another format goes through translate/; the same format keeps its bytes (null, one check).
-  const bridge = counting ? null : bridgeFor(endpoint.wire, target.connection);
-  frame.translated = bridge?.label ?? null;
-  let body: Buffer;
-  let requests: Json[] = [];
-  if (bridge) {
-    const reasoning = target.connection.view.kind === 'openai-compatible';
-    const bridged = bridgeRequest(request.body, bridge, target.upstreamModel, reasoning);
-    if (!bridged.ok) {
-      // Not this connection's fault: a candidate of the client's own format may still serve it.
-      frame.hops.push({ connection: name, status: 400, reason: 'untranslatable' });
-      const answer: Answer = { kind: 'error', error: bridged.error, connection: null, reason: 'untranslatable' };
-      return { kind: 'failed-before-first-byte', hop: null, canFailover: true, answer };
-    }
-    body = bridged.body;
-    requests = bridged.requests;
-  } else {
-    body = bodyForModel(request.body, parsed, target.upstreamModel);
-    // A conversation once served translated may carry unsigned thinking that Anthropic would refuse
-    // (the body parse already looked for the mark: no second search of the whole body here).
-    if (endpoint.wire === 'anthropic' && parsed.emptySignature) body = withoutUnsignedThinking(body) ?? body;
+  signal: AbortSignal,
+): Promise<Seen> {
+  const { endpoint } = frame.request;
+  if (endpoint.name === 'count_tokens' && target.connection.adapter.format !== 'anthropic')
+    return seen({ kind: 'estimate' }, endpoint.operation, null, null);
+  const prepared = prepare(frame, target);
+  if ('error' in prepared)
+    return seen({ kind: 'untranslatable', error: prepared.error }, endpoint.operation, null, prepared.bridge);
+  const result = await send(ctx, frame, target, prepared, signal);
+  const { operation, bridge } = prepared;
+  if (result.kind === 'failed') return seen(failedSend(result), operation, result.via, bridge);
+  const raw = result.response;
+  const secrets = secretListOf(target.connection.secret, result.sentSecret);
+  if (raw.statusCode < 200 || raw.statusCode >= 300) {
+    const body = (await readUpstreamBody(raw.body, ERROR_BODY_CAP, frame.errorBodyTimeoutMs)) ?? Buffer.alloc(0);
+    if (signal.aborted) return seen({ kind: 'refused', reason: 'aborted' }, operation, result.via, bridge);
+    const observed: Observation = {
+      kind: 'error-response',
+      upstream: raw,
+      body,
+      bodyText: redactSecrets(body.toString('utf8'), secrets),
+      secrets,
+      wallResetAt: result.wallResetAt,
+    };
+    return seen(observed, operation, result.via, bridge);
   }
-  const operation = bridge?.operation ?? endpoint.operation;
+  const upstream = bridge
+    ? bridgeResponse(raw, bridge, prepared.requests, {
+        clientModel: frame.parsed.model,
+        idSeed: idSeedOf(frame.request.startedAt),
+      })
+    : raw;
+  return seen(await begin(ctx, frame, upstream, secrets, signal), operation, result.via, bridge);
+}
+
+function send(
+  ctx: ProxyContext,
+  frame: RequestFrame,
+  target: Target,
+  prepared: Prepared,
+  signal: AbortSignal,
+): Promise<SendResult> {
+  const { request, parsed } = frame;
   const hooks = ctx.hooks.forAttempt(target.connection, {
     startedAt: request.startedAt,
     responseTimeoutMs: frame.responseTimeoutMs,
   });
-  // One literal with every field (no spread in the middle): the common shape stays one hidden class.
   const extraHeaders =
-    bridge?.upstreamWire === 'anthropic' && request.req.headers['anthropic-version'] === undefined
+    prepared.bridge?.upstreamWire === 'anthropic' && request.req.headers['anthropic-version'] === undefined
       ? ANTHROPIC_VERSION
       : undefined;
-  const result = await sendWithHooks(
+  // One literal with every field (no spread in the middle): the common shape stays one hidden class.
+  return sendWithHooks(
     ctx.pools,
     hooks,
     {
       target,
-      operation,
-      search: bridge ? '' : request.search,
+      operation: prepared.operation,
+      search: prepared.bridge ? '' : request.search,
       clientHeaders: request.req.headers,
-      body,
+      body: prepared.body,
       extraHeaders,
-      signal: frame.signal,
+      signal,
       headersTimeoutMs: frame.headersTimeoutMs,
       bodyTimeoutMs: frame.bodyTimeoutMs,
     },
     hooks
-      ? { stream: parsed.stream, keepAlive: frame.keepAlive, keepAliveHeaders: { 'x-leeway-connection': name } }
+      ? {
+          stream: parsed.stream,
+          keepAlive: frame.keepAlive,
+          keepAliveHeaders: { 'x-leeway-connection': target.connection.view.name },
+        }
       : null,
   );
-  frame.servedVia = result.via;
-
-  if (result.kind === 'failed') {
-    if (result.reason === 'aborted') return { kind: 'refused', reason: 'aborted' }; // the client left: nothing to learn
-    if (result.reason === 'unsupported') return { kind: 'refused', reason: 'unsupported' };
-    if (result.reason === 'credential') {
-      // A dead login is already recorded (needs_reauth) by the token manager; a refresh that
-      // failed for now (token endpoint down) is not. Either way the next candidate may serve.
-      frame.hops.push({ connection: name, status: null, reason: result.credentialReason ?? 'needs_reauth' });
-      const message = redactSecrets(`${name}: ${result.message}`, secretStrings(target.connection.secret));
-      const answer: Answer = {
-        kind: 'error',
-        error: { code: 'upstream_error', message, status: 502, details: { failover: frame.hops } },
-        connection: null,
-      };
-      return { kind: 'failed-before-first-byte', hop: null, canFailover: true, answer };
-    }
-    return earlyFailure(ctx, frame, target, admission, operation, result.reason, null);
-  }
-
-  const raw = result.response;
-  if (raw.statusCode >= 200 && raw.statusCode < 300) {
-    const upstream = bridge
-      ? bridgeResponse(raw, bridge, requests, { clientModel: parsed.model, idSeed: idSeedOf(request.startedAt) })
-      : raw;
-    // Nothing is committed to the client until the answer has really begun (and, for JSON, parses).
-    const contentType = headerValue(upstream.headers['content-type']);
-    const tap = createUsageTap(contentType);
-    const sse = contentType?.includes('text/event-stream') ? endpoint.wire : null;
-    const watch = sse === null ? null : watchFor(ctx, frame.bodyTimeoutMs);
-    const start = await readAnswerStart(upstream, sse, tap, frame.signal, ctx.now, watch);
-    if (start.kind === 'aborted') return { kind: 'refused', reason: 'aborted' };
-    if (start.kind === 'failed')
-      return start.failure === 'slow'
-        ? slowFailure(ctx, frame, target, admission, operation, start.detail)
-        : earlyFailure(ctx, frame, target, admission, operation, start.failure, start.detail);
-    if (start.kind === 'error_body') {
-      // A 200 whose body is an error object: the status it stands for, learned and relayed as such.
-      const secrets = secretStrings(target.connection.secret, result.sentSecret);
-      const response = { ...upstream, statusCode: start.status };
-      return failedWithError(ctx, target, admission, operation, frame, response, start.body, secrets);
-    }
-    if (start.kind === 'stream_error') {
-      const bodyText = redactSecrets(start.bodyText, secretStrings(target.connection.secret, result.sentSecret));
-      const verdict = learnFailure(
-        ctx,
-        target,
-        admission,
-        operation,
-        { kind: 'response', status: start.status, headers: upstream.headers, bodyText },
-        request.body,
-      );
-      // Relayed as held when nothing else may serve: the client parses the error event itself.
-      const secrets = secretListOf(target.connection.secret, result.sentSecret);
-      const answer: Answer = { kind: 'relay', target, upstream, held: start.held, tap, watch, secrets };
-      return {
-        kind: 'failed-before-first-byte',
-        hop: { connection: name, status: start.status, reason: verdict.reason },
-        canFailover: verdict.shouldFailover,
-        answer,
-        drop: upstream,
-      };
-    }
-    learnSuccess(ctx, target, admission);
-    const secrets = secretListOf(target.connection.secret, result.sentSecret);
-    return { kind: 'served', answer: { kind: 'relay', target, upstream, held: start, tap, watch, secrets } };
-  }
-
-  const bodyBytes = (await readUpstreamBody(raw.body, ERROR_BODY_CAP, frame.errorBodyTimeoutMs)) ?? Buffer.alloc(0);
-  if (frame.signal.aborted) return { kind: 'refused', reason: 'aborted' };
-  const secrets = secretStrings(target.connection.secret, result.sentSecret);
-  return failedWithError(ctx, target, admission, operation, frame, raw, bodyBytes, secrets, result.wallResetAt);
 }
 
-/**
- * An upstream error answer (a non-2xx, or a 2xx whose body is an error object), learned once; the
- * next candidate may serve it, else the client gets it in its own format.
- */
-function failedWithError(
+function failedSend(result: Extract<SendResult, { kind: 'failed' }>): Observation {
+  switch (result.reason) {
+    case 'aborted':
+    case 'unsupported':
+      return { kind: 'refused', reason: result.reason };
+    case 'credential':
+      return { kind: 'credential', message: result.message, reason: result.credentialReason ?? 'needs_reauth' };
+    case 'timeout':
+    case 'unreachable':
+      return { kind: 'transport', failure: result.reason, detail: null };
+  }
+}
+
+/** Nothing is committed to the client until the answer has really begun (and, for JSON, parses). */
+async function begin(
   ctx: ProxyContext,
-  target: Target,
-  admission: Admission,
-  operation: UpstreamOperation,
   frame: RequestFrame,
   upstream: UpstreamAnswer,
-  bodyBytes: Buffer,
-  /** The connection's credentials: an upstream that echoes one must not carry it into the client, the log or the UI. */
   secrets: readonly string[],
-  wallResetAt: number | null = null,
-): AttemptOutcome {
-  const name = target.connection.view.name;
-  const counting = frame.request.endpoint.name === 'count_tokens';
-  const bodyText = redactSecrets(bodyBytes.toString('utf8'), secrets);
-  const verdict = learnFailure(
-    ctx,
-    target,
-    admission,
-    operation,
-    {
-      kind: 'response',
-      status: upstream.statusCode,
-      headers: upstream.headers,
-      bodyText,
-      ...(wallResetAt === null ? {} : { cooldownUntil: wallResetAt }),
-    },
-    frame.request.body,
-  );
-  if (counting && (upstream.statusCode === 404 || upstream.statusCode === 405)) {
-    // An Anthropic-format upstream without count_tokens (PROD-10: not a failure): the next may count, else an estimate.
-    const hop = { connection: name, status: upstream.statusCode, reason: verdict.reason };
-    return { kind: 'failed-before-first-byte', hop, canFailover: true, answer: estimatedCount(frame, target) };
+  signal: AbortSignal,
+): Promise<Observation> {
+  const contentType = headerValue(upstream.headers['content-type']);
+  const tap = createUsageTap(contentType);
+  const sse = contentType?.includes('text/event-stream') ? frame.request.endpoint.wire : null;
+  const watch = sse === null ? null : watchFor(ctx, frame.bodyTimeoutMs);
+  const start = await readAnswerStart(upstream, sse, tap, signal, ctx.now, watch);
+  switch (start.kind) {
+    case 'aborted':
+      return { kind: 'refused', reason: 'aborted' };
+    case 'failed':
+      return { kind: 'transport', failure: start.failure, detail: start.detail };
+    case 'error_body':
+      // A 200 whose body is an error object: the status it stands for, learned and relayed as such.
+      return {
+        kind: 'error-response',
+        upstream: { ...upstream, statusCode: start.status },
+        body: start.body,
+        bodyText: redactSecrets(start.body.toString('utf8'), secrets),
+        secrets,
+        wallResetAt: null,
+      };
+    case 'stream_error':
+      return {
+        kind: 'stream-error',
+        status: start.status,
+        bodyText: redactSecrets(start.bodyText, secrets),
+        upstream,
+        held: start.held,
+        tap,
+        watch,
+        secrets,
+      };
+    case 'ready':
+      return { kind: 'served', upstream, held: start, tap, watch, secrets };
   }
-  frame.keepAlive.stop();
-  if (frame.keepAlive.committed) {
-    // The client already has a 200 stream (it waited in the lane): the error can only be an SSE event now.
-    const summary = summarizeUpstreamText(bodyText, headerValue(upstream.headers['content-type']));
-    const error: AppError = {
-      code: 'upstream_error',
-      message: `${name} answered ${upstream.statusCode}: ${summary}`,
-      // The activity row tells the status the failure stands for, not the 200 the keep-alive sent.
-      status: upstream.statusCode,
-    };
-    const hop = { connection: name, status: upstream.statusCode, reason: verdict.reason };
-    return {
-      kind: 'failed-after-commit',
-      hop,
-      answer: { kind: 'error', error, connection: name, reason: verdict.reason },
-    };
-  }
-  const status = verdict.status ?? upstream.statusCode;
-  const answer: Answer = {
-    kind: 'upstream-error',
-    target,
-    upstream,
-    body: bodyBytes,
-    status,
-    retryAfterMs: verdict.retryAfterMs,
-    secrets,
-    reason: verdict.reason,
-  };
-  return {
-    kind: 'failed-before-first-byte',
-    hop: { connection: name, status: upstream.statusCode, reason: verdict.reason },
-    canFailover: verdict.shouldFailover,
-    answer,
-  };
-}
-
-/** An early failure, learned once. */
-function earlyFailure(
-  ctx: ProxyContext,
-  frame: RequestFrame,
-  target: Target,
-  admission: Admission,
-  operation: UpstreamOperation,
-  failure: EarlyFailure,
-  detail: string | null,
-): AttemptOutcome {
-  const name = target.connection.view.name;
-  const verdict = learnFailure(ctx, target, admission, operation, { kind: 'transport', failure });
-  frame.hops.push({
-    connection: name,
-    status: null,
-    reason: failure === 'empty_response' ? 'invalid_response' : failure,
-  });
-  const answer: Answer = {
-    kind: 'error',
-    error: earlyFailureError(name, failure, detail, frame.hops),
-    connection: null,
-  };
-  return { kind: 'failed-before-first-byte', hop: null, canFailover: verdict.shouldFailover, answer };
-}
-
-/** WATCH-6: the watchdog cut a stream before the client saw a byte: learned like a stall, and the next target may serve. */
-function slowFailure(
-  ctx: ProxyContext,
-  frame: RequestFrame,
-  target: Target,
-  admission: Admission,
-  operation: UpstreamOperation,
-  detail: string,
-): AttemptOutcome {
-  const name = target.connection.view.name;
-  const verdict = learnFailure(ctx, target, admission, operation, { kind: 'transport', failure: 'timeout' });
-  frame.hops.push({ connection: name, status: null, reason: 'slow' });
-  const error: AppError = {
-    code: 'upstream_timeout',
-    message: `Every target failed; last: ${name} (${detail})`,
-    details: { failover: frame.hops },
-  };
-  const answer: Answer = { kind: 'error', error, connection: null, reason: 'upstream_too_slow' };
-  return { kind: 'failed-before-first-byte', hop: null, canFailover: verdict.shouldFailover, answer };
 }
 
 /** One boolean check per stream when the watchdog is off (WATCH-5); else a fresh meter with the proxy's clock. */
@@ -343,12 +255,15 @@ function watchFor(ctx: ProxyContext, idleMs: number): ChunkWatch | null {
   return watchdog ? (chunk) => watchdog.push(chunk, ctx.now()) : null;
 }
 
-/** Anthropic requires the version header; an OpenAI or Responses client never sends one. */
-const ANTHROPIC_VERSION: Record<string, string> = { 'anthropic-version': '2023-06-01' };
-
 let idCounter = 0;
 /** Ids a translated answer needs and the upstream did not give: unique per process, no crypto per request. */
 function idSeedOf(startedAt: number): string {
   idCounter = (idCounter + 1) % 1_000_000;
   return `${startedAt.toString(36)}${idCounter.toString(36)}`;
+}
+
+/** Drops an upstream answer nobody will relay (a failover, a hold, an expired backstop). */
+export function dropObserved(observation: Observation): void {
+  if (observation.kind === 'served' || observation.kind === 'stream-error' || observation.kind === 'error-response')
+    observation.upstream.body.destroy();
 }

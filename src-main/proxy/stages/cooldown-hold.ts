@@ -5,6 +5,7 @@ import { quoteUserText } from '../accept/quote-user-text';
 import { clockOf, type EarliestReset } from './reset-words';
 import type { ProxyContext } from '../proxy-context';
 import type { RequestFrame } from './frame';
+import type { RequestTrail } from './trail';
 
 /** Response headers of a held request: why it was held and for how long in all (CONC-7). */
 export const HELD_HEADER = 'x-leeway-held';
@@ -56,10 +57,11 @@ function sleep(ms: number, signal: AbortSignal): Promise<void> {
 export async function holdForCooldown(
   ctx: ProxyContext,
   frame: RequestFrame,
+  trail: RequestTrail,
   excluded: () => readonly TargetExclusion[] | null,
 ): Promise<HoldResult> {
   const settings = ctx.cooldownWait.settings();
-  const held = frame.held ?? { waits: 0, heldMs: 0, streamOpened: false };
+  const held = trail.held ?? { waits: 0, heldMs: 0, streamOpened: false };
   // Read on a refusal's path only: what is cooling, and when the first of it serves again.
   const list = excluded();
   if (list === null) return GIVE_UP_SILENTLY;
@@ -86,7 +88,7 @@ export async function holdForCooldown(
   await sleep(decision.ms, frame.signal);
   held.waits += 1;
   held.heldMs += Math.max(0, ctx.now() - now);
-  frame.held = held;
+  trail.held = held;
   if (frame.signal.aborted) return ABORTED;
   const ms = String(Math.round(held.heldMs));
   if (!res.headersSent) {

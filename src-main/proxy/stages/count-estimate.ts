@@ -1,7 +1,7 @@
 import type { Target } from '../../kernel/target';
 import { estimateInputTokens } from '../../translate/count-tokens-estimate';
 import { parseObject } from '../../translate/json-narrow';
-import type { Answer } from './attempt';
+import type { Answer } from './attempt-record';
 import type { RequestFrame } from './frame';
 
 /** The answer header that says a count is Leeway's estimate, not the upstream's tokenizer. */

@@ -3,15 +3,20 @@ import type { TargetExclusion } from '../../../src-shared/domain/cooldown';
 import type { Catalog } from '../../kernel/catalog';
 import { quoteUserText } from '../accept/quote-user-text';
 
-/** The exclusions behind each cooling refusal this module made, for the cooldown wait (CONC-7). */
-const behind = new WeakMap<AppError, readonly TargetExclusion[]>();
-
-/** The exclusions a `all_targets_cooling_down` refusal was made from; null for any other error. */
-export function exclusionsBehind(error: AppError): readonly TargetExclusion[] | null {
-  return behind.get(error) ?? null;
-}
+/**
+ * Why nothing can run: `cooling` when timers explain it (a wait may turn it into an answer, CONC-7,
+ * so it carries the exclusions it was made from), `refused` otherwise.
+ */
+export type NoTarget =
+  { kind: 'cooling'; error: AppError; excluded: readonly TargetExclusion[] } | { kind: 'refused'; error: AppError };
 
 /** No target can run: cooling targets give a 503 with the earliest return (ROUTE-6), others a 404 (ROUTE-8). */
+export function noTarget(model: string, excluded: readonly TargetExclusion[]): NoTarget {
+  const error = noTargetError(model, excluded);
+  return error.code === 'all_targets_cooling_down' ? { kind: 'cooling', error, excluded } : { kind: 'refused', error };
+}
+
+/** The refusal alone, for a door that never waits (the lease door). */
 export function noTargetError(model: string, excluded: readonly TargetExclusion[]): AppError {
   const waits = excluded.map((e) => e.retryAfterSeconds).filter((s): s is number => s !== null);
   if (waits.length > 0) {
@@ -19,14 +24,12 @@ export function noTargetError(model: string, excluded: readonly TargetExclusion[
     const reasons = excluded.map(
       (e) => `${e.connection}: ${e.reason}${e.retryAfterSeconds === null ? '' : ` (${e.retryAfterSeconds}s)`}`,
     );
-    const error: AppError = {
+    return {
       code: 'all_targets_cooling_down',
       message: `Every target for ${quoteUserText(model)} is cooling down; the first is back in ${soonest}s. ${reasons.join('; ')}`,
       retryAfterMs: soonest * 1000,
       details: { excluded },
     };
-    behind.set(error, excluded);
-    return error;
   }
   return {
     code: 'no_executable_targets',

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import type { AppError } from '../../../src-shared/contract/errors';
 import type { ComboView } from '../../../src-shared/domain/combo';
 import type { WireFormat } from '../../../src-shared/domain/connection';
 import type { TargetExclusion } from '../../../src-shared/domain/cooldown';
 import type { LocalKeyView } from '../../../src-shared/domain/local-key';
+import type { Settings } from '../../../src-shared/domain/settings';
 import { pinKeyOf, type Pin, type PinScope } from '../../routing/affinity/pin';
 import { orderByPin } from '../../routing/affinity/pin-order';
 import { refusingFormat, resolveTargets, type Exclusion, type FormatRefusal } from '../../routing/resolve-targets';
@@ -12,7 +12,7 @@ import { emergencyFallbackEnabled, parseEmergencyEnv } from '../../routing/strat
 import { exclusionLogFor } from './exclusion-log';
 import type { ProxyContext } from '../proxy-context';
 import { quoteUserText } from '../accept/quote-user-text';
-import { noConnectionsError, noTargetError } from './no-target-error';
+import { noConnectionsError, noTarget, type NoTarget } from './no-target-error';
 
 /** The session's pin as the plan saw it: the learn stage extends, creates or moves it. */
 export interface PinPlan {
@@ -24,17 +24,22 @@ export interface PinPlan {
   decided: string | null;
 }
 
-export type Plan =
-  | { kind: 'refused'; error: AppError }
-  | {
-      kind: 'candidates';
-      candidates: readonly Target[];
-      excluded: TargetExclusion[];
-      combo: ComboView | null;
-      pin: PinPlan | null;
-      /** Set for a pool's `qtSd/` combo: its candidates wait for their slot (CONC-3); release ends the pick's in-flight lease. */
-      quotaShare: { release(): void } | null;
-    };
+/**
+ * The plan stage's answer: candidates in order, or why there are none — `cooling` when only timers
+ * stand in the way (the request loop may wait, CONC-7), `refused` otherwise.
+ */
+export type Plan = CandidatesPlan | NoTarget;
+
+export interface CandidatesPlan {
+  kind: 'candidates';
+  candidates: readonly Target[];
+  /** What routing left out and why; the admit stage adds its own. */
+  excluded: TargetExclusion[];
+  combo: ComboView | null;
+  pin: PinPlan | null;
+  /** Set for a pool's `qtSd/` combo: its candidates wait for their slot (CONC-3); release ends the pick's in-flight lease. */
+  quotaShare: { release(): void } | null;
+}
 
 const connectionIdOf = (t: Target) => t.connection.view.id;
 
@@ -89,87 +94,105 @@ function prefixHashOf(body: Buffer): string {
 // The environment is read once at start; the runtime override (Settings › Feature flags) wins at once.
 const EMERGENCY_ENV = parseEmergencyEnv(process.env.LEEWAY_EMERGENCY_FALLBACK, false);
 
+type PlanInput = { model: string; wire: WireFormat; key: LocalKeyView; session: string | null; body?: Buffer };
+type Resolved = Extract<ReturnType<typeof resolveTargets>, { kind: 'targets' }>;
+
 /**
  * The plan stage: model or route → candidates, each excluded one with its reason (unknown, the
  * key's allowlist, cooldowns, breakers, lockouts), then ordered by the combo's strategy and, on
  * top, the session's pin (soft, AFF-6: it only reorders what survived the filters).
  */
-export function planRequest(
-  ctx: ProxyContext,
-  input: { model: string; wire: WireFormat; key: LocalKeyView; session: string | null; body?: Buffer },
-): Plan {
-  const { model, wire, key, session } = input;
-  const body = input.body ?? null;
-  const resolution = resolveTargets(ctx.catalog(), model, wire);
-  if (resolution.kind === 'unknown_model') {
-    const nothing = noConnectionsError(ctx.catalog(), ctx.dashboardUrl);
-    if (nothing) return { kind: 'refused', error: nothing };
-    const list = resolution.available.slice(0, 50).join(', ') || 'none configured';
-    // Issue 13 §6: say which API format does serve it, when only the format stands in the way.
-    const refusing = refusingFormat(ctx.catalog(), model, wire);
-    const served = refusing.length === 0 ? 'is not served by any connection' : servedOnlyBy(refusing);
-    return {
-      kind: 'refused',
-      error: {
-        code: 'model_not_found',
-        message: `Model ${quoteUserText(model)} ${served}. Available: ${list}`,
-        details: { available: resolution.available },
-      },
-    };
-  }
+export function planRequest(ctx: ProxyContext, input: PlanInput): Plan {
+  const resolution = resolveTargets(ctx.catalog(), input.model, input.wire);
+  if (resolution.kind === 'unknown_model') return unknownModel(ctx, input, resolution.available);
   const excluded: TargetExclusion[] = resolution.excluded.map(asExclusion);
-  const allowed = allowedFor(key, resolution.targets, excluded);
+  const allowed = allowedFor(input.key, resolution.targets, excluded);
   const now = ctx.now();
-  // One read of the settings for the whole plan (a change applies from the next request).
-  const settings = ctx.settings();
   const screened = ctx.resilience.screen(allowed, now);
   for (const e of screened.excluded) excluded.push(e);
-  if (screened.runnable.length === 0) {
-    const nothing = noConnectionsError(ctx.catalog(), ctx.dashboardUrl);
-    if (nothing) return { kind: 'refused', error: nothing };
-    const error = noTargetError(model, excluded);
-    if (error.code === 'all_targets_cooling_down') {
-      // ROUTE-7: the operator's log names every reason and how long it has left, once per model per window.
-      const parts = excluded.map(
-        (e) => `${e.connection}=${e.reason}${e.retryAfterSeconds === null ? '' : `:${e.retryAfterSeconds}s`}`,
-      );
-      exclusionLogFor(ctx, ctx.log).report(model, resolution.combo !== null, parts, now);
-    }
-    return { kind: 'refused', error };
-  }
+  if (screened.runnable.length === 0) return nothingRunnable(ctx, input.model, resolution, excluded, now);
+  // One read of the settings for the whole plan (a change applies from the next request).
+  const settings = ctx.settings();
   // ROUTE-10/11: a pool's system combo is ordered by the quota-share scheduler, never a public strategy.
-  const share = resolution.system ? ctx.quotaShare.order(resolution.system, screened.runnable, model, now) : null;
+  const share = resolution.system ? ctx.quotaShare.order(resolution.system, screened.runnable, input.model, now) : null;
+  const ordered = share ? share.ordered : orderedByStrategy(ctx, input, resolution, screened.runnable, settings, now);
+  const quotaShare = share ? { release: share.release } : null;
+  const base = { kind: 'candidates' as const, excluded, combo: resolution.combo, quotaShare };
+  const ttlMs = settings.sessionAffinityTtlMs;
+  if (input.session === null || ttlMs <= 0) return { ...base, candidates: ordered, pin: null };
+  return withPin(ctx, input, input.session, resolution, ordered, base);
+}
+
+/** The combo's strategy orders what survived the screen. */
+function orderedByStrategy(
+  ctx: ProxyContext,
+  input: PlanInput,
+  resolution: Resolved,
+  runnable: readonly Target[],
+  settings: Settings,
+  now: number,
+): readonly Target[] {
+  const body = input.body ?? null;
   const combo = resolution.combo;
   const conversation =
-    session ?? (body !== null && ctx.roundRobin.wantsConversation(combo) ? prefixHashOf(body) : null);
-  const ordered = share
-    ? share.ordered
-    : ctx.roundRobin.order(
-        combo,
-        screened.runnable,
-        { body, conversation, emergencyFallback: emergencyFallbackEnabled(EMERGENCY_ENV, settings.emergencyFallback) },
-        now,
-      );
-  const quotaShare = share ? { release: share.release } : null;
-  const ttlMs = settings.sessionAffinityTtlMs;
-  if (session === null || ttlMs <= 0)
-    return { kind: 'candidates', candidates: ordered, excluded, combo: resolution.combo, pin: null, quotaShare };
-  // AFF-7: scoped to the key, the session and what was asked for (a route by its glob, so every model it catches shares one pin).
-  const scope: PinScope = {
-    keyId: key.id,
-    session,
-    target: resolution.route === null ? model : `route:${resolution.route}`,
-  };
+    input.session ?? (body !== null && ctx.roundRobin.wantsConversation(combo) ? prefixHashOf(body) : null);
+  const emergencyFallback = emergencyFallbackEnabled(EMERGENCY_ENV, settings.emergencyFallback);
+  return ctx.roundRobin.order(combo, runnable, { body, conversation, emergencyFallback }, now);
+}
+
+/** AFF-7: scoped to the key, the session and what was asked for (a route by its glob, so every model it catches shares one pin). */
+function withPin(
+  ctx: ProxyContext,
+  input: PlanInput,
+  session: string,
+  resolution: Resolved,
+  ordered: readonly Target[],
+  base: Omit<CandidatesPlan, 'candidates' | 'pin'>,
+): CandidatesPlan {
+  const ttlMs = ctx.settings().sessionAffinityTtlMs;
+  const now = ctx.now();
+  const target = resolution.route === null ? input.model : `route:${resolution.route}`;
+  const scope: PinScope = { keyId: input.key.id, session, target };
   const pinKey = pinKeyOf(scope);
   const stored = ctx.affinity.get(pinKey);
   const proposal = orderByPin(ordered, connectionIdOf, stored, ttlMs, now);
   const decided = proposal.kind === 'pinned' ? proposal.connectionId : null;
+  return { ...base, candidates: proposal.order, pin: { scope, key: pinKey, stored, decided } };
+}
+
+/** Issue 13 §6: an unknown model says which API format does serve it, when only the format stands in the way. */
+function unknownModel(ctx: ProxyContext, input: PlanInput, available: readonly string[]): Plan {
+  const nothing = noConnectionsError(ctx.catalog(), ctx.dashboardUrl);
+  if (nothing) return { kind: 'refused', error: nothing };
+  const list = available.slice(0, 50).join(', ') || 'none configured';
+  const refusing = refusingFormat(ctx.catalog(), input.model, input.wire);
+  const served = refusing.length === 0 ? 'is not served by any connection' : servedOnlyBy(refusing);
   return {
-    kind: 'candidates',
-    candidates: proposal.order,
-    excluded,
-    combo: resolution.combo,
-    pin: { scope, key: pinKey, stored, decided },
-    quotaShare,
+    kind: 'refused',
+    error: {
+      code: 'model_not_found',
+      message: `Model ${quoteUserText(input.model)} ${served}. Available: ${list}`,
+      details: { available },
+    },
   };
+}
+
+/** Everything screened out: no connection at all, cooling (ROUTE-6/7, logged once per model per window) or refused. */
+function nothingRunnable(
+  ctx: ProxyContext,
+  model: string,
+  resolution: Resolved,
+  excluded: readonly TargetExclusion[],
+  now: number,
+): Plan {
+  const nothing = noConnectionsError(ctx.catalog(), ctx.dashboardUrl);
+  if (nothing) return { kind: 'refused', error: nothing };
+  const none = noTarget(model, excluded);
+  if (none.kind === 'cooling') {
+    const parts = excluded.map(
+      (e) => `${e.connection}=${e.reason}${e.retryAfterSeconds === null ? '' : `:${e.retryAfterSeconds}s`}`,
+    );
+    exclusionLogFor(ctx, ctx.log).report(model, resolution.combo !== null, parts, now);
+  }
+  return none;
 }

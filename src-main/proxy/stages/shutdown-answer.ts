@@ -1,6 +1,6 @@
-import { answerError } from './answer';
+import { answerError, type Ended } from './answer';
 import type { RequestFrame } from './frame';
-import type { Ended } from './learn';
+import type { RequestTrail } from './trail';
 import { isShuttingDown, shutdownError } from './in-flight';
 
 /**
@@ -8,8 +8,8 @@ import { isShuttingDown, shutdownError } from './in-flight';
  * §9), the client is still there and gets a 503 in its format, or an error event on a stream
  * already open; when the client left, nobody is there to tell (null: logged as client_closed).
  */
-export function endedByShutdown(frame: RequestFrame): Ended | null {
-  return isShuttingDown(frame.signal.reason) ? answerError(frame, shutdownError()) : null;
+export function endedByShutdown(frame: RequestFrame, trail: RequestTrail): Ended | null {
+  return isShuttingDown(frame.signal.reason) ? answerError(frame, trail, shutdownError()) : null;
 }
 
 /**

@@ -1,23 +1,17 @@
 import { RequestSignal } from '../../kernel/request-signal';
 
-/** Something whose `signal` the attempt reads (the request frame): swapped for the attempt's duration. */
-export interface SignalHolder {
-  signal: AbortSignal;
-}
-
 /**
  * QUEUE-4: runs one attempt under the execution backstop, a timer that starts at dispatch. The
- * attempt sees a signal that aborts on the client's own abort or on expiry; `expired` tells the
- * caller which (QUEUE-5). The holder's signal is restored afterwards, and the upstream keeps
- * following the client's abort while its answer is relayed.
+ * attempt gets a signal that aborts on the request's own abort or on expiry; `expired` tells the
+ * caller which (QUEUE-5). The upstream keeps following the request's abort while its answer is
+ * relayed (the attempt's signal follows the request's for as long as anyone holds it).
  */
 export async function withExecutionBackstop<T>(
-  holder: SignalHolder,
+  outer: AbortSignal,
   executionMs: number,
-  run: () => Promise<T>,
+  run: (signal: AbortSignal) => Promise<T>,
 ): Promise<{ expired: boolean; value: T }> {
-  const outer = holder.signal;
-  // Not an AbortController: Node's signals outlive young GCs (see proxy/request-signal.ts).
+  // Not an AbortController: Node's signals outlive young GCs (see kernel/request-signal.ts).
   const own = new RequestSignal();
   const follow = () => own.abort(outer.reason);
   if (outer.aborted) own.abort(outer.reason);
@@ -27,12 +21,10 @@ export async function withExecutionBackstop<T>(
     expired = true;
     own.abort();
   }, executionMs);
-  holder.signal = own;
   try {
-    const value = await run();
+    const value = await run(own);
     return { expired, value };
   } finally {
     clearTimeout(timer);
-    holder.signal = outer;
   }
 }

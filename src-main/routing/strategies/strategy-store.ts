@@ -1,7 +1,7 @@
 import type { ComboView } from '../../../src-shared/domain/combo';
 import { priceOf } from '../../quota/engine/price-table';
 import { readSaturation } from '../../quota/runtime/saturation-headers';
-import type { AttemptOutcome } from '../../kernel/attempt-outcome';
+import type { UpstreamOutcome } from '../../kernel/attempt-outcome';
 import type { RuntimeConnection } from '../../kernel/catalog';
 import type { Target } from '../../kernel/target';
 import { isBudgetFailure } from './emergency-fallback';
@@ -75,7 +75,7 @@ export interface StrategyStore {
     now: number,
   ): void;
   /** A failed attempt: health, ROUTE-4's tool limit, ROUTE-5's budget mark. */
-  failed(target: Target, outcome: AttemptOutcome, now: number, body?: Buffer | null): void;
+  failed(target: Target, outcome: UpstreamOutcome, now: number, body?: Buffer | null): void;
 }
 
 /**

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { renderWithFake } from '../../api/render-with-fake';
+import { renderWithFake } from '../../testing/render-with-fake';
 import { activityEntry, failoverEntry, refusedEntry } from './activity-fixtures';
 import { ActivityTab } from './activity-tab';
 

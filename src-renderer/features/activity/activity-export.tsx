@@ -1,21 +1,18 @@
 import { useState } from 'react';
 import { useStore } from 'zustand';
-import { useApi } from '../../api/api-context';
+import { useAction } from '../../resources/action';
 import type { ActivityViewStore } from './activity-view-store';
 import { saveTextFile } from './save-file';
 
 /** "Export CSV": the rows of the filter shown, made by the core (both doors give the same file). */
 export function ActivityExport({ store }: { store: ActivityViewStore }) {
-  const api = useApi();
+  const exportCsv = useAction('activity.exportCsv');
   const query = useStore(store, (s) => s.query);
-  const [busy, setBusy] = useState(false);
   const [message, setMessage] = useState<{ text: string; error: boolean } | null>(null);
 
   const run = async (): Promise<void> => {
-    setBusy(true);
     setMessage(null);
-    const result = await api.call('activity.exportCsv', query);
-    setBusy(false);
+    const result = await exportCsv.run(query);
     if (!result.ok) return setMessage({ text: `Export failed: ${result.error.message}`, error: true });
     const { filename, csv, rows, truncated } = result.value;
     const saved = saveTextFile(filename, csv);
@@ -25,8 +22,8 @@ export function ActivityExport({ store }: { store: ActivityViewStore }) {
 
   return (
     <div className="activity-export">
-      <button type="button" className="button small" disabled={busy} onClick={() => void run()}>
-        {busy ? 'Exporting…' : 'Export CSV'}
+      <button type="button" className="button small" disabled={exportCsv.pending} onClick={() => void run()}>
+        {exportCsv.pending ? 'Exporting…' : 'Export CSV'}
       </button>
       {message && (
         <span role="status" className={message.error ? 'error-text small' : 'muted small'}>

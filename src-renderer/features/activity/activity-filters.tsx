@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { useStore } from 'zustand';
-import { useStores } from '../../stores/stores-context';
+import { useResource } from '../../resources/resource-context';
+import { CONNECTIONS } from '../../resources/shared-data';
 import {
   fromLocalInput,
   isFiltered,
@@ -26,11 +27,10 @@ function remember(seen: Set<string>, values: Iterable<string | null | undefined>
  * connection, key, status, error code); the core filters, so older pages match too.
  */
 export function ActivityFilters({ store }: { store: ActivityViewStore }) {
-  const { connections } = useStores();
   const filter = useStore(store, (s) => s.filter);
   const entries = useStore(store, (s) => s.entries);
   const setFilter = useStore(store, (s) => s.setFilter);
-  const known = useStore(connections, (s) => s.items);
+  const known = useResource(CONNECTIONS).data ?? [];
   const [search, setSearch] = useState(filter.search ?? '');
 
   const seenConnections = useRef(new Set<string>()).current;

@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { useStore } from 'zustand';
 import type { RequestLogEntry } from '../../../src-shared/domain/request-log';
 import { EmptyState } from '../../components/empty-state';
-import { LoadGate } from '../../components/load-gate';
+import { ListGate } from '../../components/list-gate';
+import { Table, type Column } from '../../components/table';
+import type { ResourceView } from '../../resources/resource-context';
 import { ActivityDetail } from './activity-detail';
 import { ActivityExport } from './activity-export';
 import { ActivityFilters } from './activity-filters';
@@ -10,6 +12,19 @@ import { isFiltered } from './activity-range';
 import { ActivityRow } from './activity-row';
 import { useActivityView } from './use-activity-view';
 import './activity.css';
+
+const COLUMNS: readonly Column[] = [
+  { label: 'Time', className: 'num' },
+  'Key',
+  'Model',
+  'Connection',
+  'Status',
+  { label: 'Latency', className: 'num' },
+  { label: 'TTFB', className: 'num', title: 'Time to first byte' },
+  { label: 'Tokens in → out', className: 'num' },
+  'Failover path',
+  { label: <span className="visually-hidden">Details</span> },
+];
 
 /**
  * The request log, live: who asked, which connection served, how fast, what failed over first;
@@ -20,13 +35,22 @@ export function ActivityTab() {
   const state = useStore(store);
   const [open, setOpen] = useState<RequestLogEntry | null>(null);
   const filtered = isFiltered(state.filter);
+  // The store's first page as the list gate reads a resource; a failed "Load older" stays under the rows.
+  const firstPage: ResourceView<readonly RequestLogEntry[]> = {
+    data: state.status === 'ready' ? state.entries : undefined,
+    error: state.status === 'error' ? state.error : null,
+    loading: state.status === 'loading',
+    receivedAt: 0,
+    reload: () => void state.load(),
+  };
 
   return (
     <section aria-labelledby="activity-title">
       <h2 id="activity-title">Activity</h2>
       <ActivityFilters store={store} />
-      <LoadGate state={state} onRetry={() => void state.load()}>
-        {state.entries.length === 0 ? (
+      <ListGate
+        resource={firstPage}
+        empty={
           filtered ? (
             <EmptyState title="No matching requests">
               <p>No request in the log matches these filters. New ones that do appear here as they finish.</p>
@@ -36,34 +60,16 @@ export function ActivityTab() {
               <p>Point a client at Leeway (see Setup) and send a prompt; each request appears here as it finishes.</p>
             </EmptyState>
           )
-        ) : (
+        }
+      >
+        {(entries) => (
           <>
             <div className="table-scroll">
-              <table className="table compact activity-table" aria-label="Requests, newest first">
-                <thead>
-                  <tr>
-                    <th className="num">Time</th>
-                    <th>Key</th>
-                    <th>Model</th>
-                    <th>Connection</th>
-                    <th>Status</th>
-                    <th className="num">Latency</th>
-                    <th className="num" title="Time to first byte">
-                      TTFB
-                    </th>
-                    <th className="num">Tokens in → out</th>
-                    <th>Failover path</th>
-                    <th>
-                      <span className="visually-hidden">Details</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {state.entries.map((entry) => (
-                    <ActivityRow key={entry.id} entry={entry} onOpen={setOpen} />
-                  ))}
-                </tbody>
-              </table>
+              <Table className="table compact activity-table" label="Requests, newest first" columns={COLUMNS}>
+                {entries.map((entry) => (
+                  <ActivityRow key={entry.id} entry={entry} onOpen={setOpen} />
+                ))}
+              </Table>
             </div>
             <div className="table-footer">
               <span className="muted small">
@@ -84,7 +90,7 @@ export function ActivityTab() {
             </div>
           </>
         )}
-      </LoadGate>
+      </ListGate>
       {open && <ActivityDetail entry={open} onClose={() => setOpen(null)} />}
     </section>
   );

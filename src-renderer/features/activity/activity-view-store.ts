@@ -4,12 +4,16 @@ import {
   type RequestLogEntry,
   type RequestLogFilter,
 } from '../../../src-shared/domain/request-log';
+import type { AppError } from '../../../src-shared/contract/errors';
 import type { ApiClient } from '../../api/api-client';
-import type { Loadable } from '../../stores/load-status';
 import { ACTIVITY_LIMIT, mergeEntries } from './activity-entries';
 import { NO_FILTER, toLogFilter, type ActivityViewFilter } from './activity-range';
 
-export interface ActivityViewState extends Loadable {
+export interface ActivityViewState {
+  /** The first page's: a spinner, the rows, or the error with "Try again". */
+  status: 'idle' | 'loading' | 'ready' | 'error';
+  /** The last read's refusal (a failed "Load older" shows it under the rows). */
+  error: AppError | null;
   /** Newest first. */
   entries: RequestLogEntry[];
   filter: ActivityViewFilter;
@@ -31,7 +35,8 @@ export type ActivityViewStore = StoreApi<ActivityViewState>;
 
 /**
  * The Activity tab's own view of the log (issue 13 §3): connection, model and status filters plus a
- * time range and a search, all applied by the core so older pages match too.
+ * time range and a search, all applied by the core so older pages match too. Not a resource: it is
+ * a query browser (filters, pages, live rows merged in), held by the tab for as long as it is shown.
  */
 export function createActivityViewStore(api: ApiClient, now: () => number = Date.now): ActivityViewStore {
   // Bumped by each filter change, so a page requested under an old filter is dropped.

@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'react';
 import { onEventType } from '../../api/api-client';
-import { useApi } from '../../api/api-context';
+import { useResourceCache } from '../../resources/resource-context';
 import { createActivityViewStore, type ActivityViewStore } from './activity-view-store';
 
 /**
  * The Activity tab's store for as long as the tab is shown: first page on mount, live rows from
- * `activity.request`, a reload after an event-stream gap (like use-sessions, it feeds itself).
+ * `activity.request`, a reload after an event-stream gap (it feeds itself).
  */
 export function useActivityView(): ActivityViewStore {
-  const api = useApi();
+  const { api } = useResourceCache();
   const [store] = useState(() => createActivityViewStore(api));
   useEffect(() => {
     const offRequest = onEventType(api, 'activity.request', ({ entry }) => store.getState().add(entry));

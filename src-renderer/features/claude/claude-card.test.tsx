@@ -3,7 +3,8 @@ import { act, cleanup, fireEvent, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ok } from '../../../src-shared/contract/errors';
 import type { ConnectionCooldownRow } from '../../../src-shared/domain/cooldown';
-import { fakeConnection, flush, renderWithFake } from '../../api/render-with-fake';
+import { flush, renderWithFake } from '../../testing/render-with-fake';
+import { fakeConnection } from '../../testing/fake-fixtures';
 import { ConnectionsTab } from '../connections/connections-tab';
 import { formatHourMinute } from './claude-format';
 import { ACTIVE_LANE, claudeStatus, T0, usage } from './claude-fixtures';
@@ -125,6 +126,8 @@ describe('Import from Claude Code', () => {
         ...inner,
         call: async (method, input) => {
           if (method !== 'claude.importCredentials') return inner.call(method, input);
+          // The core stores the imported connection and says so.
+          view.fake.state.connections = [imported];
           view.fake.emit({ type: 'connections.changed', payload: { connections: [imported] } });
           return ok(imported);
         },
@@ -136,7 +139,7 @@ describe('Import from Claude Code', () => {
     expect(view.inputsOf('claude.importCredentials')).toEqual([{ name: 'claude' }]);
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(screen.getByTestId('claude-status-claude')).toBeTruthy();
-    // The store re-reads claude.status after an import.
+    // The import re-reads claude.status (INVALIDATES).
     expect(view.inputsOf('claude.status').length).toBeGreaterThanOrEqual(2);
   });
 });

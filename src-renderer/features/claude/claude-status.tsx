@@ -1,7 +1,6 @@
-import { useStore } from 'zustand';
 import type { ConnectionView } from '../../../src-shared/domain/connection';
-import { claudeStatusOf } from '../../stores/claude-store';
-import { useStores } from '../../stores/stores-context';
+import { useResource } from '../../resources/resource-context';
+import { CLAUDE_STATUS } from '../../resources/shared-data';
 import { LaneBadge } from './lane-badge';
 import { LastReset } from './last-reset';
 import { UsageBars } from './usage-bars';
@@ -11,9 +10,8 @@ import { UsageBars } from './usage-bars';
  * low-priority lane (when opted in or ever used) and the last limit reset (PROD-5).
  */
 export function ClaudeStatus({ view, skewMs = 0 }: { view: ConnectionView; skewMs?: number }) {
-  const { claude } = useStores();
-  const items = useStore(claude, (s) => s.items);
-  const status = claudeStatusOf(items, view.id);
+  // A connection without an entry has seen no usage and has an idle lane.
+  const status = useResource(CLAUDE_STATUS).data?.find((s) => s.connectionId === view.id);
   const lane = status?.lane ?? { kind: 'idle' };
   const showLane = view.providerSpecificData.lowPriorityMode === true || lane.kind !== 'idle';
   return (

@@ -1,28 +1,24 @@
 import { useState, type FormEvent } from 'react';
-import { useStore } from 'zustand';
 import { Dialog } from '../../components/dialog';
+import { DialogActions } from '../../components/dialog-actions';
 import { FormField } from '../../components/form-field';
-import { useStores } from '../../stores/stores-context';
+import { useAction } from '../../resources/action';
 
 /** The import form: a connection name and, rarely, a credentials file other than Claude Code's own. */
 function ImportClaudeDialog({ presetName, onClose }: { presetName: string; onClose: () => void }) {
-  const { claude } = useStores();
-  const importCredentials = useStore(claude, (s) => s.importCredentials);
+  // A re-import also resets the connection, so the status and the cooldowns are read again (INVALIDATES).
+  const importCredentials = useAction('claude.importCredentials');
   const [name, setName] = useState(presetName);
   const [path, setPath] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
 
   const submit = async (event: FormEvent): Promise<void> => {
     event.preventDefault();
-    setBusy(true);
-    setError(null);
+    importCredentials.clearError();
     const trimmed = path.trim();
-    const result = await importCredentials({ name: name.trim(), ...(trimmed ? { path: trimmed } : {}) });
-    setBusy(false);
+    const result = await importCredentials.run({ name: name.trim(), ...(trimmed ? { path: trimmed } : {}) });
     if (result.ok) onClose();
-    else setError(result.error.message);
   };
+  const error = importCredentials.error?.message;
 
   return (
     <Dialog title="Import from Claude Code" onClose={onClose}>
@@ -46,14 +42,13 @@ function ImportClaudeDialog({ presetName, onClose }: { presetName: string; onClo
             {error}
           </p>
         )}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button primary" disabled={busy || name.trim() === ''}>
-            {busy ? 'Importing…' : 'Import'}
-          </button>
-        </div>
+        <DialogActions
+          onCancel={onClose}
+          busy={importCredentials.pending}
+          disabled={name.trim() === ''}
+          submitLabel="Import"
+          busyLabel="Importing…"
+        />
       </form>
     </Dialog>
   );

@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeConnection, flush, renderWithFake } from '../../api/render-with-fake';
+import { flush, renderWithFake } from '../../testing/render-with-fake';
+import { fakeConnection } from '../../testing/fake-fixtures';
 import { COMBO_STRATEGIES } from '../../../src-shared/domain/combo';
 import { STRATEGY_TEXT } from './combo-strategy-field';
 import { CombosTab } from './combos-tab';

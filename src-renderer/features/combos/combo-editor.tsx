@@ -1,10 +1,12 @@
 import { useState, type FormEvent } from 'react';
 import type { ComboView } from '../../../src-shared/domain/combo';
 import type { ConnectionView } from '../../../src-shared/domain/connection';
-import { useApi } from '../../api/api-context';
 import { Dialog } from '../../components/dialog';
+import { DialogActions } from '../../components/dialog-actions';
+import { ErrorNotice } from '../../components/error-notice';
 import { useFormErrors } from '../../components/use-form-errors';
 import { FormField } from '../../components/form-field';
+import { useAction } from '../../resources/action';
 import {
   buildComboInput,
   comboErrorsFrom,
@@ -27,31 +29,26 @@ export function ComboEditor({
   connections: ConnectionView[];
   onClose: () => void;
 }) {
-  const api = useApi();
+  const save = useAction('combos.upsert');
+  const rename = useAction('combos.rename');
   const [form, setForm] = useState<ComboForm>(() => {
     const initial = comboFormFrom(original);
     const first = connections[0];
     return initial.targets.length === 0 && first ? { ...initial, targets: [newTarget(first.name)] } : initial;
   });
   const { errors, setErrors, refuse, formRef } = useFormErrors<ComboErrors>({});
-  const [busy, setBusy] = useState(false);
+  const busy = save.pending || rename.pending;
   const editing = original !== null;
 
   const submit = async (event: FormEvent<HTMLFormElement>): Promise<void> => {
     event.preventDefault();
     const built = buildComboInput(form);
     if (!built.ok) return refuse(built.errors);
-    setBusy(true);
     // A new name is a rename in place (issue 13 §8): save targets and strategy under the stored name, then rename.
     const stored = original?.name ?? built.input.name;
-    const result = await api.call('combos.upsert', { ...built.input, name: stored });
-    if (!result.ok) {
-      setBusy(false);
-      return refuse(comboErrorsFrom(result.error));
-    }
-    const renamed =
-      stored === built.input.name ? result : await api.call('combos.rename', { from: stored, to: built.input.name });
-    setBusy(false);
+    const result = await save.run({ ...built.input, name: stored });
+    if (!result.ok) return refuse(comboErrorsFrom(result.error));
+    const renamed = stored === built.input.name ? result : await rename.run({ from: stored, to: built.input.name });
     if (!renamed.ok) return refuse({ name: `${renamed.error.message}. The other changes were saved.` });
     onClose();
   };
@@ -95,19 +92,8 @@ export function ComboEditor({
             setErrors(({ name }) => (name ? { name } : {}));
           }}
         />
-        {errors.form && (
-          <p className="notice error" role="alert">
-            {errors.form}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button primary" disabled={busy}>
-            {busy ? 'Saving…' : editing ? 'Save changes' : 'Create combo'}
-          </button>
-        </div>
+        <ErrorNotice message={errors.form} />
+        <DialogActions onCancel={onClose} busy={busy} submitLabel={editing ? 'Save changes' : 'Create combo'} />
       </form>
     </Dialog>
   );

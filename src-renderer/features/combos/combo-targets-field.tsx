@@ -1,5 +1,6 @@
-import { useEffect, useRef } from 'react';
 import type { ConnectionView } from '../../../src-shared/domain/connection';
+import { ReorderButtons } from '../../components/reorder-buttons';
+import { moveRow, useFocusAfterRender } from '../../components/use-focus-after-render';
 import { newTarget, type ComboErrors, type TargetDraft } from './combo-form';
 
 /**
@@ -20,40 +21,25 @@ export function ComboTargetsField({
   weighted: boolean;
   onChange: (targets: TargetDraft[]) => void;
 }) {
-  // Element ids to focus after the next render, first enabled one wins (a moved row's button may be disabled at an end).
-  const focusNext = useRef<string[]>([]);
-  useEffect(() => {
-    const ids = focusNext.current;
-    focusNext.current = [];
-    for (const id of ids) {
-      const el = document.getElementById(id);
-      if (el && !(el instanceof HTMLButtonElement && el.disabled)) {
-        el.focus();
-        return;
-      }
-    }
-  });
+  const focusNext = useFocusAfterRender();
   const set = (index: number, patch: Partial<TargetDraft>): void =>
     onChange(targets.map((t, i) => (i === index ? { ...t, ...patch } : t)));
+  // Keep focus on the same button of a moved row so repeated presses keep moving it.
   const move = (index: number, by: -1 | 1): void => {
-    const next = [...targets];
-    const [row] = next.splice(index, 1);
-    if (!row) return;
-    next.splice(index + by, 0, row);
-    // Keep focus on the same button of the moved row so repeated presses keep moving it.
-    const [same, other] = by < 0 ? ['up', 'down'] : ['down', 'up'];
-    focusNext.current = [`target-${row.key}-${same}`, `target-${row.key}-${other}`];
-    onChange(next);
+    const moved = moveRow(targets, index, by, (row) => `target-${row.key}`);
+    if (!moved) return;
+    focusNext(moved.focus);
+    onChange(moved.rows);
   };
   const add = (): void => {
     const row = newTarget(connections[0]?.name ?? '');
-    focusNext.current = [`target-${row.key}-connection`];
+    focusNext([`target-${row.key}-connection`]);
     onChange([...targets, row]);
   };
 
   const remove = (index: number): void => {
     const neighbour = targets[index + 1] ?? targets[index - 1];
-    focusNext.current = neighbour ? [`target-${neighbour.key}-connection`] : ['combo-add-target'];
+    focusNext(neighbour ? [`target-${neighbour.key}-connection`] : ['combo-add-target']);
     onChange(targets.filter((_, j) => j !== index));
   };
 
@@ -119,34 +105,14 @@ export function ComboTargetsField({
                 )}
               </div>
               <div className="combo-target-actions">
-                <button
-                  type="button"
-                  id={`target-${t.key}-up`}
-                  className="button small"
-                  disabled={i === 0}
-                  onClick={() => move(i, -1)}
-                  aria-label={`Move target ${i + 1} up`}
-                >
-                  ↑
-                </button>
-                <button
-                  type="button"
-                  id={`target-${t.key}-down`}
-                  className="button small"
-                  disabled={i === targets.length - 1}
-                  onClick={() => move(i, 1)}
-                  aria-label={`Move target ${i + 1} down`}
-                >
-                  ↓
-                </button>
-                <button
-                  type="button"
-                  className="button small danger"
-                  onClick={() => remove(i)}
-                  aria-label={`Remove target ${i + 1}`}
-                >
-                  Remove
-                </button>
+                <ReorderButtons
+                  id={`target-${t.key}`}
+                  index={i}
+                  count={targets.length}
+                  noun="target"
+                  onMove={(by) => move(i, by)}
+                  onRemove={() => remove(i)}
+                />
               </div>
               {rowError && (
                 <p id={`target-${t.key}-error`} className="field-error">

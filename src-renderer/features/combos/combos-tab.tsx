@@ -1,11 +1,13 @@
 import { useState } from 'react';
-import { useStore } from 'zustand';
-import { useApi } from '../../api/api-context';
 import { ConfirmButton } from '../../components/confirm-button';
 import { EmptyState } from '../../components/empty-state';
-import { LoadGate } from '../../components/load-gate';
+import { ErrorNotice } from '../../components/error-notice';
+import { ListGate } from '../../components/list-gate';
 import { SectionHeader } from '../../components/section-header';
-import { useStores } from '../../stores/stores-context';
+import { ACTIONS, Table } from '../../components/table';
+import { useAction } from '../../resources/action';
+import { useResource } from '../../resources/resource-context';
+import { COMBOS, CONNECTIONS } from '../../resources/shared-data';
 import { ComboEditor } from './combo-editor';
 import { STRATEGY_TEXT } from './combo-strategy-field';
 import './combos.css';
@@ -13,22 +15,17 @@ import './combos.css';
 // By id, so the editor stays on its combo while a rename (issue 13 §8) changes the name.
 type Editing = { mode: 'add' } | { mode: 'edit'; id: string } | null;
 
+const COLUMNS = ['Name', 'Strategy', 'Targets, in order', ACTIONS];
+
 /** Combos: names a client can use as a model, each spreading over an ordered list of targets. */
 export function CombosTab() {
-  const api = useApi();
-  const { combos, connections } = useStores();
-  const state = useStore(combos);
-  const connectionList = useStore(connections, (s) => s.items);
+  const combos = useResource(COMBOS);
+  const connectionList = useResource(CONNECTIONS).data ?? [];
+  const remove = useAction('combos.remove');
   const [editing, setEditing] = useState<Editing>(null);
-  const [error, setError] = useState<string | null>(null);
-  const original = editing?.mode === 'edit' ? (state.items.find((c) => c.id === editing.id) ?? null) : null;
+  const original = editing?.mode === 'edit' ? (combos.data?.find((c) => c.id === editing.id) ?? null) : null;
   const known = new Set(connectionList.map((c) => c.name));
   const canAdd = connectionList.length > 0;
-
-  const remove = async (name: string): Promise<void> => {
-    const result = await api.call('combos.remove', { name });
-    setError(result.ok ? null : result.error.message);
-  };
 
   return (
     <section aria-labelledby="combos-title">
@@ -37,13 +34,10 @@ export function CombosTab() {
           New combo
         </button>
       </SectionHeader>
-      {error && (
-        <p className="notice error" role="alert">
-          {error}
-        </p>
-      )}
-      <LoadGate state={state} onRetry={() => void state.load()}>
-        {state.items.length === 0 ? (
+      <ErrorNotice message={remove.error?.message} />
+      <ListGate
+        resource={combos}
+        empty={
           <EmptyState title="No combos yet">
             <p>
               A combo is a model name that Leeway spreads over several connections, trying them in order and failing
@@ -62,63 +56,53 @@ export function CombosTab() {
               </p>
             )}
           </EmptyState>
-        ) : (
-          <table className="table">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>Strategy</th>
-                <th>Targets, in order</th>
-                <th>
-                  <span className="visually-hidden">Actions</span>
-                </th>
+        }
+      >
+        {(items) => (
+          <Table columns={COLUMNS}>
+            {items.map((combo) => (
+              <tr key={combo.id}>
+                <td>
+                  <code>{combo.name}</code>
+                </td>
+                <td title={STRATEGY_TEXT[combo.strategy].explanation}>{STRATEGY_TEXT[combo.strategy].label}</td>
+                <td>
+                  <ol className="targets">
+                    {combo.targets.map((t, i) => (
+                      <li key={i}>
+                        {t.connection}
+                        {!known.has(t.connection) && <span className="badge err"> not found</span>}
+                        {t.model ? (
+                          <span className="muted"> · {t.model}</span>
+                        ) : (
+                          <span className="muted small"> · client’s model</span>
+                        )}
+                      </li>
+                    ))}
+                  </ol>
+                </td>
+                <td className="actions">
+                  <div className="row-actions">
+                    <button
+                      type="button"
+                      className="button small"
+                      onClick={() => setEditing({ mode: 'edit', id: combo.id })}
+                      aria-label={`Edit ${combo.name}`}
+                    >
+                      Edit
+                    </button>
+                    <ConfirmButton
+                      label="Remove"
+                      question={`Remove ${combo.name}?`}
+                      onConfirm={() => void remove.run({ name: combo.name })}
+                    />
+                  </div>
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {state.items.map((combo) => (
-                <tr key={combo.id}>
-                  <td>
-                    <code>{combo.name}</code>
-                  </td>
-                  <td title={STRATEGY_TEXT[combo.strategy].explanation}>{STRATEGY_TEXT[combo.strategy].label}</td>
-                  <td>
-                    <ol className="targets">
-                      {combo.targets.map((t, i) => (
-                        <li key={i}>
-                          {t.connection}
-                          {!known.has(t.connection) && <span className="badge err"> not found</span>}
-                          {t.model ? (
-                            <span className="muted"> · {t.model}</span>
-                          ) : (
-                            <span className="muted small"> · client’s model</span>
-                          )}
-                        </li>
-                      ))}
-                    </ol>
-                  </td>
-                  <td className="actions">
-                    <div className="row-actions">
-                      <button
-                        type="button"
-                        className="button small"
-                        onClick={() => setEditing({ mode: 'edit', id: combo.id })}
-                        aria-label={`Edit ${combo.name}`}
-                      >
-                        Edit
-                      </button>
-                      <ConfirmButton
-                        label="Remove"
-                        question={`Remove ${combo.name}?`}
-                        onConfirm={() => void remove(combo.name)}
-                      />
-                    </div>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+            ))}
+          </Table>
         )}
-      </LoadGate>
+      </ListGate>
       {editing && (editing.mode === 'add' || original) && (
         <ComboEditor
           key={editing.mode === 'add' ? 'add' : editing.id}

@@ -3,7 +3,8 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { fail } from '../../../src-shared/contract/errors';
 import type { ConnectionInput } from '../../../src-shared/domain/connection';
-import { fakeConnection, flush, renderWithFake } from '../../api/render-with-fake';
+import { flush, renderWithFake } from '../../testing/render-with-fake';
+import { fakeConnection } from '../../testing/fake-fixtures';
 import { ConnectionsTab } from './connections-tab';
 
 afterEach(cleanup);

@@ -1,8 +1,10 @@
 import { useState, type FormEvent } from 'react';
 import type { ConnectionView } from '../../../src-shared/domain/connection';
-import { useApi } from '../../api/api-context';
 import { Dialog } from '../../components/dialog';
+import { DialogActions } from '../../components/dialog-actions';
+import { ErrorNotice } from '../../components/error-notice';
 import { useFormErrors } from '../../components/use-form-errors';
+import { useAction } from '../../resources/action';
 import { ClaudeSection } from './claude-section';
 import { IdentityFields, RoutingFields } from './connection-fields';
 import { emptyForm, formFromView, parseModels, type ConnectionForm } from './connection-form';
@@ -52,10 +54,11 @@ export function ConnectionEditor({
   onClose: () => void;
   onSaved?: (view: ConnectionView) => void;
 }) {
-  const api = useApi();
+  const save = useAction('connections.upsert');
+  const rename = useAction('connections.rename');
   const [form, setForm] = useState<ConnectionForm>(() => (original ? formFromView(original) : emptyForm()));
   const { errors, setErrors, refuse, formRef } = useFormErrors<FieldErrors>({});
-  const [busy, setBusy] = useState(false);
+  const busy = save.pending || rename.pending;
   const editing = original !== null;
   // The name the core has it under; a rename changes it only once the core has renamed it.
   const storedName = original?.name ?? null;
@@ -73,19 +76,11 @@ export function ConnectionEditor({
     event.preventDefault();
     const built = buildConnectionInput(form, original);
     if (!built.ok) return refuse(built.errors);
-    setBusy(true);
     // A new name is a rename in place (issue 13 §8): save the rest under the stored name, then rename.
     const stored = storedName ?? built.input.name;
-    const result = await api.call('connections.upsert', { ...built.input, name: stored });
-    if (!result.ok) {
-      setBusy(false);
-      return refuse(errorsFromAppError(result.error));
-    }
-    const renamed =
-      stored === built.input.name
-        ? result
-        : await api.call('connections.rename', { from: stored, to: built.input.name });
-    setBusy(false);
+    const result = await save.run({ ...built.input, name: stored });
+    if (!result.ok) return refuse(errorsFromAppError(result.error));
+    const renamed = stored === built.input.name ? result : await rename.run({ from: stored, to: built.input.name });
     if (!renamed.ok) {
       onSaved?.(result.value);
       return refuse({ name: `${renamed.error.message}. The other changes were saved.` });
@@ -104,19 +99,8 @@ export function ConnectionEditor({
         <ModelsFields {...sectionProps} />
         <DiscoveredModels connection={original?.name ?? null} namesOwnModels={parseModels(form.models).length > 0} />
         <RoutingFields {...sectionProps} />
-        {errors.form && (
-          <p className="notice error" role="alert">
-            {errors.form}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button primary" disabled={busy}>
-            {busy ? 'Saving…' : editing ? 'Save changes' : 'Add connection'}
-          </button>
-        </div>
+        <ErrorNotice message={errors.form} />
+        <DialogActions onCancel={onClose} busy={busy} submitLabel={editing ? 'Save changes' : 'Add connection'} />
       </form>
     </Dialog>
   );

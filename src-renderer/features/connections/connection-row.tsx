@@ -1,11 +1,9 @@
 import { useState } from 'react';
-import { useStore } from 'zustand';
 import type { Result } from '../../../src-shared/contract/errors';
 import type { ConnectionView } from '../../../src-shared/domain/connection';
 import type { ConnectionCooldownRow } from '../../../src-shared/domain/cooldown';
-import { useApi } from '../../api/api-context';
 import { ConfirmButton } from '../../components/confirm-button';
-import { useStores } from '../../stores/stores-context';
+import { useAction } from '../../resources/action';
 import { ClaudeStatus } from '../claude/claude-status';
 import { ImportClaudeButton } from '../claude/import-claude';
 import { KIND_LABELS } from './connection-fields';
@@ -27,32 +25,28 @@ export function ConnectionRow({
   skewMs: number;
   onEdit: (view: ConnectionView) => void;
 }) {
-  const api = useApi();
-  const { cooldowns } = useStores();
-  const resetConnection = useStore(cooldowns, (s) => s.resetConnection);
-  const [busy, setBusy] = useState<null | 'enable' | 'test' | 'reset' | 'remove' | 'models'>(null);
+  const toggle = useAction('connections.upsert');
+  const adopt = useAction('connections.upsert');
+  const tester = useAction('connections.test');
+  const reset = useAction('connections.reset');
+  const remove = useAction('connections.remove');
   const [error, setError] = useState<string | null>(null);
   const [test, setTest] = useState<TestOutcome | null>(null);
 
-  const run = async <T,>(what: NonNullable<typeof busy>, action: () => Promise<Result<T>>): Promise<T | null> => {
-    setBusy(what);
+  /** The row's one error line says the last refusal of enable, reset, remove or adding models. */
+  const report = async <T,>(pending: Promise<Result<T>>): Promise<boolean> => {
     setError(null);
-    const result = await action();
-    setBusy(null);
+    const result = await pending;
     if (!result.ok) setError(result.error.message);
-    return result.ok ? result.value : null;
+    return result.ok;
   };
-
-  const upsert = (patch: Partial<ConnectionView>) => () =>
-    api.call('connections.upsert', inputFromView({ ...view, ...patch }));
+  const upsert = (patch: Partial<ConnectionView>) => inputFromView({ ...view, ...patch });
   const runTest = async (): Promise<void> => {
-    setBusy('test');
-    const result = await api.call('connections.test', { name: view.name });
-    setBusy(null);
+    const result = await tester.run({ name: view.name });
     setTest(result.ok ? { ok: true, result: result.value } : { ok: false, error: result.error });
   };
   const addModels = async (models: string[]): Promise<void> => {
-    if (await run('models', upsert({ models: [...view.models, ...models] }))) setTest(null);
+    if (await report(adopt.run(upsert({ models: [...view.models, ...models] })))) setTest(null);
   };
   const lastError = cooldown?.lastError ?? null;
   const isClaude = view.kind === 'claude-oauth';
@@ -83,8 +77,8 @@ export function ConnectionRow({
             row={cooldown}
             loaded={loaded}
             skewMs={skewMs}
-            resetting={busy === 'reset'}
-            onReset={() => void run('reset', () => resetConnection(view.name))}
+            resetting={reset.pending}
+            onReset={() => void report(reset.run({ name: view.name }))}
           />
           {lastError && (
             <div className="last-error small" title={lastError}>
@@ -102,9 +96,9 @@ export function ConnectionRow({
             type="checkbox"
             className="switch"
             checked={view.enabled}
-            disabled={busy === 'enable'}
+            disabled={toggle.pending}
             aria-label={`Enabled: ${view.name}`}
-            onChange={() => void run('enable', upsert({ enabled: !view.enabled }))}
+            onChange={() => void report(toggle.run(upsert({ enabled: !view.enabled })))}
           />
         </td>
         <td className="actions">
@@ -112,11 +106,11 @@ export function ConnectionRow({
             <button
               type="button"
               className="button small"
-              disabled={busy === 'test'}
+              disabled={tester.pending}
               onClick={() => void runTest()}
               aria-label={`Test ${view.name}`}
             >
-              {busy === 'test' ? 'Testing…' : 'Test'}
+              {tester.pending ? 'Testing…' : 'Test'}
             </button>
             <button
               type="button"
@@ -129,8 +123,8 @@ export function ConnectionRow({
             <ConfirmButton
               label="Remove"
               question={`Remove ${view.name}?`}
-              onConfirm={() => void run('remove', () => api.call('connections.remove', { name: view.name }))}
-              disabled={busy === 'remove'}
+              onConfirm={() => void report(remove.run({ name: view.name }))}
+              disabled={remove.pending}
             />
           </div>
         </td>
@@ -147,7 +141,7 @@ export function ConnectionRow({
               <ConnectionTestResultView
                 outcome={test}
                 currentModels={view.models}
-                busy={busy === 'models'}
+                busy={adopt.pending}
                 onAddModels={(models) => void addModels(models)}
                 onDismiss={() => setTest(null)}
               />

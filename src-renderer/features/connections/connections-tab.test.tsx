@@ -4,7 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { fail, ok } from '../../../src-shared/contract/errors';
 import type { ConnectionInput } from '../../../src-shared/domain/connection';
 import type { ConnectionCooldownRow } from '../../../src-shared/domain/cooldown';
-import { fakeConnection, flush, renderWithFake } from '../../api/render-with-fake';
+import { flush, renderWithFake } from '../../testing/render-with-fake';
+import { fakeConnection } from '../../testing/fake-fixtures';
 import { ConnectionStatusChip } from './connection-status-chip';
 import { ConnectionsTab } from './connections-tab';
 

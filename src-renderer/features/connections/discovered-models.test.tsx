@@ -3,8 +3,8 @@ import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ok } from '../../../src-shared/contract/errors';
 import type { Transport } from '../../api/transport';
-import { flush, renderWithFake } from '../../api/render-with-fake';
-import { createFakeSetupState, withFakeSetup } from '../setup/fake-setup-handlers';
+import { flush, renderWithFake } from '../../testing/render-with-fake';
+import type { FakeState } from '../../testing/fake-state';
 import { DiscoveredModels } from './discovered-models';
 
 afterEach(() => cleanup());
@@ -13,7 +13,7 @@ const T0 = 1_700_000_000_000;
 
 describe("the connection editor's discovered models (issue 13 §5)", () => {
   it('PROD-5: lists what the upstream listed, read-only, with the last failure and the list kept from before', async () => {
-    const state = createFakeSetupState({
+    const seed = {
       discovered: [
         {
           connection: 'glm',
@@ -27,8 +27,8 @@ describe("the connection editor's discovered models (issue 13 §5)", () => {
           lastError: 'Upstream answered 503',
         },
       ],
-    });
-    await renderWithFake(<DiscoveredModels connection="glm" namesOwnModels={false} />, { wrap: withFakeSetup(state) });
+    };
+    await renderWithFake(<DiscoveredModels connection="glm" namesOwnModels={false} />, { seed });
     const list = screen.getByRole('list', { name: 'Discovered models' });
     expect([...list.querySelectorAll('li')].map((li) => li.textContent)).toEqual(['glm-4.6', 'glm-4.5-air']);
     expect(list.querySelector('input, textarea, button')).toBeNull();
@@ -36,18 +36,20 @@ describe("the connection editor's discovered models (issue 13 §5)", () => {
   });
 
   it('PROD-5: "Ask the upstream now" runs the Test action and shows the new list', async () => {
-    const state = createFakeSetupState({
+    const seed: Partial<FakeState> = {
       discovered: [
         { connection: 'glm', discoverable: true, models: [], fetchedAt: null, attemptedAt: null, lastError: null },
       ],
-    });
+    };
+    // The core's Test lists the models and keeps them: the fake's state changes as the core's would.
+    const state: { current?: FakeState } = {};
     const testing = (inner: Transport): Transport => ({
       ...inner,
       call: async (method, input) => {
         if (method !== 'connections.test') return inner.call(method, input);
-        state.discovered = [
+        if (!state.current) throw new Error('not rendered yet');
+        state.current.discovered = [
           {
-            ...state.discovered[0],
             connection: 'glm',
             discoverable: true,
             models: [{ id: 'glm-4.6', displayName: null }],
@@ -59,9 +61,11 @@ describe("the connection editor's discovered models (issue 13 §5)", () => {
         return ok({ ok: true, status: 200, latencyMs: 5, message: 'Connected in 5 ms', models: ['glm-4.6'] });
       },
     });
-    const { inputsOf } = await renderWithFake(<DiscoveredModels connection="glm" namesOwnModels={false} />, {
-      wrap: (inner) => withFakeSetup(state)(testing(inner)),
+    const { inputsOf, fake } = await renderWithFake(<DiscoveredModels connection="glm" namesOwnModels={false} />, {
+      seed,
+      wrap: testing,
     });
+    state.current = fake.state;
     expect(screen.getByText('Not asked yet.')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Ask the upstream now' }));
     await flush();
@@ -70,15 +74,11 @@ describe("the connection editor's discovered models (issue 13 §5)", () => {
   });
 
   it('a connection that names its own models (or is not saved yet) says why nothing is listed', async () => {
-    const { inputsOf } = await renderWithFake(<DiscoveredModels connection="own" namesOwnModels />, {
-      wrap: withFakeSetup(createFakeSetupState()),
-    });
+    const { inputsOf } = await renderWithFake(<DiscoveredModels connection="own" namesOwnModels />);
     expect(screen.getByText(/names its own models/)).toBeTruthy();
     expect(screen.queryByRole('button', { name: 'Ask the upstream now' })).toBeNull();
     cleanup();
-    await renderWithFake(<DiscoveredModels connection={null} namesOwnModels={false} />, {
-      wrap: withFakeSetup(createFakeSetupState()),
-    });
+    await renderWithFake(<DiscoveredModels connection={null} namesOwnModels={false} />);
     expect(screen.getByText(/Once saved/)).toBeTruthy();
     expect(inputsOf('models.discovered')).toEqual([{ connection: 'own' }]);
   });

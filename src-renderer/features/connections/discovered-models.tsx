@@ -1,8 +1,14 @@
-import { useCallback, useEffect, useState } from 'react';
-import type { DiscoveredModelsView } from '../../../src-shared/contract/methods';
-import { useApi } from '../../api/api-context';
+import type { ResourceSpec } from '../../resources/resource';
+import { useAction } from '../../resources/action';
+import { useResource } from '../../resources/resource-context';
 
 const when = (ms: number): string => new Date(ms).toLocaleString();
+
+/** What the upstream of one connection listed, as the core last asked it (on start, Test, hourly). */
+export const discoveredModels = (connection: string): ResourceSpec<'models.discovered'> => ({
+  method: 'models.discovered',
+  input: { connection },
+});
 
 /**
  * The connection editor's read-only "Discovered models" (issue 13 §5): what the upstream's own
@@ -16,31 +22,16 @@ export function DiscoveredModels({
   connection: string | null;
   namesOwnModels: boolean;
 }) {
-  const api = useApi();
-  const [view, setView] = useState<DiscoveredModelsView | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-
-  const load = useCallback(async (): Promise<void> => {
-    if (connection === null) return;
-    const result = await api.call('models.discovered', { connection });
-    if (result.ok) setView(result.value[0] ?? null);
-    else setError(result.error.message);
-  }, [api, connection]);
-
-  useEffect(() => {
-    void load();
-  }, [load]);
-
+  const discovered = useResource(connection === null ? null : discoveredModels(connection));
   // "Ask now" is the Test action: it lists the models with the connection's key and keeps them.
+  const test = useAction('connections.test');
+  const view = discovered.data?.[0] ?? null;
+  const error = test.error?.message ?? discovered.error?.message ?? null;
+  const busy = test.pending;
   const askNow = async (): Promise<void> => {
     if (connection === null) return;
-    setBusy(true);
-    setError(null);
-    const tested = await api.call('connections.test', { name: connection });
-    if (!tested.ok) setError(tested.error.message);
-    await load();
-    setBusy(false);
+    // A refused test may still have recorded why the list is stale: read it either way.
+    if (!(await test.run({ name: connection })).ok) discovered.reload();
   };
 
   let body;

@@ -1,12 +1,13 @@
 import type { ConnectionCooldownRow } from '../../../src-shared/domain/cooldown';
-import type { CooldownsState } from '../../stores/cooldowns-store';
+import { ActionButton } from '../../components/action-button';
+import { useAction } from '../../resources/action';
 import {
   formatCountdown,
   TERMINAL_ADVICE,
   TERMINAL_LABELS,
   type TerminalState,
 } from '../connections/connection-status';
-import { ActionButton } from './action-button';
+import { CoolPanel } from './cool-panel';
 import { connectionDeadline, formatClock } from './cooldown-time';
 
 /** The terminal state of a row the core marked terminal; an unexpected status still reads as one. */
@@ -17,8 +18,16 @@ interface Props {
   rows: ConnectionCooldownRow[];
   snapshotNow: number;
   now: number;
-  actions: Pick<CooldownsState, 'clear' | 'resetConnection'>;
 }
+
+const COLUMNS = [
+  'Connection',
+  'State',
+  'Reason',
+  { label: 'Backoff', className: 'num' },
+  { label: 'Time left', className: 'num' },
+  '',
+];
 
 /** Why the connection was benched, in the core's words: error type and code, then the upstream's message. */
 function Reason({ row }: { row: ConnectionCooldownRow }) {
@@ -33,81 +42,68 @@ function Reason({ row }: { row: ConnectionCooldownRow }) {
 }
 
 /** COOL-2 / COOL-7: each benched connection with its reason, a live countdown or its terminal state, and the fix. */
-export function ConnectionCooldownsPanel({ rows, snapshotNow, now, actions }: Props) {
+export function ConnectionCooldownsPanel({ rows, snapshotNow, now }: Props) {
+  const clear = useAction('cooldowns.clear');
+  const reset = useAction('connections.reset');
   return (
-    <section className="cool-panel" aria-labelledby="cool-connections-title">
-      <header className="cool-panel-header">
-        <h3 id="cool-connections-title">Connections</h3>
-        <span className="muted small">One key or account benched; the provider's other connections keep serving.</span>
-      </header>
-      {rows.length === 0 ? (
-        <p className="panel-empty">Nothing is cooling down — every connection is ready.</p>
-      ) : (
-        <table className="table" aria-label="Connection cooldowns">
-          <thead>
-            <tr>
-              <th>Connection</th>
-              <th>State</th>
-              <th>Reason</th>
-              <th className="num">Backoff</th>
-              <th className="num">Time left</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => {
-              const deadline = connectionDeadline(row, snapshotNow);
-              return (
-                <tr key={row.id} data-testid={`connection-${row.name}`}>
-                  <td>
-                    <div className="strong">{row.name}</div>
-                    <div className="small muted">{row.provider}</div>
-                  </td>
-                  <td>
-                    {row.terminal ? (
-                      <>
-                        <span className="badge err">{TERMINAL_LABELS[terminalOf(row)]}</span>
-                        <div className="small muted state-advice">{TERMINAL_ADVICE[terminalOf(row)]}</div>
-                      </>
-                    ) : (
-                      <span className="badge warn">Cooling down</span>
-                    )}
-                  </td>
-                  <td className="reason">
-                    <Reason row={row} />
-                  </td>
-                  <td className="num">{row.terminal ? '—' : `level ${row.backoffLevel}`}</td>
-                  <td className="num">
-                    {row.terminal || deadline === null ? (
-                      <span className="muted">until reset</span>
-                    ) : (
-                      <span className="countdown" title={`Ready at ${formatClock(deadline)}`}>
-                        {formatCountdown(deadline - now)}
-                      </span>
-                    )}
-                  </td>
-                  <td className="actions">
-                    {row.terminal ? (
-                      <ActionButton
-                        label="Reset connection"
-                        ariaLabel={`Reset connection ${row.name}`}
-                        className="button small danger"
-                        run={() => actions.resetConnection(row.name)}
-                      />
-                    ) : (
-                      <ActionButton
-                        label="Clear"
-                        ariaLabel={`Clear cooldown of ${row.name}`}
-                        run={() => actions.clear({ target: 'connection', connection: row.name })}
-                      />
-                    )}
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
-    </section>
+    <CoolPanel
+      id="cool-connections"
+      title="Connections"
+      intro="One key or account benched; the provider's other connections keep serving."
+      empty={rows.length === 0 ? 'Nothing is cooling down — every connection is ready.' : null}
+      label="Connection cooldowns"
+      columns={COLUMNS}
+    >
+      {rows.map((row) => {
+        const deadline = connectionDeadline(row, snapshotNow);
+        return (
+          <tr key={row.id} data-testid={`connection-${row.name}`}>
+            <td>
+              <div className="strong">{row.name}</div>
+              <div className="small muted">{row.provider}</div>
+            </td>
+            <td>
+              {row.terminal ? (
+                <>
+                  <span className="badge err">{TERMINAL_LABELS[terminalOf(row)]}</span>
+                  <div className="small muted state-advice">{TERMINAL_ADVICE[terminalOf(row)]}</div>
+                </>
+              ) : (
+                <span className="badge warn">Cooling down</span>
+              )}
+            </td>
+            <td className="reason">
+              <Reason row={row} />
+            </td>
+            <td className="num">{row.terminal ? '—' : `level ${row.backoffLevel}`}</td>
+            <td className="num">
+              {row.terminal || deadline === null ? (
+                <span className="muted">until reset</span>
+              ) : (
+                <span className="countdown" title={`Ready at ${formatClock(deadline)}`}>
+                  {formatCountdown(deadline - now)}
+                </span>
+              )}
+            </td>
+            <td className="actions">
+              {row.terminal ? (
+                <ActionButton
+                  label="Reset connection"
+                  ariaLabel={`Reset connection ${row.name}`}
+                  className="button small danger"
+                  run={() => reset.run({ name: row.name })}
+                />
+              ) : (
+                <ActionButton
+                  label="Clear"
+                  ariaLabel={`Clear cooldown of ${row.name}`}
+                  run={() => clear.run({ target: 'connection', connection: row.name })}
+                />
+              )}
+            </td>
+          </tr>
+        );
+      })}
+    </CoolPanel>
   );
 }

@@ -1,13 +1,12 @@
-import { useStore } from 'zustand';
-import { useStores } from '../../stores/stores-context';
+import { useResource } from '../../resources/resource-context';
+import { COOLDOWNS } from '../../resources/shared-data';
 import { activeCooldowns } from './cooldown-time';
 import { useCoreNow } from './use-core-now';
 
 /** The number of benched items beside the Cooldowns tab, so trouble shows from any tab. */
 export function CooldownsBadge() {
-  const { cooldowns } = useStores();
-  const snapshot = useStore(cooldowns, (s) => s.snapshot);
-  const now = useCoreNow(cooldowns);
+  const snapshot = useResource(COOLDOWNS).data;
+  const now = useCoreNow();
   if (!snapshot) return null;
   const active = activeCooldowns(snapshot, now);
   const count = active.connections.length + active.providers.length + active.models.length;

@@ -3,8 +3,8 @@ import { act, cleanup, fireEvent, screen, within } from '@testing-library/react'
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { ConnectionView } from '../../../src-shared/domain/connection';
 import type { ConnectionCooldownRow, CooldownSnapshot } from '../../../src-shared/domain/cooldown';
-import { flush, renderWithFake } from '../../api/render-with-fake';
-import type { FakeState } from '../../api/fake-handlers';
+import { flush, renderWithFake } from '../../testing/render-with-fake';
+import type { FakeState } from '../../testing/fake-state';
 import { CooldownsTab } from './cooldowns-tab';
 
 const NOW = 1_700_000_000_000;

@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import { useStore } from 'zustand';
 import { LoadGate } from '../../components/load-gate';
-import { useStores } from '../../stores/stores-context';
+import { useAction } from '../../resources/action';
+import { useResource } from '../../resources/resource-context';
+import { COOLDOWNS } from '../../resources/shared-data';
 import { ConnectionCooldownsPanel } from './connection-cooldowns-panel';
 import { activeCooldowns, countClearable, deadlinesOf } from './cooldown-time';
 import { ModelLockoutsPanel } from './model-lockouts-panel';
@@ -11,11 +12,11 @@ import { useCoreNow } from './use-core-now';
 
 /** PROD-6: everything keeping a target from serving, with live countdowns and the action that lifts it. */
 export function CooldownsTab() {
-  const { cooldowns } = useStores();
-  const state = useStore(cooldowns);
-  const now = useCoreNow(cooldowns);
+  const cooldowns = useResource(COOLDOWNS);
+  const clear = useAction('cooldowns.clear');
+  const now = useCoreNow();
   const [notice, setNotice] = useState<{ ok: boolean; text: string } | null>(null);
-  const snapshot = state.snapshot;
+  const { data: snapshot, reload } = cooldowns;
 
   // Recovery is lazy in the core (PROV-8): once a deadline passes, re-read so breakers show their new state.
   const reloadedFor = useRef<object | null>(null);
@@ -23,15 +24,15 @@ export function CooldownsTab() {
   useEffect(() => {
     if (!passed || !snapshot || reloadedFor.current === snapshot) return;
     reloadedFor.current = snapshot;
-    void cooldowns.getState().load();
-  }, [passed, snapshot, cooldowns]);
+    reload();
+  }, [passed, snapshot, reload]);
 
   const active = snapshot ? activeCooldowns(snapshot, now) : null;
   const clearable = active ? countClearable(active) : 0;
   const terminal = active ? active.connections.filter((c) => c.terminal).length : 0;
 
   const clearAll = async (): Promise<void> => {
-    const result = await state.clear({ target: 'all' });
+    const result = await clear.run({ target: 'all' });
     if (!result.ok) return setNotice({ ok: false, text: result.error.message });
     const kept = terminal > 0 ? ` ${terminal} terminal connection${terminal === 1 ? '' : 's'} left for a reset.` : '';
     setNotice({
@@ -58,15 +59,18 @@ export function CooldownsTab() {
       <p className={notice?.ok === false ? 'error-text small' : 'muted small'} role="status" aria-live="polite">
         {notice?.text ?? ''}
       </p>
-      <LoadGate state={state} onRetry={() => void state.load()}>
-        {snapshot && active && (
-          <div className="cool-panels">
-            <ConnectionCooldownsPanel rows={active.connections} snapshotNow={snapshot.now} now={now} actions={state} />
-            <ProviderBreakersPanel rows={active.providers} snapshotNow={snapshot.now} now={now} actions={state} />
-            <ModelLockoutsPanel rows={active.models} now={now} actions={state} />
-            <RequestQueuesPanel />
-          </div>
-        )}
+      <LoadGate resource={cooldowns}>
+        {(snapshot) => {
+          const shown = activeCooldowns(snapshot, now);
+          return (
+            <div className="cool-panels">
+              <ConnectionCooldownsPanel rows={shown.connections} snapshotNow={snapshot.now} now={now} />
+              <ProviderBreakersPanel rows={shown.providers} snapshotNow={snapshot.now} now={now} />
+              <ModelLockoutsPanel rows={shown.models} now={now} />
+              <RequestQueuesPanel />
+            </div>
+          );
+        }}
       </LoadGate>
     </section>
   );

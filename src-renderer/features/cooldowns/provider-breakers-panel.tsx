@@ -1,7 +1,8 @@
 import type { BreakerStateKind, ProviderBreakerRow } from '../../../src-shared/domain/cooldown';
-import type { CooldownsState } from '../../stores/cooldowns-store';
-import { ActionButton } from './action-button';
+import { ActionButton } from '../../components/action-button';
+import { useAction } from '../../resources/action';
 import { formatCountdown } from '../connections/connection-status';
+import { CoolPanel } from './cool-panel';
 
 /** Text first, colour second: each breaker state has a word a person can act on. */
 const STATES: Record<BreakerStateKind, { label: string; tone: string; help: string }> = {
@@ -13,11 +14,19 @@ const STATES: Record<BreakerStateKind, { label: string; tone: string; help: stri
 
 const PROFILES = { oauth: 'OAuth', apikey: 'API key', local: 'Local' } as const;
 
+const COLUMNS = [
+  'Provider',
+  'Breaker',
+  { label: 'Failures', className: 'num' },
+  { label: 'Retry in', className: 'num' },
+  'Window gate',
+  '',
+];
+
 interface Props {
   rows: ProviderBreakerRow[];
   snapshotNow: number;
   now: number;
-  actions: Pick<CooldownsState, 'clear'>;
 }
 
 /** Counts down a retry-after measured from the snapshot; a dash when there is nothing to wait for. */
@@ -39,63 +48,49 @@ function Gate({ row, snapshotNow, now }: Pick<Props, 'snapshotNow' | 'now'> & { 
 }
 
 /** BRK / PROV-9: provider-wide breakers and window gates, which skip every connection of a provider at once. */
-export function ProviderBreakersPanel({ rows, snapshotNow, now, actions }: Props) {
+export function ProviderBreakersPanel({ rows, snapshotNow, now }: Props) {
+  const clear = useAction('cooldowns.clear');
   return (
-    <section className="cool-panel" aria-labelledby="cool-providers-title">
-      <header className="cool-panel-header">
-        <h3 id="cool-providers-title">Providers</h3>
-        <span className="muted small">A breaker or gate here skips every connection of that provider.</span>
-      </header>
-      {rows.length === 0 ? (
-        <p className="panel-empty">Every provider is healthy — no breaker has counted a failure.</p>
-      ) : (
-        <table className="table" aria-label="Provider breakers">
-          <thead>
-            <tr>
-              <th>Provider</th>
-              <th>Breaker</th>
-              <th className="num">Failures</th>
-              <th className="num">Retry in</th>
-              <th>Window gate</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody>
-            {rows.map((row) => {
-              const state = STATES[row.state];
-              return (
-                <tr key={row.provider} data-testid={`provider-${row.provider}`}>
-                  <td>
-                    <div className="strong">{row.kind}</div>
-                    <div className="small muted">
-                      {row.origin || row.provider} · {PROFILES[row.profile]}
-                    </div>
-                  </td>
-                  <td>
-                    <span className={`badge ${state.tone}`} title={state.help}>
-                      {state.label}
-                    </span>
-                  </td>
-                  <td className="num">{row.failureCount}</td>
-                  <td className="num">
-                    <Wait ms={row.retryAfterMs} snapshotNow={snapshotNow} now={now} />
-                  </td>
-                  <td>
-                    <Gate row={row} snapshotNow={snapshotNow} now={now} />
-                  </td>
-                  <td className="actions">
-                    <ActionButton
-                      label="Reset"
-                      ariaLabel={`Reset provider ${row.provider}`}
-                      run={() => actions.clear({ target: 'provider', provider: row.provider })}
-                    />
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
-      )}
-    </section>
+    <CoolPanel
+      id="cool-providers"
+      title="Providers"
+      intro="A breaker or gate here skips every connection of that provider."
+      empty={rows.length === 0 ? 'Every provider is healthy — no breaker has counted a failure.' : null}
+      label="Provider breakers"
+      columns={COLUMNS}
+    >
+      {rows.map((row) => {
+        const state = STATES[row.state];
+        return (
+          <tr key={row.provider} data-testid={`provider-${row.provider}`}>
+            <td>
+              <div className="strong">{row.kind}</div>
+              <div className="small muted">
+                {row.origin || row.provider} · {PROFILES[row.profile]}
+              </div>
+            </td>
+            <td>
+              <span className={`badge ${state.tone}`} title={state.help}>
+                {state.label}
+              </span>
+            </td>
+            <td className="num">{row.failureCount}</td>
+            <td className="num">
+              <Wait ms={row.retryAfterMs} snapshotNow={snapshotNow} now={now} />
+            </td>
+            <td>
+              <Gate row={row} snapshotNow={snapshotNow} now={now} />
+            </td>
+            <td className="actions">
+              <ActionButton
+                label="Reset"
+                ariaLabel={`Reset provider ${row.provider}`}
+                run={() => clear.run({ target: 'provider', provider: row.provider })}
+              />
+            </td>
+          </tr>
+        );
+      })}
+    </CoolPanel>
   );
 }

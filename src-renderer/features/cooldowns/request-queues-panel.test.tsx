@@ -2,7 +2,7 @@
 import { cleanup, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { RequestQueueView } from '../../../src-shared/domain/request-queue-view';
-import { renderWithFake } from '../../api/render-with-fake';
+import { renderWithFake } from '../../testing/render-with-fake';
 import { RequestQueuesPanel } from './request-queues-panel';
 
 afterEach(cleanup);

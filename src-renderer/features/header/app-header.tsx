@@ -1,26 +1,14 @@
-import { useState } from 'react';
-import { useStore } from 'zustand';
 import { CopyButton } from '../../components/copy-button';
-import { useStores } from '../../stores/stores-context';
+import { useAction } from '../../resources/action';
+import { useResource } from '../../resources/resource-context';
+import { APP_INFO } from '../../resources/shared-data';
 import { RequestsToday } from './requests-today';
 import { StorageBanner } from './storage-banner';
 
 /** Proxy URL, version, requests today and the pause switch: the state of Leeway at a glance. */
 export function AppHeader() {
-  const { app } = useStores();
-  const info = useStore(app, (s) => s.info);
-  const loadError = useStore(app, (s) => s.error);
-  const setPaused = useStore(app, (s) => s.setPaused);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
-
-  const toggle = async (): Promise<void> => {
-    if (!info) return;
-    setBusy(true);
-    const result = await setPaused(!info.paused);
-    setBusy(false);
-    setError(result.ok ? null : result.error.message);
-  };
+  const { data: info, error: loadError } = useResource(APP_INFO);
+  const setPaused = useAction('app.setPaused');
 
   return (
     <header className="app-header">
@@ -34,10 +22,15 @@ export function AppHeader() {
           <CopyButton text={info.proxyUrl} label="Copy URL" />
           <span className={info.paused ? 'badge warn' : 'badge ok'}>{info.paused ? 'Paused' : 'Running'}</span>
           <RequestsToday />
-          <button type="button" className="button" disabled={busy} onClick={() => void toggle()}>
+          <button
+            type="button"
+            className="button"
+            disabled={setPaused.pending}
+            onClick={() => void setPaused.run({ paused: !info.paused })}
+          >
             {info.paused ? 'Resume proxy' : 'Pause proxy'}
           </button>
-          {error && <span className="error-text">{error}</span>}
+          {setPaused.error && <span className="error-text">{setPaused.error.message}</span>}
         </div>
       ) : loadError ? (
         <span className="error-text" role="alert">

@@ -2,8 +2,8 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { STORAGE_OK, type StorageStatus } from '../../../src-shared/domain/storage-status';
-import { FAKE_INFO } from '../../api/fake-handlers';
-import { renderWithFake } from '../../api/render-with-fake';
+import { FAKE_INFO } from '../../testing/fake-state';
+import { renderWithFake } from '../../testing/render-with-fake';
 import { AppHeader } from './app-header';
 
 afterEach(cleanup);

@@ -1,9 +1,8 @@
-import { useEffect, useState } from 'react';
-import { useStore } from 'zustand';
+import { useState } from 'react';
 import type { StorageStatus } from '../../../src-shared/domain/storage-status';
-import { onEventType } from '../../api/api-client';
-import { useApi } from '../../api/api-context';
-import { useStores } from '../../stores/stores-context';
+import { useCoreEvent } from '../../resources/use-core-event';
+import { useResource } from '../../resources/resource-context';
+import { APP_INFO } from '../../resources/shared-data';
 import { formatTime } from '../activity/format-activity';
 
 /** The sentence under the degraded banner: since when, what still works, what waits, what was lost. */
@@ -21,12 +20,10 @@ function degradedDetail(storage: StorageStatus): string {
  * says — until dismissed — how many activity rows were dropped meanwhile, if any).
  */
 export function StorageBanner() {
-  const api = useApi();
-  const { app } = useStores();
-  const storage = useStore(app, (s) => s.info?.storage ?? null);
+  const storage = useResource(APP_INFO).data?.storage ?? null;
   const [lost, setLost] = useState<{ dataDir: string; message: string } | null>(null);
   const [dismissedDrops, setDismissedDrops] = useState(0);
-  useEffect(() => onEventType(api, 'storage.lost', setLost), [api]);
+  useCoreEvent('storage.lost', setLost);
   // A full row of the wrapping header, so it cannot be missed beside the proxy URL.
   const row = { flexBasis: '100%', margin: 0 } as const;
   if (lost) {

@@ -1,7 +1,8 @@
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import type { ActivitySummary } from '../../../src-shared/contract/methods';
 import { onEventType } from '../../api/api-client';
-import { useApi } from '../../api/api-context';
+import type { ResourceSpec } from '../../resources/resource';
+import { useResource, useResourceCache } from '../../resources/resource-context';
 
 /** After live increments, the core's own count is read again this much later, so the figure converges. */
 export const TODAY_RESYNC_MS = 5_000;
@@ -18,51 +19,49 @@ function nextLocalMidnight(at: number): number {
   return d.getTime();
 }
 
+/** Today's requests and errors (local day, as `activity.summary` counts them), counted up by each finished request. */
+export const REQUESTS_TODAY: ResourceSpec<'activity.summary'> = {
+  method: 'activity.summary',
+  events: {
+    'activity.request': ({ entry }, today) => {
+      if (!today || entry.ts < startOfLocalDay(Date.now())) return undefined;
+      const error = entry.status >= 400 ? 1 : 0;
+      return { requestsToday: today.requestsToday + 1, errorsToday: today.errorsToday + error };
+    },
+  },
+};
+
 /**
- * Today's requests and errors (local day, as `activity.summary` counts them): read once, counted up by
- * each `activity.request`, re-read a few seconds after traffic, after an event-stream gap and at midnight.
+ * Today's figures: read once, counted up live, read again a few seconds after traffic (the core
+ * writes the log in batches, so an immediate read could count less), after a stream gap and at midnight.
  */
 export function useRequestsToday(): ActivitySummary | null {
-  const api = useApi();
-  const [summary, setSummary] = useState<ActivitySummary | null>(null);
+  const { data, reload } = useResource(REQUESTS_TODAY);
+  const { api } = useResourceCache();
   useEffect(() => {
-    let live = true;
     let resync: ReturnType<typeof setTimeout> | null = null;
     let midnight: ReturnType<typeof setTimeout> | null = null;
-    const read = (): void => {
-      void api.call('activity.summary').then((result) => {
-        if (live && result.ok) setSummary(result.value);
-      });
-    };
-    const armMidnight = (): void => {
+    const offRequest = onEventType(api, 'activity.request', () => {
+      resync ??= setTimeout(() => {
+        resync = null;
+        reload();
+      }, TODAY_RESYNC_MS);
+    });
+    const arm = (): void => {
       midnight = setTimeout(
         () => {
-          setSummary({ requestsToday: 0, errorsToday: 0 });
-          read();
-          armMidnight();
+          reload();
+          arm();
         },
         Math.max(1_000, nextLocalMidnight(Date.now()) - Date.now()),
       );
     };
-    const offRequest = onEventType(api, 'activity.request', ({ entry }) => {
-      if (entry.ts < startOfLocalDay(Date.now())) return;
-      const error = entry.status >= 400 ? 1 : 0;
-      setSummary((s) => s && { requestsToday: s.requestsToday + 1, errorsToday: s.errorsToday + error });
-      resync ??= setTimeout(() => {
-        resync = null;
-        read();
-      }, TODAY_RESYNC_MS);
-    });
-    const offReconnect = api.onReconnect(read);
-    read();
-    armMidnight();
+    arm();
     return () => {
-      live = false;
       offRequest();
-      offReconnect();
-      if (resync !== null) clearTimeout(resync);
       if (midnight !== null) clearTimeout(midnight);
+      if (resync !== null) clearTimeout(resync);
     };
-  }, [api]);
-  return summary;
+  }, [api, reload]);
+  return data ?? null;
 }

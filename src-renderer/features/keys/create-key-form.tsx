@@ -1,19 +1,19 @@
 import { useState, type FormEvent } from 'react';
-import { useStore } from 'zustand';
 import { LEASE_SCOPE } from '../../../src-shared/domain/lease';
-import { useStores } from '../../stores/stores-context';
+import { useAction } from '../../resources/action';
+import { useResource } from '../../resources/resource-context';
+import { CONNECTIONS } from '../../resources/shared-data';
+import { useCreatedKey } from './created-key';
 import { accessProblem, KeyAccessFields, NO_ACCESS_LIMITS, type KeyAccessDraft } from './key-access-fields';
 import './keys.css';
 
 /** Names and creates a local API key for one client (a laptop, a CI job, a teammate's agent). */
 export function CreateKeyForm() {
-  const { keys, connections } = useStores();
-  const create = useStore(keys, (s) => s.create);
-  const connectionNames = useStore(connections, (s) => s.items).map((c) => c.name);
+  const create = useAction('keys.create');
+  const [, setCreated] = useCreatedKey();
+  const connectionNames = (useResource(CONNECTIONS).data ?? []).map((c) => c.name);
   const [name, setName] = useState('');
   const [access, setAccess] = useState<KeyAccessDraft>(NO_ACCESS_LIMITS);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [accessError, setAccessError] = useState<string | null>(null);
 
   const submit = async (event: FormEvent<HTMLFormElement>): Promise<void> => {
@@ -21,17 +21,16 @@ export function CreateKeyForm() {
     const problem = accessProblem(access);
     setAccessError(problem);
     if (problem) return;
-    setBusy(true);
-    const result = await create(name.trim(), {
+    const result = await create.run({
+      name: name.trim(),
       scopes: access.leases ? [LEASE_SCOPE] : [],
       allowedConnections: access.allowedConnections,
     });
-    setBusy(false);
-    if (result.ok) {
-      setName('');
-      setAccess(NO_ACCESS_LIMITS);
-    }
-    setError(result.ok ? null : result.error.message);
+    if (!result.ok) return;
+    // Shown once, here and in the Setup tab's snippets; the new row is already in the re-read list.
+    setCreated(result.value);
+    setName('');
+    setAccess(NO_ACCESS_LIMITS);
   };
 
   return (
@@ -46,10 +45,10 @@ export function CreateKeyForm() {
           maxLength={64}
           required
         />
-        <button type="submit" className="button primary" disabled={busy || name.trim() === ''}>
+        <button type="submit" className="button primary" disabled={create.pending || name.trim() === ''}>
           Create key
         </button>
-        {error && <span className="error-text">{error}</span>}
+        {create.error && <span className="error-text">{create.error.message}</span>}
       </div>
       <KeyAccessFields
         access={access}

@@ -1,12 +1,9 @@
-import { useStore } from 'zustand';
 import { CopyButton } from '../../components/copy-button';
-import { useStores } from '../../stores/stores-context';
+import { useCreatedKey } from './created-key';
 
 /** The one time a plain key is visible: Leeway stores only its hash. */
 export function CreatedKeyNotice() {
-  const { keys } = useStores();
-  const created = useStore(keys, (s) => s.lastCreated);
-  const dismiss = useStore(keys, (s) => s.dismissCreated);
+  const [created, setCreated] = useCreatedKey();
   if (!created) return null;
   return (
     <div className="notice success" role="status">
@@ -16,7 +13,7 @@ export function CreatedKeyNotice() {
       <div className="key-row">
         <code className="plain-key">{created.plainKey}</code>
         <CopyButton text={created.plainKey} />
-        <button type="button" className="button small" onClick={dismiss}>
+        <button type="button" className="button small" onClick={() => setCreated(null)}>
           Done
         </button>
       </div>

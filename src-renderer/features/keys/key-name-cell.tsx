@@ -1,31 +1,26 @@
 import { useState, type FormEvent, type KeyboardEvent } from 'react';
 import type { LocalKeyView } from '../../../src-shared/domain/local-key';
-import { useApi } from '../../api/api-context';
+import { useAction } from '../../resources/action';
 
 /**
  * A key's name with "Rename" in place (issue 13 §8): same id and secret, so clients keep working;
  * quota allocations follow the id; earlier activity rows keep the old name.
  */
 export function KeyNameCell({ keyView }: { keyView: LocalKeyView }) {
-  const api = useApi();
+  const rename = useAction('keys.rename');
   const [draft, setDraft] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const error = rename.error?.message ?? null;
 
   const cancel = (): void => {
     setDraft(null);
-    setError(null);
+    rename.clearError();
   };
 
   const submit = async (event: FormEvent<HTMLFormElement>): Promise<void> => {
     event.preventDefault();
     const name = (draft ?? '').trim();
     if (name === keyView.name) return cancel();
-    setBusy(true);
-    const result = await api.call('keys.rename', { id: keyView.id, name });
-    setBusy(false);
-    if (!result.ok) return setError(result.error.message);
-    cancel();
+    if ((await rename.run({ id: keyView.id, name })).ok) cancel();
   };
 
   if (draft === null) {
@@ -56,13 +51,13 @@ export function KeyNameCell({ keyView }: { keyView: LocalKeyView }) {
         autoFocus
         onChange={(e) => {
           setDraft(e.target.value);
-          setError(null);
+          rename.clearError();
         }}
         onKeyDown={(e: KeyboardEvent<HTMLInputElement>) => {
           if (e.key === 'Escape') cancel();
         }}
       />
-      <button type="submit" className="button small primary" disabled={busy || draft.trim() === ''}>
+      <button type="submit" className="button small primary" disabled={rename.pending || draft.trim() === ''}>
         Save
       </button>
       <button type="button" className="button small" onClick={cancel}>

@@ -1,7 +1,9 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { fakeConnection, flush, renderWithFake } from '../../api/render-with-fake';
+import { flush, renderWithFake } from '../../testing/render-with-fake';
+import { fakeConnection } from '../../testing/fake-fixtures';
+import { SetupTab } from '../setup/setup-tab';
 import { KeysTab } from './keys-tab';
 
 afterEach(cleanup);
@@ -41,5 +43,25 @@ describe('keys tab', () => {
     if (!row) throw new Error('no row');
     expect(within(row).getByText('none')).toBeTruthy();
     expect(within(row).getByText('all')).toBeTruthy();
+  });
+
+  it('PROD-12 keeps a created plain key in this page for one display, lists the key at once, and the Setup tab uses it', async () => {
+    await renderWithFake(
+      <>
+        <KeysTab />
+        <SetupTab />
+      </>,
+    );
+    fireEvent.change(screen.getByLabelText('Name'), { target: { value: 'laptop' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create key' }));
+    await flush();
+    const notice = screen.getByText(/Copy it now/).closest('[role="status"]');
+    if (!(notice instanceof HTMLElement)) throw new Error('no notice');
+    const plain = within(notice).getByText(/^lw-/).textContent ?? '';
+    expect(within(screen.getByRole('table')).getByText('laptop')).toBeTruthy();
+    expect(screen.getByText(/you just created/).textContent).toContain('laptop');
+    expect(document.body.textContent).toContain(`export ANTHROPIC_AUTH_TOKEN=${plain}`);
+    fireEvent.click(within(notice).getByRole('button', { name: 'Done' }));
+    expect(screen.queryByText(/Copy it now/)).toBeNull();
   });
 });

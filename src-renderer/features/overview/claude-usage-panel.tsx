@@ -1,17 +1,14 @@
-import { useStore } from 'zustand';
-import { claudeStatusOf } from '../../stores/claude-store';
-import { useStores } from '../../stores/stores-context';
+import { useResource } from '../../resources/resource-context';
+import { CLAUDE_STATUS, CONNECTIONS } from '../../resources/shared-data';
 import { UsageBars } from '../claude/usage-bars';
 
 /**
- * The 5-hour and weekly windows of every Claude subscription, live: the same store and bars as the
+ * The 5-hour and weekly windows of every Claude subscription, live: the same data and bars as the
  * connection cards, fed by `claude.changed` whichever tab is open.
  */
 export function ClaudeUsagePanel() {
-  const { claude, connections } = useStores();
-  const statuses = useStore(claude, (s) => s.items);
-  const all = useStore(connections, (s) => s.items);
-  const subscriptions = all.filter((c) => c.kind === 'claude-oauth');
+  const statuses = useResource(CLAUDE_STATUS).data ?? [];
+  const subscriptions = (useResource(CONNECTIONS).data ?? []).filter((c) => c.kind === 'claude-oauth');
   return (
     <section className="overview-panel" aria-labelledby="overview-claude-title">
       <h3 id="overview-claude-title">Claude usage</h3>
@@ -26,7 +23,7 @@ export function ClaudeUsagePanel() {
             <li key={c.id} data-testid={`overview-claude-${c.name}`}>
               <span className="strong">{c.name}</span>
               {!c.enabled && <span className="muted small"> (disabled)</span>}
-              <UsageBars usage={claudeStatusOf(statuses, c.id)?.usage ?? null} />
+              <UsageBars usage={statuses.find((s) => s.connectionId === c.id)?.usage ?? null} />
             </li>
           ))}
         </ul>

@@ -75,25 +75,19 @@ function Charts({ series, by }: { series: OverviewSeries; by: GroupBy }) {
 /**
  * The picture at a glance (issue 13 §4): traffic, tokens, error and failover rates and latency over
  * the last hour / day / week, Claude usage windows and the quota pools close to their limits. Live:
- * each finished request refreshes the charts (throttled, see overview-store).
+ * each finished request refreshes the charts (throttled, see use-overview).
  */
 export function OverviewTab() {
-  const state = useOverview();
+  const { range, setRange, series: seriesView, usage } = useOverview();
   const [by, setBy] = useState<GroupBy>('connection');
   const now = useNow(true, 30_000);
-  const { series } = state;
   return (
     <section aria-labelledby="overview-title" className="overview">
       <SectionHeader id="overview-title" title="Overview">
-        <Segmented
-          label="Time range"
-          options={RANGE_OPTIONS}
-          value={state.range}
-          onChange={(r) => void state.setRange(r)}
-        />
+        <Segmented label="Time range" options={RANGE_OPTIONS} value={range} onChange={setRange} />
       </SectionHeader>
-      <LoadGate state={state} onRetry={() => void state.load()}>
-        {series && (
+      <LoadGate resource={seriesView}>
+        {(series) => (
           <>
             <OverviewStats series={series} />
             {series.scan.truncated && (
@@ -111,7 +105,7 @@ export function OverviewTab() {
       </LoadGate>
       <div className="overview-panels">
         <ClaudeUsagePanel />
-        <PoolsPanel usage={state.usage} now={now} />
+        <PoolsPanel usage={usage} now={now} />
       </div>
     </section>
   );

@@ -1,10 +1,13 @@
 import { useState, type FormEvent } from 'react';
-import { useStore } from 'zustand';
 import type { QuotaPoolView } from '../../../src-shared/domain/quota';
 import { Dialog } from '../../components/dialog';
+import { DialogActions } from '../../components/dialog-actions';
+import { ErrorNotice } from '../../components/error-notice';
 import { FormField, ToggleField } from '../../components/form-field';
 import { useFormErrors } from '../../components/use-form-errors';
-import { useStores } from '../../stores/stores-context';
+import { useAction } from '../../resources/action';
+import { useResource } from '../../resources/resource-context';
+import { CONNECTIONS, KEYS } from '../../resources/shared-data';
 import { AllocationFields } from './allocation-fields';
 import { DimensionRows } from './dimension-fields';
 import { buildPoolInput, emptyPoolForm, poolErrorsFrom, type PoolErrors, type PoolForm } from './pool-form';
@@ -27,12 +30,11 @@ export function CreatePoolModal({
   onClose: () => void;
   onCreated?: (pool: QuotaPoolView) => void;
 }) {
-  const { quota, connections, keys } = useStores();
-  const connectionList = useStore(connections, (s) => s.items);
-  const keyList = useStore(keys, (s) => s.items);
+  const upsert = useAction('quota.upsertPool');
+  const connectionList = useResource(CONNECTIONS).data ?? [];
+  const keyList = useResource(KEYS).data ?? [];
   const [form, setForm] = useState<PoolForm>(emptyPoolForm);
   const { errors, setErrors, refuse, formRef } = useFormErrors<PoolErrors>({});
-  const [busy, setBusy] = useState(false);
 
   const update = (patch: Partial<PoolForm>): void => {
     setForm((f) => ({ ...f, ...patch }));
@@ -46,9 +48,7 @@ export function CreatePoolModal({
     event.preventDefault();
     const built = buildPoolInput(form);
     if (!built.ok) return refuse(built.errors);
-    setBusy(true);
-    const result = await quota.getState().upsert(built.input);
-    setBusy(false);
+    const result = await upsert.run(built.input);
     if (!result.ok) return refuse(poolErrorsFrom(result.error));
     onCreated?.(result.value);
     onClose();
@@ -111,19 +111,8 @@ export function CreatePoolModal({
           errors={errors}
           onChange={(allocations) => update({ allocations })}
         />
-        {errors.form && (
-          <p className="notice error" role="alert">
-            {errors.form}
-          </p>
-        )}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button primary" disabled={busy}>
-            {busy ? 'Creating…' : 'Create pool'}
-          </button>
-        </div>
+        <ErrorNotice message={errors.form} />
+        <DialogActions onCancel={onClose} busy={upsert.pending} submitLabel="Create pool" busyLabel="Creating…" />
       </form>
     </Dialog>
   );

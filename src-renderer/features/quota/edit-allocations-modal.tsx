@@ -1,9 +1,12 @@
 import { useState, type FormEvent } from 'react';
-import { useStore } from 'zustand';
 import type { QuotaPoolView } from '../../../src-shared/domain/quota';
 import { Dialog } from '../../components/dialog';
+import { DialogActions } from '../../components/dialog-actions';
+import { ErrorNotice } from '../../components/error-notice';
 import { useFormErrors } from '../../components/use-form-errors';
-import { useStores } from '../../stores/stores-context';
+import { useAction } from '../../resources/action';
+import { useResource } from '../../resources/resource-context';
+import { KEYS } from '../../resources/shared-data';
 import { AllocationFields } from './allocation-fields';
 import { buildPoolInput, poolErrorsFrom, poolFormFrom, type AllocationDraft, type PoolErrors } from './pool-form';
 
@@ -12,11 +15,10 @@ import { buildPoolInput, poolErrorsFrom, poolFormFrom, type AllocationDraft, typ
  * name with the pool's connections and dimensions as they are, so only the allocations change.
  */
 export function EditAllocationsModal({ pool, onClose }: { pool: QuotaPoolView; onClose: () => void }) {
-  const { quota, keys } = useStores();
-  const keyList = useStore(keys, (s) => s.items);
+  const upsert = useAction('quota.upsertPool');
+  const keyList = useResource(KEYS).data ?? [];
   const [form, setForm] = useState(() => poolFormFrom(pool));
   const { errors, setErrors, refuse, formRef } = useFormErrors<PoolErrors>({});
-  const [busy, setBusy] = useState(false);
 
   const change = (allocations: AllocationDraft[]): void => {
     setForm((f) => ({ ...f, allocations }));
@@ -29,9 +31,7 @@ export function EditAllocationsModal({ pool, onClose }: { pool: QuotaPoolView; o
     event.preventDefault();
     const built = buildPoolInput(form);
     if (!built.ok) return refuse(built.errors);
-    setBusy(true);
-    const result = await quota.getState().upsert({ ...built.input, saturationThreshold: pool.saturationThreshold });
-    setBusy(false);
+    const result = await upsert.run({ ...built.input, saturationThreshold: pool.saturationThreshold });
     if (!result.ok) return refuse(poolErrorsFrom(result.error));
     onClose();
   };
@@ -46,19 +46,10 @@ export function EditAllocationsModal({ pool, onClose }: { pool: QuotaPoolView; o
           onChange={change}
         />
         {/* Errors the allocations cannot show (a connection gone meanwhile) still need a place. */}
-        {[errors.form, errors.connections, errors.dimensions, errors.name].filter(Boolean).map((line) => (
-          <p key={line} className="notice error" role="alert">
-            {line}
-          </p>
+        {[errors.form, errors.connections, errors.dimensions, errors.name].map((line, i) => (
+          <ErrorNotice key={i} message={line} />
         ))}
-        <div className="dialog-actions">
-          <button type="button" className="button" onClick={onClose}>
-            Cancel
-          </button>
-          <button type="submit" className="button primary" disabled={busy}>
-            {busy ? 'Saving…' : 'Save allocations'}
-          </button>
-        </div>
+        <DialogActions onCancel={onClose} busy={upsert.pending} submitLabel="Save allocations" />
       </form>
     </Dialog>
   );

@@ -2,7 +2,8 @@
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { QuotaPlanView } from '../../../src-shared/domain/quota';
-import { fakeConnection, flush, renderWithFake } from '../../api/render-with-fake';
+import { flush, renderWithFake } from '../../testing/render-with-fake';
+import { fakeConnection } from '../../testing/fake-fixtures';
 import { PlansSection } from './plans-section';
 
 afterEach(cleanup);
@@ -17,7 +18,15 @@ const kimi: QuotaPlanView = {
   catalogDimensions: [{ unit: 'requests', window: 'hourly', limit: 1500 }],
 };
 
-const seed = { connections: [fakeConnection('kimi-1'), fakeConnection('max-1')], quotaPlans: [kimi] };
+const none: QuotaPlanView = {
+  connection: 'max-1',
+  catalogProvider: null,
+  source: 'none',
+  dimensions: [],
+  catalogDimensions: [],
+};
+
+const seed = { connections: [fakeConnection('kimi-1'), fakeConnection('max-1')], quotaPlans: [kimi, none] };
 const planForm = (connection: string): HTMLElement => screen.getByRole('form', { name: `Plan of ${connection}` });
 
 describe('plans', () => {
@@ -52,38 +61,6 @@ describe('plans', () => {
     ]);
     expect(within(planForm('kimi-1')).getByText('manual override')).toBeTruthy();
     expect(screen.getByRole('status').textContent).toBe('Saved as a manual override.');
-  });
-
-  it('QUI-15: removing the override falls back to the catalog plan', async () => {
-    const manual: QuotaPlanView = {
-      ...kimi,
-      source: 'manual',
-      dimensions: [{ unit: 'requests', window: 'hourly', limit: 10 }],
-    };
-    const { inputsOf } = await renderWithFake(<PlansSection />, { seed: { ...seed, quotaPlans: [manual] } });
-    expect((within(planForm('kimi-1')).getByLabelText('Limit') as HTMLInputElement).value).toBe('10');
-    fireEvent.click(within(planForm('kimi-1')).getByRole('button', { name: 'Remove override' }));
-    await flush();
-    expect(inputsOf('quota.removePlan')).toEqual([{ connection: 'kimi-1' }]);
-    expect(within(planForm('kimi-1')).getByText('from the built-in catalog')).toBeTruthy();
-    expect((within(planForm('kimi-1')).getByLabelText('Limit') as HTMLInputElement).value).toBe('1500');
-    expect(within(planForm('kimi-1')).queryByRole('button', { name: 'Remove override' })).toBeNull();
-  });
-
-  it('QUI-15: without a catalog entry, removing the override leaves no plan', async () => {
-    const manual: QuotaPlanView = {
-      connection: 'max-1',
-      catalogProvider: null,
-      source: 'manual',
-      dimensions: [{ unit: 'tokens', window: '5h', limit: 100 }],
-      catalogDimensions: [],
-    };
-    await renderWithFake(<PlansSection />, { seed: { ...seed, quotaPlans: [manual] } });
-    type(screen.getByLabelText('Connection'), 'max-1');
-    fireEvent.click(within(planForm('max-1')).getByRole('button', { name: 'Remove override' }));
-    await flush();
-    expect(within(planForm('max-1')).getByText('no plan — set one by hand')).toBeTruthy();
-    expect(screen.getByRole('status').textContent).toBe('Override removed: this connection has no plan now.');
   });
 
   it('QUI-14: a plan needs a dimension and valid limits; the schema says so at the field', async () => {

@@ -1,13 +1,16 @@
 import { useState, type FormEvent } from 'react';
 import { quotaPlanInputSchema, type QuotaPlanView } from '../../../src-shared/domain/quota';
 import { inputIssuesOf } from '../../api/error-issues';
-import { useApi } from '../../api/api-context';
+import { ErrorNotice } from '../../components/error-notice';
 import { FormField } from '../../components/form-field';
+import { LoadError } from '../../components/load-error';
 import { useFormErrors } from '../../components/use-form-errors';
+import { useAction } from '../../resources/action';
+import { useResource } from '../../resources/resource-context';
 import { DimensionRows } from './dimension-fields';
 import { newDimension, type DimensionDraft, type PoolErrors } from './pool-form';
 import { dimensionLabel } from './quota-format';
-import { usePlans } from './use-plans';
+import { QUOTA_PLANS } from './quota-data';
 
 const SOURCE_TEXT: Readonly<Record<QuotaPlanView['source'], string>> = {
   manual: 'manual override',
@@ -35,13 +38,15 @@ function PlanEditor({
 }: {
   plan: QuotaPlanView;
   notice: string | null;
-  onChanged: (plan: QuotaPlanView, notice: string) => void;
+  /** The saved or reverted plan is in the re-read list already; this says what happened. */
+  onChanged: (notice: string) => void;
   onEdited: () => void;
 }) {
-  const api = useApi();
+  const setPlan = useAction('quota.setPlan');
+  const removePlan = useAction('quota.removePlan');
   const [rows, setRows] = useState(() => draftsOf(plan));
   const { errors, setErrors, refuse, formRef } = useFormErrors<PoolErrors>({});
-  const [busy, setBusy] = useState(false);
+  const busy = setPlan.pending || removePlan.pending;
 
   const save = async (event: FormEvent<HTMLFormElement>): Promise<void> => {
     event.preventDefault();
@@ -59,24 +64,19 @@ function PlanEditor({
       for (const issue of parsed.error.issues) collect(next, issue.path.join('.'), issue.message);
       return refuse(next);
     }
-    setBusy(true);
-    const result = await api.call('quota.setPlan', parsed.data);
-    setBusy(false);
+    const result = await setPlan.run(parsed.data);
     if (!result.ok) {
       const next: PoolErrors = {};
       for (const issue of inputIssuesOf(result.error)) collect(next, issue.path, issue.message);
       return refuse(Object.keys(next).length > 0 ? next : { form: result.error.message });
     }
-    onChanged(result.value, 'Saved as a manual override.');
+    onChanged('Saved as a manual override.');
   };
 
   const revert = async (): Promise<void> => {
-    setBusy(true);
-    const result = await api.call('quota.removePlan', { connection: plan.connection });
-    setBusy(false);
+    const result = await removePlan.run({ connection: plan.connection });
     if (!result.ok) return setErrors({ form: result.error.message });
     onChanged(
-      result.value,
       result.value.source === 'catalog'
         ? 'Override removed: the catalog plan applies again.'
         : 'Override removed: this connection has no plan now.',
@@ -110,11 +110,7 @@ function PlanEditor({
           onEdited();
         }}
       />
-      {errors.form && (
-        <p className="notice error" role="alert">
-          {errors.form}
-        </p>
-      )}
+      <ErrorNotice message={errors.form} />
       <div className="dialog-actions">
         <span className="muted small" role="status">
           {notice ?? ''}
@@ -137,7 +133,7 @@ function PlanEditor({
  * dimensions and save them as an override (`quota.setPlan`), or remove the override to fall back.
  */
 export function PlansSection() {
-  const { plans, error, reload, replace } = usePlans();
+  const { data: plans, error, reload } = useResource(QUOTA_PLANS);
   const [picked, setPicked] = useState('');
   const [notice, setNotice] = useState<string | null>(null);
   const current = plans?.find((p) => p.connection === picked) ?? plans?.[0] ?? null;
@@ -149,15 +145,8 @@ export function PlansSection() {
         A plan is what an account allows per window. Pools without their own dimensions use their connection’s plan: a
         manual override here, else the built-in catalog entry matched by the connection’s base URL.
       </p>
-      {error && (
-        <div className="notice error" role="alert">
-          <p>Could not load the plans: {error.message}</p>
-          <button type="button" className="button" onClick={reload}>
-            Try again
-          </button>
-        </div>
-      )}
-      {plans === null ? (
+      {error && <LoadError what="the plans" error={error} onRetry={reload} />}
+      {plans === undefined ? (
         !error && <p className="muted">Loading…</p>
       ) : plans.length === 0 || current === null ? (
         <p className="muted">No connections yet.</p>
@@ -186,10 +175,7 @@ export function PlansSection() {
             key={`${current.connection}:${JSON.stringify(current)}`}
             plan={current}
             notice={notice}
-            onChanged={(plan, text) => {
-              replace(plan);
-              setNotice(text);
-            }}
+            onChanged={setNotice}
             onEdited={() => setNotice(null)}
           />
         </>

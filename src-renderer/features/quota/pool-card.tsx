@@ -1,12 +1,14 @@
 import { useId, useState } from 'react';
 import type { QuotaPoolView } from '../../../src-shared/domain/quota';
 import { ConfirmButton } from '../../components/confirm-button';
+import { ErrorNotice } from '../../components/error-notice';
 import { AllocationTable } from './allocation-table';
 import { BurnRateChart } from './burn-rate-chart';
 import { DimensionBar } from './dimension-bar';
 import { EditAllocationsModal } from './edit-allocations-modal';
 import { dimensionLabel, SOURCE_LABELS } from './quota-format';
-import { usePoolUsage } from './use-pool-usage';
+import { useResource } from '../../resources/resource-context';
+import { poolUsage } from './quota-data';
 
 /**
  * QUI-4: one pool — name, connections, how many keys share it and where its dimensions come from;
@@ -23,7 +25,7 @@ export function PoolCard({
 }) {
   const [open, setOpen] = useState(initiallyOpen);
   const [editing, setEditing] = useState(false);
-  const { usage, error } = usePoolUsage(pool.id, open);
+  const { data: usage, error } = useResource(open ? poolUsage(pool.id) : null);
   const bodyId = useId();
   const titleId = `pool-${pool.id}-title`;
   const weights = new Map(pool.allocations.map((a) => [a.key, a.weight]));
@@ -74,12 +76,8 @@ export function PoolCard({
       </header>
       {open && (
         <div id={bodyId} className="quota-pool-body">
-          {error && (
-            <p className="notice error" role="alert">
-              Could not read the usage: {error.message}
-            </p>
-          )}
-          {usage === null ? (
+          <ErrorNotice message={error && `Could not read the usage: ${error.message}`} />
+          {usage === undefined ? (
             !error && <p className="muted">Loading usage…</p>
           ) : usage.dimensions.length === 0 ? (
             <p className="muted">

@@ -1,13 +1,12 @@
 // @vitest-environment happy-dom
 import { act, cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { fakeConnection, flush, renderWithFake } from '../../api/render-with-fake';
+import { flush, renderWithFake } from '../../testing/render-with-fake';
+import { fakeConnection } from '../../testing/fake-fixtures';
 import { CONCEPT_DISMISSED_KEY } from './quota-concept-card';
 import { dimensionUsage, fakeKey, fakePool, keyUsage, poolUsage } from './quota-fixtures';
-import { LEGACY_POOLS_KEY } from './legacy-migration';
 import { QuotaTab } from './quota-tab';
-import { POOLS_REFRESH_MS } from './use-pools';
-import { USAGE_REFRESH_MS } from './use-pool-usage';
+import { POOLS_REFRESH_MS, USAGE_REFRESH_MS } from './quota-data';
 
 beforeEach(() => window.localStorage.clear());
 afterEach(() => {
@@ -112,35 +111,6 @@ describe('quota tab', () => {
     act(() => void vi.advanceTimersByTime(POOLS_REFRESH_MS * 3));
     await flush();
     expect(inputsOf('quota.listPools')).toHaveLength(2);
-  });
-
-  it('QUI-11: legacy pools in localStorage are sent once when the core has none, then the key is deleted', async () => {
-    const legacy = [
-      {
-        name: 'legacy-team',
-        connection: 'max-1',
-        dimensions: [{ unit: 'requests', window: 'hourly', limit: 100 }],
-        allocations: [{ key: 'alice', weight: 100, policy: 'hard' }],
-      },
-      { name: 'legacy-broken', connection: 'gone', allocations: [{ key: 'alice' }] },
-    ];
-    window.localStorage.setItem(LEGACY_POOLS_KEY, JSON.stringify(legacy));
-    const first = await renderWithFake(<QuotaTab />, { seed });
-    expect(first.inputsOf('quota.upsertPool')).toEqual(legacy);
-    expect(window.localStorage.getItem(LEGACY_POOLS_KEY)).toBeNull();
-    expect(screen.getByRole('article', { name: 'legacy-team' })).toBeTruthy();
-    expect(screen.getByText(/Imported 1 pool/).textContent).toMatch(
-      /Imported 1 pool.*legacy-team.*Could not import legacy-broken/s,
-    );
-    first.unmount();
-
-    // The key is back (another tab wrote it) but the core now has a pool: nothing is sent again.
-    window.localStorage.setItem(LEGACY_POOLS_KEY, JSON.stringify(legacy));
-    const second = await renderWithFake(<QuotaTab />, {
-      seed: { ...seed, quotaPools: first.fake.state.quotaPools },
-    });
-    expect(second.inputsOf('quota.upsertPool')).toEqual([]);
-    expect(window.localStorage.getItem(LEGACY_POOLS_KEY)).not.toBeNull();
   });
 
   it('QUI-4: deleting a pool asks first, then removes it', async () => {

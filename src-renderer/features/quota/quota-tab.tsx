@@ -1,15 +1,18 @@
-import { useState } from 'react';
-import { useApi } from '../../api/api-context';
+import { useEffect, useRef, useState } from 'react';
+import { ok } from '../../../src-shared/contract/errors';
+import type { QuotaPoolView } from '../../../src-shared/domain/quota';
 import { EmptyState } from '../../components/empty-state';
-import { LoadGate } from '../../components/load-gate';
+import { ErrorNotice } from '../../components/error-notice';
+import { ListGate } from '../../components/list-gate';
 import { SectionHeader } from '../../components/section-header';
-import { useStores } from '../../stores/stores-context';
+import { runAction, useAction } from '../../resources/action';
+import { useResource, useResourceCache } from '../../resources/resource-context';
 import { CreatePoolModal } from './create-pool-modal';
 import { migrateLegacyPools, type MigrationOutcome } from './legacy-migration';
 import { PlansSection } from './plans-section';
 import { PoolCard } from './pool-card';
 import { QuotaConceptCard } from './quota-concept-card';
-import { usePools } from './use-pools';
+import { QUOTA_POOLS } from './quota-data';
 import './quota.css';
 
 function migrationText(outcome: MigrationOutcome): string | null {
@@ -23,33 +26,42 @@ function migrationText(outcome: MigrationOutcome): string | null {
   return parts.filter((p) => p !== null).join(' ');
 }
 
-/** QUI-1: the Quota tab — the concept card, one card per pool (or how to make the first), and the plans. */
-export function QuotaTab({ refreshMs }: { refreshMs?: number }) {
-  const api = useApi();
-  const { quota } = useStores();
-  const [creating, setCreating] = useState(false);
-  const [actionError, setActionError] = useState<string | null>(null);
+/**
+ * QUI-11: once the first pool list is in, sends the pools an earlier dashboard kept in this browser
+ * (when the core has none); says what was imported.
+ */
+function useLegacyMigration(pools: readonly QuotaPoolView[] | undefined): string | null {
+  const cache = useResourceCache();
   const [migrated, setMigrated] = useState<string | null>(null);
-  const state = usePools(refreshMs, async () => {
+  const started = useRef(false);
+  useEffect(() => {
+    if (pools === undefined || started.current) return;
+    started.current = true;
     let storage: Storage;
     try {
       storage = window.localStorage;
     } catch {
       return;
     }
-    const outcome = await migrateLegacyPools({
+    void migrateLegacyPools({
       storage,
-      listPools: () => api.call('quota.listPools'),
-      upsertPool: (input) => api.call('quota.upsertPool', input),
-    });
-    if (outcome.kind === 'migrated') {
-      setMigrated(migrationText(outcome));
-      await quota.getState().load();
-    }
-  });
+      listPools: () => Promise.resolve(ok([...pools])),
+      upsertPool: (input) => runAction(cache, 'quota.upsertPool', input),
+    }).then((outcome) => setMigrated(migrationText(outcome)));
+  }, [pools, cache]);
+  return migrated;
+}
 
-  const remove = async (name: string): Promise<void> => {
-    const result = await state.remove(name);
+/** QUI-1: the Quota tab — the concept card, one card per pool (or how to make the first), and the plans. */
+export function QuotaTab() {
+  const pools = useResource(QUOTA_POOLS);
+  const remove = useAction('quota.removePool');
+  const [creating, setCreating] = useState(false);
+  const [actionError, setActionError] = useState<string | null>(null);
+  const migrated = useLegacyMigration(pools.data);
+
+  const removePool = async (name: string): Promise<void> => {
+    const result = await remove.run({ name });
     setActionError(result.ok ? null : `Could not delete ${name}: ${result.error.message}`);
   };
 
@@ -66,13 +78,10 @@ export function QuotaTab({ refreshMs }: { refreshMs?: number }) {
           {migrated}
         </p>
       )}
-      {actionError && (
-        <p className="notice error" role="alert">
-          {actionError}
-        </p>
-      )}
-      <LoadGate state={state} onRetry={() => void state.load()}>
-        {state.items.length === 0 ? (
+      <ErrorNotice message={actionError} />
+      <ListGate
+        resource={pools}
+        empty={
           <EmptyState title="No pools yet">
             <p>
               A pool shares one account’s quota among several keys, so one agent’s burst cannot lock the others out
@@ -82,14 +91,16 @@ export function QuotaTab({ refreshMs }: { refreshMs?: number }) {
               Create the first pool
             </button>
           </EmptyState>
-        ) : (
+        }
+      >
+        {(items) => (
           <div className="quota-pools">
-            {state.items.map((pool, i) => (
-              <PoolCard key={pool.id} pool={pool} initiallyOpen={i === 0} onRemove={(name) => void remove(name)} />
+            {items.map((pool, i) => (
+              <PoolCard key={pool.id} pool={pool} initiallyOpen={i === 0} onRemove={(name) => void removePool(name)} />
             ))}
           </div>
         )}
-      </LoadGate>
+      </ListGate>
       <PlansSection />
       {creating && <CreatePoolModal onClose={() => setCreating(false)} />}
     </section>

@@ -1,3 +1,4 @@
+import { ReorderButtons } from '../../components/reorder-buttons';
 import type { RouteDraft, RouteErrors } from './routes-form';
 
 /** One route: its pattern, its target, and the buttons that move or remove it. */
@@ -69,29 +70,7 @@ export function RouteRow({
         </div>
       </div>
       <div className="route-actions">
-        <button
-          type="button"
-          id={`${id}-up`}
-          className="button small"
-          disabled={index === 0}
-          onClick={() => onMove(-1)}
-          aria-label={`Move route ${n} up`}
-        >
-          ↑
-        </button>
-        <button
-          type="button"
-          id={`${id}-down`}
-          className="button small"
-          disabled={index === count - 1}
-          onClick={() => onMove(1)}
-          aria-label={`Move route ${n} down`}
-        >
-          ↓
-        </button>
-        <button type="button" className="button small danger" onClick={onRemove} aria-label={`Remove route ${n}`}>
-          Remove
-        </button>
+        <ReorderButtons id={id} index={index} count={count} noun="route" onMove={onMove} onRemove={onRemove} />
       </div>
     </li>
   );

@@ -1,8 +1,10 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { Route } from '../../../src-shared/domain/route';
 import type { RouteKnowledge } from '../../../src-shared/domain/route-targets';
-import { useApi } from '../../api/api-context';
+import { ErrorNotice } from '../../components/error-notice';
+import { moveRow, useFocusAfterRender } from '../../components/use-focus-after-render';
 import { useFormErrors } from '../../components/use-form-errors';
+import { useAction } from '../../resources/action';
 import {
   buildRoutes,
   CLAUDE_CODE_RECIPE,
@@ -30,19 +32,11 @@ export function RoutesEditor({
   onSaved: (routes: Route[]) => void;
   onEdited: () => void;
 }) {
-  const api = useApi();
+  const replace = useAction('routes.replace');
   const [drafts, setDrafts] = useState<RouteDraft[]>(() => draftsFrom(stored));
   const { errors, setErrors, refuse, formRef } = useFormErrors<RouteErrors>({});
-  const [busy, setBusy] = useState(false);
-  const focusNext = useRef<string[]>([]);
-  useEffect(() => {
-    const ids = focusNext.current;
-    focusNext.current = [];
-    for (const id of ids) {
-      const el = document.getElementById(id);
-      if (el && !(el instanceof HTMLButtonElement && el.disabled)) return void el.focus();
-    }
-  });
+  const busy = replace.pending;
+  const focusNext = useFocusAfterRender();
   const dirty = JSON.stringify(drafts.map(({ match, to }) => ({ match, to }))) !== JSON.stringify(stored);
 
   const change = (next: RouteDraft[]): void => {
@@ -51,22 +45,19 @@ export function RoutesEditor({
     onEdited();
   };
   const move = (index: number, by: -1 | 1): void => {
-    const next = [...drafts];
-    const [row] = next.splice(index, 1);
-    if (!row) return;
-    next.splice(index + by, 0, row);
-    const [same, other] = by < 0 ? ['up', 'down'] : ['down', 'up'];
-    focusNext.current = [`route-${row.key}-${same}`, `route-${row.key}-${other}`];
-    change(next);
+    const moved = moveRow(drafts, index, by, (row) => `route-${row.key}`);
+    if (!moved) return;
+    focusNext(moved.focus);
+    change(moved.rows);
   };
   const remove = (index: number): void => {
     const neighbour = drafts[index + 1] ?? drafts[index - 1];
-    focusNext.current = neighbour ? [`route-${neighbour.key}-match`] : ['route-add'];
+    focusNext(neighbour ? [`route-${neighbour.key}-match`] : ['route-add']);
     change(drafts.filter((_, i) => i !== index));
   };
   const add = (): void => {
     const row = newRoute();
-    focusNext.current = [`route-${row.key}-match`];
+    focusNext([`route-${row.key}-match`]);
     change([...drafts, row]);
   };
 
@@ -74,9 +65,7 @@ export function RoutesEditor({
     event.preventDefault();
     const built = buildRoutes(drafts, known);
     if (!built.ok) return refuse(built.errors);
-    setBusy(true);
-    const result = await api.call('routes.replace', { routes: built.routes });
-    setBusy(false);
+    const result = await replace.run({ routes: built.routes });
     if (!result.ok) return refuse(routeErrorsFrom(result.error));
     onSaved(result.value);
   };
@@ -112,11 +101,7 @@ export function RoutesEditor({
           <option key={s} value={s} />
         ))}
       </datalist>
-      {errors.form && (
-        <p className="notice error" role="alert">
-          {errors.form}
-        </p>
-      )}
+      <ErrorNotice message={errors.form} />
       <div className="routes-actions">
         <button type="button" id="route-add" className="button" onClick={add}>
           Add route

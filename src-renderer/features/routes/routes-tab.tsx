@@ -1,23 +1,29 @@
 import { useMemo, useState } from 'react';
-import { useStore } from 'zustand';
 import type { RouteKnowledge } from '../../../src-shared/domain/route-targets';
-import { useStores } from '../../stores/stores-context';
+import { LoadError } from '../../components/load-error';
+import type { ResourceSpec } from '../../resources/resource';
+import { useResource } from '../../resources/resource-context';
+import { COMBOS, CONNECTIONS } from '../../resources/shared-data';
 import { RoutesEditor } from './routes-editor';
-import { useRoutes } from './use-routes';
 import './routes.css';
+
+/** The stored routes, kept current by `routes.changed` (another window may save too). */
+export const ROUTES: ResourceSpec<'routes.list'> = {
+  method: 'routes.list',
+  events: { 'routes.changed': ({ routes }) => routes },
+};
 
 /** Model routes: which combo or connection serves a model name the client picked by itself. */
 export function RoutesTab() {
-  const { routes, error, reload, apply } = useRoutes();
-  const { combos, connections } = useStores();
-  const comboList = useStore(combos, (s) => s.items);
-  const connectionList = useStore(connections, (s) => s.items);
+  const { data: routes, error, reload } = useResource(ROUTES);
+  const comboList = useResource(COMBOS).data;
+  const connectionList = useResource(CONNECTIONS).data;
   const [justSaved, setJustSaved] = useState(false);
   const known = useMemo<RouteKnowledge>(
     () => ({
-      combos: new Set(comboList.map((c) => c.name)),
-      connections: new Set(connectionList.map((c) => c.name)),
-      models: new Set(connectionList.flatMap((c) => [...c.models, ...Object.keys(c.modelAliases)])),
+      combos: new Set((comboList ?? []).map((c) => c.name)),
+      connections: new Set((connectionList ?? []).map((c) => c.name)),
+      models: new Set((connectionList ?? []).flatMap((c) => [...c.models, ...Object.keys(c.modelAliases)])),
     }),
     [comboList, connectionList],
   );
@@ -37,15 +43,8 @@ export function RoutesTab() {
           Claude Code recipe: <code>*haiku*</code> → a cheap combo, then <code>*</code> → your main combo.
         </p>
       </div>
-      {error && (
-        <div className="notice error" role="alert">
-          <p>Could not load the routes: {error.message}</p>
-          <button type="button" className="button" onClick={reload}>
-            Try again
-          </button>
-        </div>
-      )}
-      {routes === null ? (
+      {error && <LoadError what="the routes" error={error} onRetry={reload} />}
+      {routes === undefined ? (
         !error && <p className="muted">Loading…</p>
       ) : (
         <RoutesEditor
@@ -53,12 +52,9 @@ export function RoutesTab() {
           key={JSON.stringify(routes)}
           stored={routes}
           known={known}
-          suggestions={[...known.combos, ...known.models, ...connectionList.map((c) => `${c.name}/`)]}
+          suggestions={[...known.combos, ...known.models, ...[...known.connections].map((c) => `${c}/`)]}
           justSaved={justSaved}
-          onSaved={(saved) => {
-            apply(saved);
-            setJustSaved(true);
-          }}
+          onSaved={() => setJustSaved(true)}
           onEdited={() => setJustSaved(false)}
         />
       )}

@@ -1,7 +1,10 @@
 import type { LeaseView } from '../../../src-shared/domain/lease';
 import type { LeaseClear } from '../../../src-shared/domain/lease-clear';
 import { ConfirmButton } from '../../components/confirm-button';
+import { ACTIONS, Table } from '../../components/table';
 import { timeLeft } from './time-left';
+
+const COLUMNS = ['Connection', 'Key', 'Owner', 'Generation', 'Expires', ACTIONS];
 
 /** Active exclusive leases: the connection a managed agent holds for itself, and until when. */
 export function LeasesList({
@@ -23,42 +26,28 @@ export function LeasesList({
   }
   return (
     <>
-      <table className="table" aria-label="Exclusive leases">
-        <thead>
-          <tr>
-            <th>Connection</th>
-            <th>Key</th>
-            <th>Owner</th>
-            <th>Generation</th>
-            <th>Expires</th>
-            <th>
-              <span className="visually-hidden">Actions</span>
-            </th>
+      <Table label="Exclusive leases" columns={COLUMNS}>
+        {leases.map((l) => (
+          <tr key={l.connection}>
+            <td>{l.connection}</td>
+            <td>{l.keyName}</td>
+            <td>
+              <code title="First characters of the owner id's SHA-256; the id itself is never stored">
+                {l.ownerHashPrefix}…
+              </code>
+            </td>
+            <td>{l.generation}</td>
+            <td>{timeLeft(l.expiresAt, now)}</td>
+            <td className="actions">
+              <ConfirmButton
+                label="End lease"
+                question={`End the lease on ${l.connection}? Its owner's next request is refused.`}
+                onConfirm={() => onClear({ target: 'connection', connection: l.connection })}
+              />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {leases.map((l) => (
-            <tr key={l.connection}>
-              <td>{l.connection}</td>
-              <td>{l.keyName}</td>
-              <td>
-                <code title="First characters of the owner id's SHA-256; the id itself is never stored">
-                  {l.ownerHashPrefix}…
-                </code>
-              </td>
-              <td>{l.generation}</td>
-              <td>{timeLeft(l.expiresAt, now)}</td>
-              <td className="actions">
-                <ConfirmButton
-                  label="End lease"
-                  question={`End the lease on ${l.connection}? Its owner's next request is refused.`}
-                  onConfirm={() => onClear({ target: 'connection', connection: l.connection })}
-                />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
       <div className="sessions-actions">
         <ConfirmButton
           label="End all leases"

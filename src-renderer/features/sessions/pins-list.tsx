@@ -1,7 +1,10 @@
 import type { PinClear, SessionPinView } from '../../../src-shared/domain/affinity';
 import { ConfirmButton } from '../../components/confirm-button';
+import { ACTIONS, Table } from '../../components/table';
 import { EmptyState } from '../../components/empty-state';
 import { timeLeft } from './time-left';
+
+const COLUMNS = ['Session', 'Key', 'Model or combo', 'Connection', 'Expires', ACTIONS];
 
 /** Active session pins: which session of which key is kept on which connection, and until when. */
 export function PinsList({
@@ -26,47 +29,33 @@ export function PinsList({
   const connections = [...new Set(pins.map((p) => p.connection))];
   return (
     <>
-      <table className="table" aria-label="Session pins">
-        <thead>
-          <tr>
-            <th>Session</th>
-            <th>Key</th>
-            <th>Model or combo</th>
-            <th>Connection</th>
-            <th>Expires</th>
-            <th>
-              <span className="visually-hidden">Actions</span>
-            </th>
+      <Table label="Session pins" columns={COLUMNS}>
+        {pins.map((p) => (
+          <tr key={`${p.keyName}\u0000${p.session}\u0000${p.target}`}>
+            <td>
+              <code className="session-id" title={p.session}>
+                {p.session}
+              </code>
+            </td>
+            <td>{p.keyName}</td>
+            <td>
+              <code>{p.target}</code>
+            </td>
+            <td>{p.connection}</td>
+            <td>{timeLeft(p.expiresAt, now)}</td>
+            <td className="actions">
+              <button
+                type="button"
+                className="button small"
+                aria-label={`Clear pin of session ${p.session}`}
+                onClick={() => onClear({ target: 'pin', keyName: p.keyName, session: p.session, scope: p.target })}
+              >
+                Clear
+              </button>
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {pins.map((p) => (
-            <tr key={`${p.keyName}\u0000${p.session}\u0000${p.target}`}>
-              <td>
-                <code className="session-id" title={p.session}>
-                  {p.session}
-                </code>
-              </td>
-              <td>{p.keyName}</td>
-              <td>
-                <code>{p.target}</code>
-              </td>
-              <td>{p.connection}</td>
-              <td>{timeLeft(p.expiresAt, now)}</td>
-              <td className="actions">
-                <button
-                  type="button"
-                  className="button small"
-                  aria-label={`Clear pin of session ${p.session}`}
-                  onClick={() => onClear({ target: 'pin', keyName: p.keyName, session: p.session, scope: p.target })}
-                >
-                  Clear
-                </button>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </Table>
       <div className="sessions-actions">
         {connections.map((c) => (
           <button

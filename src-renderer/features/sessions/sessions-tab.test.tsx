@@ -3,7 +3,7 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { SessionPinView } from '../../../src-shared/domain/affinity';
 import type { LeaseView } from '../../../src-shared/domain/lease';
-import { flush, renderWithFake } from '../../api/render-with-fake';
+import { flush, renderWithFake } from '../../testing/render-with-fake';
 import { SessionsTab } from './sessions-tab';
 
 afterEach(cleanup);

@@ -1,38 +1,55 @@
-import { useState } from 'react';
 import type { PinClear } from '../../../src-shared/domain/affinity';
 import type { LeaseClear } from '../../../src-shared/domain/lease-clear';
-import { useApi } from '../../api/api-context';
 import { useNow } from '../../components/use-now';
+import { useAction } from '../../resources/action';
+import type { ResourceSpec } from '../../resources/resource';
+import { useResource } from '../../resources/resource-context';
 import { LeasesList } from './leases-list';
 import { PinsList } from './pins-list';
-import { useSessions } from './use-sessions';
 import './sessions.css';
+
+/** Re-read this often while the tab is open: pins are created by requests, which push no event. */
+export const SESSIONS_REFRESH_MS = 5_000;
+
+/** Active session pins: read now, on every `sessions.changed`, and every few seconds. */
+export const SESSION_PINS: ResourceSpec<'sessions.list'> = {
+  method: 'sessions.list',
+  events: { 'sessions.changed': ({ pins }) => pins },
+  pollMs: SESSIONS_REFRESH_MS,
+};
+
+export const LEASES: ResourceSpec<'leases.list'> = {
+  method: 'leases.list',
+  events: { 'sessions.changed': ({ leases }) => leases },
+  pollMs: SESSIONS_REFRESH_MS,
+};
 
 /** Session continuity: the soft pins that keep a session on its account, and the hard leases. */
 export function SessionsTab() {
-  const api = useApi();
-  const { pins, leases, error, reload } = useSessions();
+  const pins = useResource(SESSION_PINS);
+  const leases = useResource(LEASES);
+  const clearPins = useAction('sessions.clear');
+  const clearLeases = useAction('leases.clear');
   const now = useNow(true, 5_000);
-  const [actionError, setActionError] = useState<string | null>(null);
 
-  const clearPins = async (target: PinClear): Promise<void> => {
-    const result = await api.call('sessions.clear', target);
-    setActionError(result.ok ? null : result.error.message);
-    reload();
+  const clear = async (run: () => Promise<unknown>, other: { clearError(): void }): Promise<void> => {
+    other.clearError();
+    await run();
   };
-  const clearLeases = async (target: LeaseClear): Promise<void> => {
-    const result = await api.call('leases.clear', target);
-    setActionError(result.ok ? null : result.error.message);
-    reload();
+  const loadError = pins.error ?? leases.error;
+  const actionError = clearPins.error ?? clearLeases.error;
+  const retry = (): void => {
+    pins.reload();
+    leases.reload();
   };
 
   return (
     <section aria-labelledby="sessions-title">
       <h2 id="sessions-title">Sessions</h2>
-      {(error ?? actionError) && (
+      {(loadError ?? actionError) && (
         <div className="notice error" role="alert">
-          <p>{actionError ?? `Could not load sessions: ${error?.message ?? ''}`}</p>
-          <button type="button" className="button" onClick={reload}>
+          <p>{actionError?.message ?? `Could not load sessions: ${loadError?.message ?? ''}`}</p>
+          <button type="button" className="button" onClick={retry}>
             Try again
           </button>
         </div>
@@ -42,16 +59,24 @@ export function SessionsTab() {
         A pin is soft: when its connection cools down or fails, the session moves to the next one and the pin follows.
         Clearing a pin lets the session start over on whichever connection routing picks.
       </p>
-      {pins === null ? (
+      {pins.data === undefined ? (
         <p className="muted">Loading…</p>
       ) : (
-        <PinsList pins={pins} now={now} onClear={(t) => void clearPins(t)} />
+        <PinsList
+          pins={pins.data}
+          now={now}
+          onClear={(t: PinClear) => void clear(() => clearPins.run(t), clearLeases)}
+        />
       )}
       <h3>Exclusive leases</h3>
-      {leases === null ? (
+      {leases.data === undefined ? (
         <p className="muted">Loading…</p>
       ) : (
-        <LeasesList leases={leases} now={now} onClear={(t) => void clearLeases(t)} />
+        <LeasesList
+          leases={leases.data}
+          now={now}
+          onClear={(t: LeaseClear) => void clear(() => clearLeases.run(t), clearPins)}
+        />
       )}
     </section>
   );

@@ -3,6 +3,7 @@ import type { AppError, Result } from '../../../src-shared/contract/errors';
 import type { Settings, SettingsPatch } from '../../../src-shared/domain/settings';
 import { inputIssuesOf } from '../../api/error-issues';
 import { FormField } from '../../components/form-field';
+import { SaveBar } from '../../components/save-bar';
 
 /** Empty means off (null); otherwise an http(s) URL, checked here before the core checks it again. */
 export function parseProbeUrl(text: string): { ok: true; value: string | null } | { ok: false; message: string } {
@@ -92,25 +93,16 @@ export function EgressProbeSection({
           />
         )}
       </FormField>
-      <footer className="settings-card-footer">
-        <span className="muted small" role="status">
-          {notice ?? (dirty ? 'Unsaved changes' : '')}
-        </span>
-        <button
-          type="button"
-          className="button"
-          disabled={!dirty || saving}
-          onClick={() => {
-            setEdit(null);
-            setError(null);
-          }}
-        >
-          Discard
-        </button>
-        <button type="submit" className="button primary" disabled={!dirty || saving}>
-          {saving ? 'Saving…' : 'Save egress IP probe'}
-        </button>
-      </footer>
+      <SaveBar
+        notice={notice}
+        dirty={dirty}
+        saving={saving}
+        saveLabel="Save egress IP probe"
+        onDiscard={() => {
+          setEdit(null);
+          setError(null);
+        }}
+      />
     </form>
   );
 }

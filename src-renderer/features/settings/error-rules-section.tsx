@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import type { Result } from '../../../src-shared/contract/errors';
 import { MAX_OPERATOR_RULES } from '../../../src-shared/domain/resilience-ranges';
 import { inputIssuesOf } from '../../api/error-issues';
+import { SaveBar } from '../../components/save-bar';
 
 const EXAMPLE = `{
   "agentrouter": [
@@ -89,17 +90,15 @@ export function ErrorRulesSection({ rules, save }: Props) {
           <code>{EXAMPLE}</code>
         </pre>
       </details>
-      <footer className="settings-card-footer">
-        <span className="muted small" role="status">
-          {notice ?? (dirty ? 'Unsaved changes' : '')}
-        </span>
-        <button type="button" className="button" disabled={!dirty} onClick={() => (setText(null), setErrors([]))}>
-          Discard
-        </button>
-        <button type="submit" className="button primary" disabled={!dirty}>
-          Save rules
-        </button>
-      </footer>
+      <SaveBar
+        notice={notice}
+        dirty={dirty}
+        saveLabel="Save rules"
+        onDiscard={() => {
+          setText(null);
+          setErrors([]);
+        }}
+      />
     </form>
   );
 }

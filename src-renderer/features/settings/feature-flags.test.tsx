@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { flush, renderWithFake } from '../../api/render-with-fake';
+import { flush, renderWithFake } from '../../testing/render-with-fake';
 import { SettingsTab } from './settings-tab';
 
 afterEach(cleanup);

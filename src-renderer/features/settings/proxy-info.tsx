@@ -1,6 +1,6 @@
-import { useStore } from 'zustand';
 import { CopyButton } from '../../components/copy-button';
-import { useStores } from '../../stores/stores-context';
+import { useResource } from '../../resources/resource-context';
+import { APP_INFO } from '../../resources/shared-data';
 
 /** The port a URL listens on, with the scheme's default when it names none. */
 function portOf(url: string): string {
@@ -14,8 +14,7 @@ function portOf(url: string): string {
 
 /** Where Leeway listens and keeps its data; set at start (`--port`, `--data-dir`), so shown read-only. */
 export function ProxyInfo() {
-  const { app } = useStores();
-  const info = useStore(app, (s) => s.info);
+  const info = useResource(APP_INFO).data;
   return (
     <section className="settings-card" aria-labelledby="section-info-title">
       <header className="settings-card-header">

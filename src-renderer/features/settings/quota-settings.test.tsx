@@ -2,8 +2,8 @@
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_SETTINGS } from '../../../src-shared/domain/settings';
-import { FAKE_QUOTA_STORE_STATUS } from '../../api/fake-quota-handlers';
-import { flush, renderWithFake } from '../../api/render-with-fake';
+import { FAKE_QUOTA_STORE_STATUS } from '../../testing/fake-state';
+import { flush, renderWithFake } from '../../testing/render-with-fake';
 import { SettingsTab } from './settings-tab';
 
 afterEach(cleanup);
@@ -75,22 +75,5 @@ describe('Settings › Quota store', () => {
     expect(errorOf(within(card()).getByLabelText('Saturation threshold'))).toMatch(/1/);
     expect(errorOf(within(card()).getByLabelText('Redis URL'))).toBe('must be a redis:// or rediss:// URL');
     expect(errorOf(within(card()).getByLabelText('Retention (days)'))).toBe('Enter a number, or leave it empty');
-  });
-});
-
-describe('Settings › Resilience › Quota-share per-connection concurrency', () => {
-  it('CONC-5: on by default, and switching it off sends resilience.updateSettings({ quotaShareConcurrencyLimit })', async () => {
-    const { inputsOf, fake } = await renderWithFake(<SettingsTab />);
-    const section = screen.getByRole('form', { name: 'Quota-share per-connection concurrency' });
-    const toggle = within(section).getByLabelText<HTMLInputElement>('Serialise quota-share requests per connection');
-    expect(toggle.checked).toBe(true);
-    fireEvent.click(toggle);
-    fireEvent.click(within(section).getByRole('button', { name: /^Save quota-share/ }));
-    await flush();
-    expect(inputsOf('resilience.updateSettings')).toEqual([{ quotaShareConcurrencyLimit: { enabled: false } }]);
-    expect(fake.state.resilienceSettings.quotaShareConcurrencyLimit).toEqual({ enabled: false });
-    expect(
-      within(section).getByLabelText<HTMLInputElement>('Serialise quota-share requests per connection').checked,
-    ).toBe(false);
   });
 });

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import type { AppError, Result } from '../../../src-shared/contract/errors';
 import {
   quotaStoreSettingsSchema,
@@ -7,8 +7,11 @@ import {
 } from '../../../src-shared/domain/quota';
 import type { Settings, SettingsPatch } from '../../../src-shared/domain/settings';
 import { inputIssuesOf } from '../../api/error-issues';
-import { useApi } from '../../api/api-context';
+import { ErrorNotice } from '../../components/error-notice';
 import { FormField } from '../../components/form-field';
+import { SaveBar } from '../../components/save-bar';
+import type { ResourceSpec } from '../../resources/resource';
+import { useResource } from '../../resources/resource-context';
 
 type Field = 'driver' | 'redisUrl' | 'saturationThreshold' | 'softDeprioritizeFactor' | 'retentionDays';
 type Drafts = Record<Field, string>;
@@ -65,6 +68,9 @@ function errorsFrom(error: AppError): Errors {
   return Object.keys(errors).length > 0 ? errors : { form: error.message };
 }
 
+/** The counter store in force (`quota.storeStatus`); a settings save re-reads it (INVALIDATES). */
+export const QUOTA_STORE_STATUS: ResourceSpec<'quota.storeStatus'> = { method: 'quota.storeStatus' };
+
 function StatusLine({ status }: { status: QuotaStoreStatus }) {
   const from = { setting: 'this setting', env: 'QUOTA_STORE_DRIVER', default: 'the default' }[status.configuredFrom];
   return (
@@ -100,26 +106,18 @@ export function QuotaStoreSection({
   settings: Settings | null;
   save: (patch: SettingsPatch) => Promise<Result<Settings>>;
 }) {
-  const api = useApi();
+  const statusView = useResource(QUOTA_STORE_STATUS);
+  const status = statusView.data ?? null;
+  const statusError = statusView.error?.message ?? null;
   const stored = settings?.quotaStore;
   // Only what the person typed is held here, so a change saved elsewhere (settings.changed) shows in untouched fields.
   const [edits, setEdits] = useState<Partial<Drafts>>({});
   const base = draftsOf(stored);
   const drafts: Drafts = { ...base, ...edits };
   const [errors, setErrors] = useState<Errors>({});
-  const [status, setStatus] = useState<QuotaStoreStatus | null>(null);
-  const [statusError, setStatusError] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [notice, setNotice] = useState<string | null>(null);
   const dirty = FIELDS.some((f) => drafts[f] !== base[f]);
-
-  const readStatus = useCallback(() => {
-    void api.call('quota.storeStatus').then((result) => {
-      if (result.ok) setStatus(result.value);
-      setStatusError(result.ok ? null : result.error.message);
-    });
-  }, [api]);
-  useEffect(readStatus, [readStatus]);
 
   const change = (field: Field, value: string): void => {
     setEdits((d) => ({ ...d, [field]: value }));
@@ -138,7 +136,6 @@ export function QuotaStoreSection({
     setErrors({});
     setEdits({});
     setNotice('Saved.');
-    readStatus();
   };
 
   const inForce = (value: number | undefined): string => (value === undefined ? 'default' : `in force: ${value}`);
@@ -215,30 +212,17 @@ export function QuotaStoreSection({
         'Consumption buckets older than this are deleted.',
         inForce(status?.retentionDays),
       )}
-      {errors.form && (
-        <p className="notice error" role="alert">
-          {errors.form}
-        </p>
-      )}
-      <footer className="settings-card-footer">
-        <span className="muted small" role="status">
-          {notice ?? (dirty ? 'Unsaved changes' : '')}
-        </span>
-        <button
-          type="button"
-          className="button"
-          disabled={!dirty || saving}
-          onClick={() => {
-            setEdits({});
-            setErrors({});
-          }}
-        >
-          Discard
-        </button>
-        <button type="submit" className="button primary" disabled={!dirty || saving}>
-          {saving ? 'Saving…' : 'Save quota store'}
-        </button>
-      </footer>
+      <ErrorNotice message={errors.form} />
+      <SaveBar
+        notice={notice}
+        dirty={dirty}
+        saving={saving}
+        saveLabel="Save quota store"
+        onDiscard={() => {
+          setEdits({});
+          setErrors({});
+        }}
+      />
     </form>
   );
 }

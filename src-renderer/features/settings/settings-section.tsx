@@ -1,4 +1,5 @@
 import type { FormEvent } from 'react';
+import { SaveBar } from '../../components/save-bar';
 import { PROFILES, type SectionSpec } from './field-spec';
 import { FieldInput, fieldId } from './field-input';
 import { useSectionForm, type SaveSection } from './use-section-form';
@@ -101,17 +102,13 @@ export function SettingsSection({ spec, values, save }: Props) {
           ))}
         </div>
       )}
-      <footer className="settings-card-footer">
-        <span className="muted small" role="status">
-          {form.notice ?? (form.dirty ? 'Unsaved changes' : '')}
-        </span>
-        <button type="button" className="button" disabled={!form.dirty || form.saving} onClick={form.discard}>
-          Discard
-        </button>
-        <button type="submit" className="button primary" disabled={!form.dirty || form.saving}>
-          {form.saving ? 'Saving…' : `Save ${spec.title.toLowerCase()}`}
-        </button>
-      </footer>
+      <SaveBar
+        notice={form.notice}
+        dirty={form.dirty}
+        saving={form.saving}
+        saveLabel={`Save ${spec.title.toLowerCase()}`}
+        onDiscard={form.discard}
+      />
     </form>
   );
 }

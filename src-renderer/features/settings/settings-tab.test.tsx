@@ -1,8 +1,8 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { flush, renderWithFake } from '../../api/render-with-fake';
-import { FAKE_INFO } from '../../api/fake-handlers';
+import { flush, renderWithFake } from '../../testing/render-with-fake';
+import { FAKE_INFO } from '../../testing/fake-state';
 import { SettingsTab } from './settings-tab';
 
 afterEach(cleanup);
@@ -30,31 +30,6 @@ describe('Settings tab', () => {
     expect(within(lockout).getByLabelText<HTMLInputElement>('Escalate repeated failures').checked).toBe(true);
     expect(input('Base cooldown (OAuth)').value).toBe('5');
     expect(input('Base cooldown (API key)').value).toBe('3');
-  });
-
-  it('LOCK-9 LOCK-10 a valid change calls resilience.updateSettings with only what changed', async () => {
-    const view = await renderWithFake(<SettingsTab />);
-    const lockout = section('Model lockout');
-    fireEvent.click(within(lockout).getByLabelText('Enable model lockout'));
-    fireEvent.change(within(lockout).getByLabelText('First lockout'), { target: { value: '1' } });
-    fireEvent.click(within(lockout).getByRole('button', { name: 'Save model lockout' }));
-    await flush();
-    expect(view.inputsOf('resilience.updateSettings')).toEqual([
-      { modelLockout: { enabled: true, baseCooldownMs: 60_000 } },
-    ]);
-    expect(view.fake.state.resilienceSettings.modelLockout).toMatchObject({ enabled: true, baseCooldownMs: 60_000 });
-    expect(within(lockout).getByRole('status').textContent).toBe('Saved.');
-    expect(within(lockout).getByLabelText<HTMLInputElement>('First lockout').value).toBe('1');
-  });
-
-  it('LOCK-10 says so when the core clamped a value into its range', async () => {
-    await renderWithFake(<SettingsTab />);
-    const lockout = section('Model lockout');
-    fireEvent.change(within(lockout).getByLabelText('Escalation steps'), { target: { value: '50' } });
-    fireEvent.click(within(lockout).getByRole('button', { name: 'Save model lockout' }));
-    await flush();
-    expect(within(lockout).getByRole('status').textContent).toMatch(/Escalation steps: 50 became 20/);
-    expect(within(lockout).getByLabelText<HTMLInputElement>('Escalation steps').value).toBe('20');
   });
 
   it('PROD-6 an invalid value shows the core’s error at the field and keeps the draft', async () => {

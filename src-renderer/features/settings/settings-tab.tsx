@@ -1,9 +1,11 @@
 import type { ReactNode } from 'react';
-import { useStore } from 'zustand';
+import type { Result } from '../../../src-shared/contract/errors';
+import type { ResiliencePatch, ResilienceSettings } from '../../../src-shared/domain/resilience-settings';
+import type { Settings, SettingsPatch } from '../../../src-shared/domain/settings';
 import { LoadGate } from '../../components/load-gate';
-import type { SettingsPatch } from '../../../src-shared/domain/settings';
-import type { SettingsState } from '../../stores/settings-store';
-import { useStores } from '../../stores/stores-context';
+import { useAction } from '../../resources/action';
+import { useResource } from '../../resources/resource-context';
+import { PROXY_SETTINGS, RESILIENCE_SETTINGS } from '../../resources/shared-data';
 import { EgressProbeSection } from './egress-probe-section';
 import { ErrorRulesSection } from './error-rules-section';
 import { ProxyInfo } from './proxy-info';
@@ -17,6 +19,15 @@ import { STRATEGY_SECTION } from './strategy-fields';
 import { useCollapsedGroups } from './use-collapsed-groups';
 import type { SectionSpec } from './field-spec';
 import './settings.css';
+
+/** What every card reads and how it saves: the settings in force and the two writes. */
+interface SettingsState {
+  proxy: Settings;
+  resilience: ResilienceSettings;
+  updateProxy(patch: SettingsPatch): Promise<Result<Settings>>;
+  /** Sends only the fields that changed; the core deep-merges, validates and clamps. */
+  updateResilience(patch: ResiliencePatch): Promise<Result<ResilienceSettings>>;
+}
 
 /** One foldable group: its cards in order, each named for the index (the id of its heading is `section-<id>-title`). */
 interface GroupSpec {
@@ -49,7 +60,7 @@ const GROUPS: GroupSpec[] = [
     render: (state) => (
       <>
         {resilienceCards(FAILOVER, state)}
-        <ErrorRulesSection rules={state.resilience?.providerErrorRules} save={state.updateResilience} />
+        <ErrorRulesSection rules={state.resilience.providerErrorRules} save={state.updateResilience} />
       </>
     ),
   },
@@ -115,8 +126,10 @@ export const SETTINGS_GROUP_IDS = GROUPS.map((g) => g.id);
  * seconds, minutes or hours (stored as milliseconds), and where Leeway runs.
  */
 export function SettingsTab() {
-  const { settings } = useStores();
-  const state = useStore(settings);
+  const proxy = useResource(PROXY_SETTINGS);
+  const resilience = useResource(RESILIENCE_SETTINGS);
+  const updateProxy = useAction('settings.update').run;
+  const updateResilience = useAction('resilience.updateSettings').run;
   const groups = useCollapsedGroups();
   return (
     <section aria-labelledby="settings-title">
@@ -145,19 +158,26 @@ export function SettingsTab() {
           Collapse all
         </button>
       </div>
-      <LoadGate state={state} onRetry={() => void state.load()}>
-        {GROUPS.map((g) => (
-          <SettingsGroup
-            key={g.id}
-            id={g.id}
-            title={g.title}
-            summary={g.summary}
-            open={groups.isOpen(g.id)}
-            onToggle={() => groups.toggle(g.id)}
-          >
-            {g.render(state)}
-          </SettingsGroup>
-        ))}
+      <LoadGate resource={proxy}>
+        {(proxySettings) => (
+          <LoadGate resource={resilience}>
+            {(resilienceSettings) => {
+              const state = { proxy: proxySettings, resilience: resilienceSettings, updateProxy, updateResilience };
+              return GROUPS.map((g) => (
+                <SettingsGroup
+                  key={g.id}
+                  id={g.id}
+                  title={g.title}
+                  summary={g.summary}
+                  open={groups.isOpen(g.id)}
+                  onToggle={() => groups.toggle(g.id)}
+                >
+                  {g.render(state)}
+                </SettingsGroup>
+              ));
+            }}
+          </LoadGate>
+        )}
       </LoadGate>
     </section>
   );

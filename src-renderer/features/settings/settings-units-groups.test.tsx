@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { flush, renderWithFake } from '../../api/render-with-fake';
+import { flush, renderWithFake } from '../../testing/render-with-fake';
 import { fieldsOf } from './field-spec';
 import { PROXY_SECTION } from './proxy-fields';
 import { RESILIENCE_SECTIONS } from './resilience-fields';
@@ -22,27 +22,6 @@ const describedText = (el: HTMLElement): string =>
 const form = (name: string) => screen.getByRole('form', { name });
 
 describe('Settings in human units (issue 13 §8)', () => {
-  it('PROD-6 durations show in minutes or seconds with their unit; what is sent stays in milliseconds', async () => {
-    const view = await renderWithFake(<SettingsTab />);
-    const lockout = form('Model lockout');
-    const first = within(lockout).getByLabelText<HTMLInputElement>('First lockout');
-    expect(first.value).toBe('2');
-    expect(first.parentElement?.textContent).toContain('minutes');
-    expect(describedText(first)).toContain('= 2 min');
-    expect(describedText(first)).toContain('range 5 s – 10 min');
-
-    fireEvent.change(first, { target: { value: '90 s' } });
-    expect(describedText(first)).toContain('= 1 min 30 s');
-    fireEvent.change(within(lockout).getByLabelText('Longest lockout'), { target: { value: '1.5' } });
-    fireEvent.click(within(lockout).getByRole('button', { name: 'Save model lockout' }));
-    await flush();
-    expect(view.inputsOf('resilience.updateSettings')).toEqual([
-      { modelLockout: { baseCooldownMs: 90_000, maxCooldownMs: 90_000 } },
-    ]);
-    expect(view.fake.state.resilienceSettings.modelLockout.baseCooldownMs).toBe(90_000);
-    expect(within(lockout).getByLabelText<HTMLInputElement>('First lockout').value).toBe('1.5');
-  });
-
   it('PROD-6 proxy timeouts read in seconds and minutes and save as milliseconds', async () => {
     const view = await renderWithFake(<SettingsTab />);
     const proxy = form('Proxy');

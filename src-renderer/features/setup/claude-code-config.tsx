@@ -1,6 +1,10 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useState } from 'react';
+import type { Result } from '../../../src-shared/contract/errors';
 import type { ClaudeCodeSettingsChange, ClaudeCodeSetupStatus, DiffLine } from '../../../src-shared/contract/methods';
-import { useApi } from '../../api/api-context';
+import { ErrorNotice } from '../../components/error-notice';
+import { useAction } from '../../resources/action';
+import type { ResourceSpec } from '../../resources/resource';
+import { useResource } from '../../resources/resource-context';
 import './setup.css';
 
 type Step =
@@ -10,6 +14,9 @@ type Step =
   | { kind: 'undone'; message: string };
 
 const MARK: Record<DiffLine['kind'], string> = { same: ' ', added: '+', removed: '-' };
+
+/** Where Claude Code's settings file is, whether it points here, and which backup Undo would restore (read from disk). */
+export const CLAUDE_CODE_STATUS: ResourceSpec<'setup.claudeCodeStatus'> = { method: 'setup.claudeCodeStatus' };
 
 /** The change as a unified-diff-like block: every line, marked and coloured. */
 function DiffView({ lines }: { lines: DiffLine[] }) {
@@ -59,39 +66,31 @@ function EarlierChange({ status, busy, onUndo }: { status: ClaudeCodeSetupStatus
  * (issue 21 §17). The key field is the Setup tab's: the snippets below use what is typed here.
  */
 export function ClaudeCodeConfig({ value, onChange }: { value: string; onChange: (value: string) => void }) {
-  const api = useApi();
+  const status = useResource(CLAUDE_CODE_STATUS).data ?? null;
+  const previewer = useAction('setup.claudeCodePreview');
+  const configure = useAction('setup.configureClaudeCode');
+  const restore = useAction('setup.undoClaudeCode');
   const [step, setStep] = useState<Step>({ kind: 'idle' });
-  const [status, setStatus] = useState<ClaudeCodeSetupStatus | null>(null);
   const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
+  const busy = previewer.pending || configure.pending || restore.pending;
 
-  const refresh = useCallback(async (): Promise<void> => {
-    const found = await api.call('setup.claudeCodeStatus');
-    setStatus(found.ok ? found.value : null);
-  }, [api]);
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
-
-  const act = async <T,>(work: () => Promise<{ ok: true; value: T } | { ok: false; error: { message: string } }>) => {
-    setBusy(true);
+  /** One message line for the three actions: the last one's refusal. */
+  const act = async <T,>(pending: Promise<Result<T>>): Promise<T | null> => {
     setError(null);
-    const result = await work();
-    setBusy(false);
+    const result = await pending;
     if (!result.ok) setError(result.error.message);
     return result.ok ? result.value : null;
   };
   const preview = async (): Promise<void> => {
-    const change = await act(() => api.call('setup.claudeCodePreview', { authToken: value }));
+    const change = await act(previewer.run({ authToken: value }));
     if (change) setStep({ kind: 'preview', change });
   };
   const apply = async (): Promise<void> => {
-    const done = await act(() => api.call('setup.configureClaudeCode', { authToken: value }));
+    const done = await act(configure.run({ authToken: value }));
     if (done) setStep({ kind: 'applied', change: done, backupPath: done.backupPath });
-    await refresh();
   };
   const undo = async (): Promise<void> => {
-    const restored = await act(() => api.call('setup.undoClaudeCode'));
+    const restored = await act(restore.run());
     if (restored)
       setStep({
         kind: 'undone',
@@ -99,7 +98,6 @@ export function ClaudeCodeConfig({ value, onChange }: { value: string; onChange:
           ? `Removed ${restored.path} again: there was none before.`
           : `Restored ${restored.path} from ${restored.restoredFrom}.`,
       });
-    await refresh();
   };
 
   return (
@@ -166,11 +164,7 @@ export function ClaudeCodeConfig({ value, onChange }: { value: string; onChange:
           {step.message}
         </p>
       )}
-      {error && (
-        <p className="notice error" role="alert">
-          {error}
-        </p>
-      )}
+      <ErrorNotice message={error} />
     </article>
   );
 }

@@ -1,8 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { flush, renderWithFake } from '../../api/render-with-fake';
-import { createFakeSetupState, withFakeSetup } from './fake-setup-handlers';
+import { flush, renderWithFake } from '../../testing/render-with-fake';
 import { KEY_PLACEHOLDER } from './setup-snippets';
 import { SetupTab } from './setup-tab';
 
@@ -17,7 +16,7 @@ const snippetsText = () =>
 
 describe('the Setup tab (issue 21 §17)', () => {
   it('issue 21 §17: a key pasted into the key field fills every snippet, in full, instead of the placeholder', async () => {
-    await renderWithFake(<SetupTab />, { wrap: withFakeSetup(createFakeSetupState()) });
+    await renderWithFake(<SetupTab />);
     expect(snippetsText()).toContain(KEY_PLACEHOLDER);
 
     fireEvent.change(screen.getByLabelText('Local key'), { target: { value: ' lw-pasted-key-0123456789 ' } });

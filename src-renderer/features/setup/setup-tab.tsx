@@ -1,7 +1,8 @@
 import { useState } from 'react';
-import { useStore } from 'zustand';
 import { CopyButton } from '../../components/copy-button';
-import { useStores } from '../../stores/stores-context';
+import { useResource } from '../../resources/resource-context';
+import { APP_INFO } from '../../resources/shared-data';
+import { useCreatedKey } from '../keys/created-key';
 import { ClaudeCodeConfig } from './claude-code-config';
 import { buildSetupSnippets } from './setup-snippets';
 
@@ -13,9 +14,8 @@ import { buildSetupSnippets } from './setup-snippets';
  * already; the field itself stays a password field, a place to type a secret.
  */
 export function SetupTab() {
-  const { app, keys } = useStores();
-  const info = useStore(app, (s) => s.info);
-  const created = useStore(keys, (s) => s.lastCreated);
+  const info = useResource(APP_INFO).data;
+  const [created] = useCreatedKey();
   const [pasted, setPasted] = useState('');
   if (!info) return <p className="muted">Loading…</p>;
   // A key created after this mounted (Keys tab, same session) fills an empty field.

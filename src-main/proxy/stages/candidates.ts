@@ -1,0 +1,157 @@
+import type { Target } from '../../kernel/target';
+import type { ProxyContext } from '../proxy-context';
+import { admitCandidate, attemptWithinBudget, type CandidateAdmission, type QuotaMark } from './admit';
+import { answerError, sendAnswer } from './answer';
+import { dropObserved } from './attempt';
+import { attemptEntry } from './attempt-journal';
+import { recordOf, type AttemptRecord } from './attempt-record';
+import type { RequestFrame } from './frame';
+import { learnAnswered, learnAttempt, learnPick, learnPin } from './learner';
+import { noTarget } from './no-target-error';
+import { coolingAfter, endedWith, nothingRuns, type Admitted, type PassResult } from './pass-result';
+import type { RequestTrail } from './trail';
+
+type Admission = Extract<CandidateAdmission, { kind: 'admitted' }>;
+
+const ABORTED: PassResult = { kind: 'aborted' };
+
+/**
+ * The candidates of one pass in order: admit each (fence, slot, breaker), attempt it, learn from it,
+ * keep it on the trail, then move on or answer. Every candidate declined before dispatch (a probe
+ * slot taken meanwhile, a busy connection): the pass ends with why nothing could run.
+ */
+export async function runCandidates(
+  ctx: ProxyContext,
+  frame: RequestFrame,
+  trail: RequestTrail,
+  admitted: Admitted,
+): Promise<PassResult> {
+  const { plan, candidates } = admitted;
+  const waitForSlot = plan.quotaShare !== null && ctx.quotaShareWaitsForSlot();
+  let picked = false;
+  for (let i = 0; i < candidates.length; i++) {
+    const target = candidates[i];
+    if (!target) continue;
+    const isLast = i === candidates.length - 1;
+    const admitting = admitCandidate(ctx, target, isLast, frame.claim, frame.signal, waitForSlot);
+    const admission = admitting instanceof Promise ? await admitting : admitting;
+    if (admission.kind === 'aborted') return ABORTED;
+    if (admission.kind === 'refused') return endedWith(answerError(frame, trail, admission.error));
+    if (admission.kind === 'skip') {
+      admitted.excluded.push(admission.exclusion);
+      continue;
+    }
+    trail.queuedMs += admission.queuedMs;
+    if (!picked) {
+      picked = true;
+      learnPick(ctx, plan, target);
+    }
+    const step = await tryCandidate(ctx, frame, trail, admitted, target, admission, isLast);
+    if (step !== null) return step;
+  }
+  // When quota held some candidates, its refusal says why (a person must see "quota", not "busy").
+  const quotaError = admitted.quota?.error ?? null;
+  if (quotaError) return endedWith(answerError(frame, trail, quotaError));
+  return nothingRuns(frame, trail, noTarget(frame.parsed.model, admitted.excluded));
+}
+
+/** One admitted candidate, from dispatch to its answer; null: move on to the next. The slot is held until the answer ends. */
+async function tryCandidate(
+  ctx: ProxyContext,
+  frame: RequestFrame,
+  trail: RequestTrail,
+  admitted: Admitted,
+  target: Target,
+  admission: Admission,
+  isLast: boolean,
+): Promise<PassResult | null> {
+  try {
+    const startedAt = ctx.now();
+    const seen = await attemptWithinBudget(ctx, frame, target, admission);
+    const verdict = learnAttempt(ctx, target, admission.admission, seen, frame.request.body);
+    const record = recordOf(frame, trail.hops, target, seen, verdict);
+    keep(trail, record, startedAt, ctx.now());
+    return await decide(ctx, frame, trail, admitted, record, isLast);
+  } finally {
+    admission.release();
+  }
+}
+
+/** The trail keeps every attempt; a failure that is always told joins the failover list at once. */
+function keep(trail: RequestTrail, record: AttemptRecord, startedAt: number, now: number): void {
+  const entry = attemptEntry(record, startedAt, now);
+  if (entry) trail.attempts.push(entry);
+  if (record.kind === 'failed' && record.listed === 'now' && record.hop) trail.hops.push(record.hop);
+  trail.translated = record.translated;
+  trail.servedVia = record.via;
+}
+
+/** Failover only before the first byte reached the client, and only when the engines say it may help. */
+async function decide(
+  ctx: ProxyContext,
+  frame: RequestFrame,
+  trail: RequestTrail,
+  admitted: Admitted,
+  record: AttemptRecord,
+  isLast: boolean,
+): Promise<PassResult | null> {
+  switch (record.kind) {
+    case 'refused':
+      return record.reason === 'aborted' ? ABORTED : null;
+    case 'served':
+      return served(ctx, frame, trail, admitted, record);
+    case 'failed': {
+      // A keep-alive opened for a cooldown wait named no connection: failover stays honest after it.
+      const open = frame.keepAlive.committed && trail.held?.streamOpened !== true;
+      if (!isLast && record.canFailover && !open) {
+        movePast(trail, record);
+        return null;
+      }
+      return coolingAfter(ctx, trail, record) ?? endedWith(await sendAnswer(frame, trail, record.answer));
+    }
+    case 'failed-after-commit':
+      if (trail.held?.streamOpened === true) {
+        if (!isLast) {
+          trail.hops.push(record.hop);
+          return null;
+        }
+        const held = coolingAfter(ctx, trail, record);
+        if (held) return held;
+      }
+      return endedWith(await sendAnswer(frame, trail, record.answer));
+  }
+}
+
+/** The loop moves past a failed attempt (a failover or a hold): its answer is dropped, its hop told. */
+export function movePast(trail: RequestTrail, record: Extract<AttemptRecord, { kind: 'failed' }>): void {
+  if (record.drop) dropObserved(record.drop);
+  if (record.hop && record.listed === 'on-move') trail.hops.push(record.hop);
+}
+
+/** Served: the session's pin learns first (the answer's headers say whether it decided), then the answer, then quota. */
+async function served(
+  ctx: ProxyContext,
+  frame: RequestFrame,
+  trail: RequestTrail,
+  admitted: Admitted,
+  record: Extract<AttemptRecord, { kind: 'served' }>,
+): Promise<PassResult> {
+  const pin = learnPin(ctx, admitted.plan, record.target);
+  trail.sessionPin = pin.mark;
+  const quota = quotaHeaderOf(admitted.quota, frame, record.target);
+  const done = await sendAnswer(frame, trail, record.answer, { pinned: pin.pinned, quota });
+  learnAnswered(ctx, frame.request.key.id, record.target, record.answer.upstream.headers, done.outcome);
+  return endedWith(done);
+}
+
+/**
+ * `x-leeway-quota` for a served request a pool covers: whether its key was penalized (QPIPE-7); one
+ * served elsewhere because its pool's connection was demoted says `penalized`. A keep-alive stream
+ * already sent its headers: nothing more can be said there.
+ */
+function quotaHeaderOf(mark: QuotaMark | null, frame: RequestFrame, target: Target): string | null {
+  if (!mark || frame.request.res.headersSent) return null;
+  const id = target.connection.view.id;
+  if (mark.covered.has(id)) return mark.penalized.has(id) ? 'penalized' : 'ok';
+  return mark.penalized.size > 0 ? 'penalized' : null;
+}

@@ -1,0 +1,66 @@
+import type { ProxyContext } from '../proxy-context';
+import { admitLeaseGate, admitQuotaGate, quotaApplies, type QuotaGateResult } from './admit';
+import { answerError } from './answer';
+import { runCandidates } from './candidates';
+import type { RequestFrame } from './frame';
+import { endedWith, nothingRuns, type Admitted, type PassResult } from './pass-result';
+import { planRequest, type CandidatesPlan } from './plan';
+import type { RequestTrail } from './trail';
+
+/**
+ * One pass of plan → admit → attempt → answer → learn (ARCHITECTURE §2). Each attempt comes back
+ * as a value (candidates.ts): the learner learns it once, the trail keeps it, and the pass moves on
+ * only while nothing was committed and the engines say a failover may help.
+ */
+export async function runPass(ctx: ProxyContext, frame: RequestFrame, trail: RequestTrail): Promise<PassResult> {
+  const plan = planRequest(ctx, {
+    model: frame.parsed.model,
+    wire: frame.request.endpoint.wire,
+    key: frame.request.key,
+    session: frame.session,
+    body: frame.request.body,
+  });
+  if (plan.kind !== 'candidates') return nothingRuns(frame, trail, plan);
+  try {
+    const gated = admitGates(ctx, frame, trail, plan);
+    const admitted = gated instanceof Promise ? await gated : gated;
+    if (!('plan' in admitted)) return admitted;
+    return await runCandidates(ctx, frame, trail, admitted);
+  } finally {
+    plan.quotaShare?.release();
+  }
+}
+
+/**
+ * The admit stage's list gates: leases, then quota (only for a key a pool allocates). Both answer
+ * synchronously in the common case: no promise (and no microtask) then.
+ */
+function admitGates(
+  ctx: ProxyContext,
+  frame: RequestFrame,
+  trail: RequestTrail,
+  plan: CandidatesPlan,
+): Admitted | PassResult | Promise<Admitted | PassResult> {
+  const leased = admitLeaseGate(ctx, frame.parsed.model, plan.candidates, plan.excluded, frame.claim);
+  if ('kind' in leased) return nothingRuns(frame, trail, leased);
+  if (!quotaApplies(ctx, frame)) return { plan, candidates: leased.candidates, excluded: plan.excluded, quota: null };
+  const gate = admitQuotaGate(ctx, frame, leased.candidates, plan.excluded);
+  const settle = (quota: QuotaGateResult): Admitted | PassResult =>
+    quota.ok ? withQuota(ctx, plan, quota) : endedWith(answerError(frame, trail, quota.error));
+  return gate instanceof Promise ? gate.then(settle) : settle(gate);
+}
+
+/** QPIPE-7: a soft-penalised key's p2c/auto score is multiplied by the factor (other strategies demote it). */
+function withQuota(ctx: ProxyContext, plan: CandidatesPlan, quota: Extract<QuotaGateResult, { ok: true }>): Admitted {
+  const excluded = quota.excluded.length === 0 ? plan.excluded : [...plan.excluded, ...quota.excluded];
+  if (quota.mark.penalized.size === 0) return { plan, candidates: quota.candidates, excluded, quota: quota.mark };
+  const candidates = ctx.roundRobin.rescorePenalized(
+    plan.combo,
+    quota.candidates,
+    quota.mark.penalized,
+    ctx.quota.softDeprioritizeFactor(),
+    plan.pin?.decided ?? null,
+    ctx.now(),
+  );
+  return { plan, candidates, excluded, quota: quota.mark };
+}
