@@ -46,70 +46,83 @@ function findNeedle(chunk: Buffer, from: number, needle: Buffer, rareAt: number)
 }
 
 export function createDataLineReader(options: DataLineOptions): DataLineReader {
-  const { needle, rareAt, lineCap, mentionCap, onLine } = options;
-  const held = new HeldBytes();
-  /** An unfinished line is carried over from an earlier read (possibly being skipped). */
-  let open = false;
-  let skipping = false;
-  let mentions = false;
-  let prefixChecked = false;
+  return new DataLineFinder(options);
+}
 
-  const reset = () => {
-    held.clear();
-    open = false;
-    skipping = false;
-    mentions = false;
-    prefixChecked = false;
-  };
+class DataLineFinder implements DataLineReader {
+  private readonly held = new HeldBytes();
+  /** An unfinished line is carried over from an earlier read (possibly being skipped). */
+  private open = false;
+  private skipping = false;
+  private mentions = false;
+  private prefixChecked = false;
+
+  constructor(private readonly options: DataLineOptions) {}
+
+  push(chunk: Buffer): void {
+    let start = 0;
+    if (this.open) {
+      const newline = chunk.indexOf(LF);
+      if (newline === -1) return this.keep(chunk);
+      this.keep(chunk.subarray(0, newline));
+      if (!this.skipping && this.held.size > 0) this.line(this.held.take(), false);
+      this.reset();
+      start = newline + 1;
+    }
+    // Reads usually end on a line end: then no search is needed to find it.
+    const lastNewline = chunk[chunk.length - 1] === LF ? chunk.length - 1 : chunk.lastIndexOf(LF);
+    if (lastNewline >= start) {
+      this.wholeLines(chunk, start, lastNewline);
+      start = lastNewline + 1;
+    }
+    if (start < chunk.length) this.keep(chunk.subarray(start));
+  }
+
+  /** The whole lines of `chunk[start, lastNewline]`: only those holding the needle are handed on. */
+  private wholeLines(chunk: Buffer, start: number, lastNewline: number): void {
+    const { needle, rareAt } = this.options;
+    let at = findNeedle(chunk, start, needle, rareAt);
+    while (at !== -1 && at < lastNewline) {
+      const lineStart = Math.max(start, chunk.lastIndexOf(LF, at) + 1);
+      const lineEnd = chunk.indexOf(LF, at);
+      this.line(chunk.subarray(lineStart, lineEnd), true);
+      at = findNeedle(chunk, lineEnd + 1, needle, rareAt);
+    }
+  }
+
+  private reset(): void {
+    this.held.clear();
+    this.open = false;
+    this.skipping = false;
+    this.mentions = false;
+    this.prefixChecked = false;
+  }
+
   /** Adds a piece of the unfinished line, or gives the line up when it cannot matter. */
-  const keep = (piece: Buffer) => {
-    open = true;
-    if (skipping) return;
+  private keep(piece: Buffer): void {
+    this.open = true;
+    if (this.skipping) return;
+    const { needle, lineCap, mentionCap } = this.options;
+    const held = this.held;
     const total = held.size + piece.length;
-    if (total > lineCap && !mentions) {
+    if (total > lineCap && !this.mentions) {
       // One native search over at most the cap plus this piece, done once per line.
-      mentions = Buffer.concat([...held.pieces, piece], total).includes(needle);
-      if (!mentions) return void (skipping = true);
+      this.mentions = Buffer.concat([...held.pieces, piece], total).includes(needle);
+      if (!this.mentions) return void (this.skipping = true);
     }
-    if (total > mentionCap) return void (skipping = true);
+    if (total > mentionCap) return void (this.skipping = true);
     held.add(piece, true);
-    if (!prefixChecked && held.size >= 5) {
-      prefixChecked = true;
+    if (!this.prefixChecked && held.size >= 5) {
+      this.prefixChecked = true;
       const head = held.pieces.length === 1 ? (held.pieces[0] ?? piece) : Buffer.concat(held.pieces, held.size);
-      if (!startsWithDataColon(head)) skipping = true;
+      if (!startsWithDataColon(head)) this.skipping = true;
     }
-  };
+  }
+
   /** A whole line: handed on when it is a data line with the needle, under the cap. */
-  const line = (bytes: Buffer, known: boolean) => {
+  private line(bytes: Buffer, known: boolean): void {
+    const { needle, mentionCap, onLine } = this.options;
     if (bytes.length > mentionCap || bytes.length < 5 || !startsWithDataColon(bytes)) return;
     if (known || bytes.indexOf(needle, 5) !== -1) onLine(bytes);
-  };
-
-  return {
-    push(chunk) {
-      let start = 0;
-      if (open) {
-        const newline = chunk.indexOf(LF);
-        if (newline === -1) return keep(chunk);
-        keep(chunk.subarray(0, newline));
-        if (!skipping && held.size > 0) line(held.take(), false);
-        reset();
-        start = newline + 1;
-      }
-      // Reads usually end on a line end: then no search is needed to find it.
-      const lastNewline = chunk[chunk.length - 1] === LF ? chunk.length - 1 : chunk.lastIndexOf(LF);
-      if (lastNewline >= start) {
-        // The whole lines of this read: only those holding the needle are handed on.
-        let at = findNeedle(chunk, start, needle, rareAt);
-        while (at !== -1 && at < lastNewline) {
-          const lineStart = Math.max(start, chunk.lastIndexOf(LF, at) + 1);
-          const lineEnd = chunk.indexOf(LF, at);
-          line(chunk.subarray(lineStart, lineEnd), true);
-          at = findNeedle(chunk, lineEnd + 1, needle, rareAt);
-        }
-        start = lastNewline + 1;
-      }
-      if (start < chunk.length) keep(chunk.subarray(start));
-    },
-  };
+  }
 }

@@ -45,118 +45,130 @@ export interface SseReader {
 }
 
 export function createSseReader(options: SseReaderOptions = {}): SseReader {
-  const cap = options.cap ?? SSE_EVENT_CAP;
-  const skipOver = options.overCap === 'skip';
+  return new EventReader(options.cap ?? SSE_EVENT_CAP, options.overCap === 'skip');
+}
+
+class EventReader implements SseReader {
   /** A line has begun and not ended yet: its bytes so far (none kept for a comment or a skipped event). */
-  let open = false;
-  let openSize = 0;
-  let openFirst = 0;
-  const held = new HeldBytes();
-  let event: string | null = null;
-  let data: string[] = [];
+  private open = false;
+  private openSize = 0;
+  private openFirst = 0;
+  private readonly held = new HeldBytes();
+  private event: string | null = null;
+  private data: string[] = [];
   /** UTF-16 units in `data`, which never exceed the bytes they were decoded from. */
-  let dataSize = 0;
+  private dataSize = 0;
   /** The event being read passed the cap (`overCap: 'skip'`): its lines are ignored until its blank line. */
-  let skipping = false;
+  private skipping = false;
 
-  const overCap = () => {
-    if (!skipOver) throw new SseEventTooLarge(cap);
-    skipping = true;
-    held.clear();
-  };
+  constructor(
+    private readonly cap: number,
+    private readonly skipOver: boolean,
+  ) {}
 
-  const line = (text: string, out: SseEvent[]) => {
-    const length = text.charCodeAt(text.length - 1) === CR ? text.length - 1 : text.length;
-    if (length === 0) {
-      if (data.length > 0 && !skipping)
-        out.push({ event, data: data.length === 1 ? (data[0] ?? '') : data.join('\n') });
-      event = null;
-      if (data.length > 0) data = [];
-      dataSize = 0;
-      skipping = false;
-      return;
+  push(chunk: Buffer): SseEvent[] {
+    const out: SseEvent[] = [];
+    let start = 0;
+    if (this.open) {
+      const newline = chunk.indexOf(LF);
+      if (newline === -1) {
+        this.hold(chunk, 0);
+        return out;
+      }
+      const text = this.takeHeld(chunk.subarray(0, newline));
+      if (text !== null) this.line(text, out);
+      start = newline + 1;
     }
-    if (skipping || text.charCodeAt(0) === COLON) return;
+    // Reads usually end on a line end: then no search is needed to find the last one.
+    const last = chunk[chunk.length - 1] === LF ? chunk.length - 1 : chunk.lastIndexOf(LF);
+    if (last >= start) {
+      this.lines(chunk.toString('utf8', start, last), out);
+      start = last + 1;
+    }
+    this.hold(chunk, start);
+    return out;
+  }
+
+  end(): SseEvent[] {
+    const out: SseEvent[] = [];
+    const rest = this.open ? this.takeHeld(Buffer.alloc(0)) : null;
+    if (rest !== null && rest !== '') this.line(rest, out);
+    this.line('', out);
+    return out;
+  }
+
+  /** A read's whole lines, decoded at once and split in the string. */
+  private lines(text: string, out: SseEvent[]): void {
+    let from = 0;
+    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', from)) {
+      this.line(text.slice(from, newline), out);
+      from = newline + 1;
+    }
+    this.line(from === 0 ? text : text.slice(from), out);
+  }
+
+  private line(text: string, out: SseEvent[]): void {
+    const length = text.charCodeAt(text.length - 1) === CR ? text.length - 1 : text.length;
+    if (length === 0) return this.dispatch(out);
+    if (this.skipping || text.charCodeAt(0) === COLON) return;
     const colon = text.indexOf(':');
     const fieldEnd = colon === -1 || colon > length ? length : colon;
     let from = fieldEnd === length ? length : fieldEnd + 1;
     if (from < length && text.charCodeAt(from) === 0x20) from++;
     if (fieldEnd === 4 && text.startsWith('data')) {
       const value = text.slice(from, length);
-      dataSize += value.length;
-      if (dataSize > cap) return overCap();
-      data.push(value);
-    } else if (fieldEnd === 5 && text.startsWith('event')) event = text.slice(from, length);
-  };
+      this.dataSize += value.length;
+      if (this.dataSize > this.cap) return this.overCap();
+      this.data.push(value);
+    } else if (fieldEnd === 5 && text.startsWith('event')) this.event = text.slice(from, length);
+  }
+
+  /** A blank line: the event read so far goes out (unless skipped or empty), and the next begins. */
+  private dispatch(out: SseEvent[]): void {
+    const data = this.data;
+    if (data.length > 0 && !this.skipping)
+      out.push({ event: this.event, data: data.length === 1 ? (data[0] ?? '') : data.join('\n') });
+    this.event = null;
+    if (data.length > 0) this.data = [];
+    this.dataSize = 0;
+    this.skipping = false;
+  }
+
+  private overCap(): void {
+    if (!this.skipOver) throw new SseEventTooLarge(this.cap);
+    this.skipping = true;
+    this.held.clear();
+  }
 
   /** Keeps `chunk[from…]`, the start or a piece of a line that has not ended yet. */
-  const hold = (chunk: Buffer, from: number) => {
+  private hold(chunk: Buffer, from: number): void {
     if (from >= chunk.length) return;
-    if (!open) {
-      open = true;
-      openFirst = chunk[from] ?? 0;
+    if (!this.open) {
+      this.open = true;
+      this.openFirst = chunk[from] ?? 0;
     }
-    openSize += chunk.length - from;
-    if (skipping || openFirst === COLON) return;
-    if (dataSize + openSize > cap) return overCap();
-    held.add(from === 0 ? chunk : chunk.subarray(from), false);
-  };
+    this.openSize += chunk.length - from;
+    if (this.skipping || this.openFirst === COLON) return;
+    if (this.dataSize + this.openSize > this.cap) return this.overCap();
+    this.held.add(from === 0 ? chunk : chunk.subarray(from), false);
+  }
 
   /** Ends the open line with `tail` (its bytes before the line end): its text, decoded once; null when it was not kept. */
-  const takeHeld = (tail: Buffer): string | null => {
-    const size = openSize + tail.length;
-    const first = openFirst;
-    open = false;
-    openSize = 0;
-    if (skipping) {
+  private takeHeld(tail: Buffer): string | null {
+    const size = this.openSize + tail.length;
+    const first = this.openFirst;
+    this.open = false;
+    this.openSize = 0;
+    if (this.skipping) {
       // A skipped event still ends at its blank line, which may have been held as a lone CR.
-      held.clear();
+      this.held.clear();
       return size === 0 || (size === 1 && first === CR) ? '' : null;
     }
     if (first === COLON) return null;
-    if (dataSize + size > cap) {
-      overCap();
+    if (this.dataSize + size > this.cap) {
+      this.overCap();
       return null;
     }
-    return held.take(tail).toString('utf8');
-  };
-
-  return {
-    push(chunk) {
-      const out: SseEvent[] = [];
-      let start = 0;
-      if (open) {
-        const newline = chunk.indexOf(LF);
-        if (newline === -1) {
-          hold(chunk, 0);
-          return out;
-        }
-        const text = takeHeld(chunk.subarray(0, newline));
-        if (text !== null) line(text, out);
-        start = newline + 1;
-      }
-      // Reads usually end on a line end: then no search is needed to find the last one.
-      const last = chunk[chunk.length - 1] === LF ? chunk.length - 1 : chunk.lastIndexOf(LF);
-      if (last >= start) {
-        // The read's whole lines, decoded at once and split in the string.
-        const text = chunk.toString('utf8', start, last);
-        let from = 0;
-        for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', from)) {
-          line(text.slice(from, newline), out);
-          from = newline + 1;
-        }
-        line(from === 0 ? text : text.slice(from), out);
-        start = last + 1;
-      }
-      hold(chunk, start);
-      return out;
-    },
-    end() {
-      const out: SseEvent[] = [];
-      const rest = open ? takeHeld(Buffer.alloc(0)) : null;
-      if (rest !== null && rest !== '') line(rest, out);
-      line('', out);
-      return out;
-    },
-  };
+    return this.held.take(tail).toString('utf8');
+  }
 }

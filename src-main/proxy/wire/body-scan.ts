@@ -67,84 +67,115 @@ function streamAt(raw: Buffer, at: number): StreamField {
 /**
  * One pass over a JSON body: the span of the top-level `"model"` value, the top-level `stream`
  * (`StreamField`) and the top-level answer budget (the last occurrence of each, as JSON.parse
- * reads them), whether a nested `"signature": ""` occurs, string contents skipped with the native indexOf and nested containers with a loop
- * that only counts brackets. Checks the structure (one object, strings closed, brackets matched,
- * nothing after it), not every token: an upstream still refuses what slips through.
+ * reads them), whether a nested `"signature": ""` occurs, string contents skipped with the native
+ * indexOf and nested containers with a loop that only counts brackets. Checks the structure (one
+ * object, strings closed, brackets matched, nothing after it), not every token: an upstream still
+ * refuses what slips through.
  */
 export function scanBody(raw: Buffer, memory: ScanMemory | null = null): BodyScan {
-  let expectKey = true;
-  let key: Key | null = null;
+  let i = 0;
+  while (isSpace(raw[i])) i++;
+  if (raw[i] !== Ch.LBrace) return { ok: false };
+  return new TopLevel(raw, memory).scan(i + 1);
+}
+
+/** The walk over the top-level object's members; nested values are skipped whole. */
+class TopLevel {
+  private expectKey = true;
+  private key: Key | null = null;
   /** The current top-level key's quotes, for the memory (-1: none). */
-  let keyOpen = -1;
-  let keyClose = -1;
-  let afterColon = false;
-  let model: Span | null = null;
-  let stream: StreamField = 'absent';
-  const notes: EmptyValueWatch = { key: SIGNATURE_KEY, seen: false };
-  const budget: Record<BudgetKey, number | null> = {
+  private keyOpen = -1;
+  private keyClose = -1;
+  private afterColon = false;
+  private model: Span | null = null;
+  private stream: StreamField = 'absent';
+  private readonly notes: EmptyValueWatch = { key: SIGNATURE_KEY, seen: false };
+  private readonly budget: Record<BudgetKey, number | null> = {
     max_tokens: null,
     max_completion_tokens: null,
     max_output_tokens: null,
   };
-  /** A top-level value that is not what the key needs (a string budget, an object model …) resets it. */
-  const other = () => {
-    if (key === 'model') model = null;
-    else if (key === 'stream') stream = 'not_boolean';
-    else if (key !== null) budget[key] = null;
-  };
-  let i = 0;
-  while (isSpace(raw[i])) i++;
-  if (raw[i] !== Ch.LBrace) return { ok: false };
-  let closed = false;
-  for (i++; i < raw.length; i++) {
-    const c = raw[i];
-    if (c === Ch.Quote) {
-      const close = closingQuote(raw, i);
-      if (close === -1) return { ok: false };
-      if (expectKey) {
-        key = keyAt(raw, i, close);
-        keyOpen = i;
-        keyClose = close;
-        expectKey = false;
-      } else if (afterColon) {
-        if (key === 'model') model = { start: i, end: close + 1 };
-        else other();
-      }
-      afterColon = false;
-      i = close;
-    } else if (c === Ch.LBrace || c === Ch.LBracket) {
-      const end =
-        memory !== null && afterColon && keyOpen !== -1
-          ? containerWithMemory(raw, i, raw.toString('latin1', keyOpen, keyClose + 1), memory, notes)
-          : structureEnd(raw, i + 1, c, notes);
-      if (afterColon) other();
-      if (end === -1) return { ok: false };
-      expectKey = false;
-      afterColon = false;
-      i = end;
-    } else if (c === Ch.RBrace) {
-      closed = true;
-      break;
-    } else if (c === Ch.RBracket) {
-      return { ok: false };
-    } else if (c === Ch.Comma) {
-      expectKey = true;
-      key = null;
-      keyOpen = -1;
-    } else if (c === Ch.Colon) {
-      afterColon = true;
-    } else if (afterColon && !isSpace(c)) {
-      // A bare literal or number, which may be the last bytes of a (malformed) body: every read is bounded.
-      if (key === 'stream') stream = streamAt(raw, i);
-      else if (key === 'model' || key === null) other();
-      else budget[key] = budgetAt(raw, i);
-      afterColon = false;
+
+  constructor(
+    private readonly raw: Buffer,
+    private readonly memory: ScanMemory | null,
+  ) {}
+
+  /** From just past the opening brace: the scan, or not ok when the body is not one JSON object. */
+  scan(from: number): BodyScan {
+    const raw = this.raw;
+    for (let i = from; i < raw.length; i++) {
+      const c = raw[i];
+      if (c === Ch.Quote) i = this.string(i);
+      else if (c === Ch.LBrace || c === Ch.LBracket) i = this.container(i, c);
+      else if (c === Ch.RBrace) return this.closed(i + 1);
+      else if (c === Ch.RBracket) return { ok: false };
+      else if (c === Ch.Comma) {
+        this.expectKey = true;
+        this.key = null;
+        this.keyOpen = -1;
+      } else if (c === Ch.Colon) this.afterColon = true;
+      else if (this.afterColon && !isSpace(c)) this.bare(i);
+      if (i === -1) return { ok: false };
     }
+    return { ok: false };
   }
-  if (!closed) return { ok: false };
-  for (i++; i < raw.length; i++) if (!isSpace(raw[i])) return { ok: false };
-  const maxTokens = budget.max_tokens ?? budget.max_completion_tokens ?? budget.max_output_tokens;
-  return { ok: true, model, stream, maxTokens, emptySignature: notes.seen };
+
+  /** A key or a string value at `open`: where it closes, or -1 when it never does. */
+  private string(open: number): number {
+    const close = closingQuote(this.raw, open);
+    if (close === -1) return -1;
+    if (this.expectKey) {
+      this.key = keyAt(this.raw, open, close);
+      this.keyOpen = open;
+      this.keyClose = close;
+      this.expectKey = false;
+    } else if (this.afterColon) {
+      if (this.key === 'model') this.model = { start: open, end: close + 1 };
+      else this.other();
+    }
+    this.afterColon = false;
+    return close;
+  }
+
+  /** A nested object or array at `open`: where it closes, or -1 when it never does. */
+  private container(open: number, c: number): number {
+    const { raw, memory, afterColon, keyOpen } = this;
+    const end =
+      memory !== null && afterColon && keyOpen !== -1
+        ? containerWithMemory(raw, open, raw.toString('latin1', keyOpen, this.keyClose + 1), memory, this.notes)
+        : structureEnd(raw, open + 1, c, this.notes);
+    if (afterColon) this.other();
+    this.expectKey = false;
+    this.afterColon = false;
+    return end;
+  }
+
+  /** A bare literal or number, which may be the last bytes of a (malformed) body: every read is bounded. */
+  private bare(at: number): void {
+    const key = this.key;
+    if (key === 'stream') this.stream = streamAt(this.raw, at);
+    else if (key === 'model' || key === null) this.other();
+    else this.budget[key] = budgetAt(this.raw, at);
+    this.afterColon = false;
+  }
+
+  /** A top-level value that is not what the key needs (a string budget, an object model …) resets it. */
+  private other(): void {
+    const key = this.key;
+    if (key === 'model') this.model = null;
+    else if (key === 'stream') this.stream = 'not_boolean';
+    else if (key !== null) this.budget[key] = null;
+  }
+
+  /** The object closed just before `from`: ok when only whitespace follows. */
+  private closed(from: number): BodyScan {
+    const raw = this.raw;
+    for (let i = from; i < raw.length; i++) if (!isSpace(raw[i])) return { ok: false };
+    const { budget, model, stream } = this;
+    const maxTokens = budget.max_tokens ?? budget.max_completion_tokens ?? budget.max_output_tokens;
+    return { ok: true, model, stream, maxTokens, emptySignature: this.notes.seen };
+  }
 }
 
 /** `structureEnd` for a top-level value, skipping what an earlier body already showed (scan-memory.ts). */

@@ -137,19 +137,24 @@ function readObject(member: (k: Key) => boolean): boolean {
     return true;
   }
   for (;;) {
-    ws();
-    if (!readKey()) return false;
-    ws();
-    if (buf[pos] !== Ch.Colon) return false;
-    pos++;
-    ws();
-    if (!member(key)) return false;
+    if (!readMember(member)) return false;
     ws();
     const c = buf[pos];
     pos++;
     if (c === Ch.RBrace) return true;
     if (c !== Ch.Comma) return false;
   }
+}
+
+/** One `"key": value` member, its value handed to `member`. */
+function readMember(member: (k: Key) => boolean): boolean {
+  ws();
+  if (!readKey()) return false;
+  ws();
+  if (buf[pos] !== Ch.Colon) return false;
+  pos++;
+  ws();
+  return member(key);
 }
 
 /** A value that counts only when it is a finite number: `found` is its number or null. */
