@@ -28,11 +28,11 @@ describe('scans stay linear (timed, run alone)', () => {
     const started = performance.now();
     for (const piece of cut(huge, 16 * 1024)) {
       const t = performance.now();
-      tap.push(piece);
+      tap.onChunk(piece);
       slowest = Math.max(slowest, performance.now() - t);
     }
     const elapsed = performance.now() - started;
-    tap.push(usageFrames());
+    tap.onChunk(usageFrames());
     expect(tap.finish()).toEqual(USAGE);
     expect(elapsed).toBeLessThan(500);
     expect(slowest).toBeLessThan(20);
@@ -42,7 +42,7 @@ describe('scans stay linear (timed, run alone)', () => {
     const bytes = Buffer.concat([Buffer.alloc(4 * 1024 * 1024, ':'), Buffer.from('\n'), usageFrames()]);
     const tap = createUsageTap(SSE);
     const started = performance.now();
-    for (const piece of cut(bytes, 1000)) tap.push(piece);
+    for (const piece of cut(bytes, 1000)) tap.onChunk(piece);
     expect(tap.finish()).toEqual(USAGE);
     expect(performance.now() - started).toBeLessThan(250);
   });

@@ -5,7 +5,8 @@ import type { Bridge } from './bridges';
 import { isErrorObject } from './error-body';
 import { parseObject } from './json-narrow';
 import { LONG_STRING } from './shared-json';
-import { createSseReader, writeSse } from './sse-reader';
+import { createSseReader, SseEventTooLarge, type SseReader } from '../kernel/sse/sse-reader';
+import { writeSse } from './sse-writer';
 import { TranslationFailure } from './translation-failure';
 import type { Json, ResponseContext, SseOut, StreamTranslator } from './translate-types';
 
@@ -117,9 +118,19 @@ function streamChunks(
     return current;
   };
   return {
-    push: (chunk) => writeSse(through(reader.push(chunk), false)),
+    push: (chunk) => writeSse(through(readEvents(reader, chunk), false)),
     end: () => writeSse(through(reader.end(), true)),
   };
+}
+
+/** The reader's read, with an event past its cap named as an answer Leeway cannot translate. */
+function readEvents(reader: SseReader, chunk: Buffer): SseOut[] {
+  try {
+    return reader.push(chunk);
+  } catch (error) {
+    if (error instanceof SseEventTooLarge) throw new TranslationFailure(error.message);
+    throw error;
+  }
 }
 
 function jsonChunks(

@@ -10,7 +10,7 @@ import {
   readGeminiError,
 } from './gemini-errors';
 import { googleDurationMs, readGeminiRateLimit } from './gemini-rate-limit';
-import { writeSse } from './sse-reader';
+import { writeSse } from './sse-writer';
 
 /** A real 429 of the Gemini API free tier, as Google sends it (ids shortened). */
 const FREE_TIER_429 = JSON.stringify({

@@ -12,7 +12,7 @@ import { geminiStreamFromMessages } from './gemini-stream-from-messages';
 import { blocksOfEnvelope } from './gemini-thinking-envelope';
 import { loadCases, runStream, toWire, type StoredEvent } from './golden-fixtures.testkit';
 import { messagesRequestFromGemini } from './messages-request-from-gemini';
-import { writeSse } from './sse-reader';
+import { writeSse } from './sse-writer';
 
 /**
  * Issue 23 §1: Google's own SDK (@google/genai 2.32, the last line that runs on Node 20) reads what

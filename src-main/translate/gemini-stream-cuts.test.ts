@@ -7,7 +7,7 @@ import { geminiStreamFromMessages } from './gemini-stream-from-messages';
 import { fromWire, loadCases, runStream, toWire, type StoredEvent } from './golden-fixtures.testkit';
 import { messagesStreamFromGemini } from './messages-stream-from-gemini';
 import { split, toolInput } from './round-trip-arbitraries.testkit';
-import { createSseReader } from './sse-reader';
+import { createSseReader } from '../kernel/sse/sse-reader';
 
 /**
  * Streams cut at random places (issue 23 §1): the upstream's bytes arrive in pieces split anywhere,

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { asObject, parseObject } from './json-narrow';
-import { createSseReader } from './sse-reader';
+import { createSseReader } from '../kernel/sse/sse-reader';
 import type { Json, SseOut, StreamTranslator } from './translate-types';
 
 /** Test support for the Responses translators: fixtures and stream plumbing (imported by tests only). */

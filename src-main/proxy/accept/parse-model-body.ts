@@ -1,6 +1,6 @@
 import { fail, ok, type Result } from '../../../src-shared/contract/errors';
 import { stripControlChars } from './quote-user-text';
-import { budgetOf, replaceModel, scanBody, type Span, type StreamField } from '../wire/replace-model';
+import { budgetOf, replaceModel, scanBody, type Span, type StreamField } from '../wire/body-scan';
 import { createScanMemory } from '../wire/scan-memory';
 import { hasEmptySignature } from '../stages/unsigned-thinking';
 

@@ -1,9 +1,11 @@
-import { StringDecoder } from 'node:string_decoder';
 import { errors } from 'undici';
 import type { UpstreamAnswer } from '../../kernel/upstream-answer';
 import type { ChunkWatch } from '../../resilience/watchdog/stream-watchdog';
 import type { WireFormat } from '../../../src-shared/domain/connection';
-import { createEventSpotter, firstEventOf, statusOfErrorEvent, streamEndOf } from '../wire/sse-scan';
+import type { Readable } from 'node:stream';
+import { createSseReader, type SseReader } from '../../kernel/sse/sse-reader';
+import { chainObservers, watchObserver, type ObserverChain, type StreamCut } from '../wire/chunk-observer';
+import { statusOfErrorEvent, streamEndOf } from '../wire/stream-end';
 import type { Usage, UsageTap } from '../wire/usage-tap';
 import { isErrorObject, statusOfErrorObject } from '../../translate/error-body';
 import { TranslationFailure } from '../../translate/translation-failure';
@@ -45,107 +47,123 @@ export type AnswerStart =
   | { kind: 'error_body'; status: number; body: Buffer }
   | { kind: 'aborted' };
 
+/** What reading an answer's start needs besides the answer. */
+export interface AnswerStartInput {
+  /** The stream's wire format when the answer is SSE; null for a JSON (or other) body. */
+  sse: WireFormat | null;
+  tap: UsageTap;
+  signal: AbortSignal;
+  now: () => number;
+  /** WATCH-1: the attempt's throughput watchdog; null when off (no per-chunk work). */
+  watch: ChunkWatch | null;
+}
+
+type Ready = Extract<AnswerStart, { kind: 'ready' }>;
+
 /**
  * Commit on first byte (ARCHITECTURE §2 step 4): reads a 2xx body until a stream's first complete
  * event, or a JSON body whole (up to the cap) and checks it is a JSON object. A reset, a stall or a
  * malformed answer before that point is reported as a failure, not relayed.
  */
-export function readAnswerStart(
-  upstream: UpstreamAnswer,
-  /** The stream's wire format when the answer is SSE; null for a JSON (or other) body. */
-  sse: WireFormat | null,
-  tap: UsageTap,
-  signal: AbortSignal,
-  now: () => number,
-  /** WATCH-1: the attempt's throughput watchdog; null when off (no per-chunk work). */
-  watch: ChunkWatch | null = null,
-): Promise<AnswerStart> {
-  const body = upstream.body;
-  const chunks: Buffer[] = [];
-  /** What the decoder made of `chunks`, kept so the first event is read without decoding twice. */
-  const texts: string[] = [];
-  let size = 0;
-  let firstByteAt: number | null = null;
-  const spotter = sse ? createEventSpotter() : null;
-  const decoder = sse ? new StringDecoder('utf8') : null;
+export function readAnswerStart(upstream: UpstreamAnswer, input: AnswerStartInput): Promise<AnswerStart> {
+  return new AnswerStartReader(upstream.body, input).read();
+}
 
-  return new Promise((resolve) => {
-    const finish = (start: AnswerStart) => {
-      body.off('data', onData);
-      body.off('end', onEnd);
-      body.off('error', onError);
-      resolve(start);
+class AnswerStartReader {
+  private readonly chunks: Buffer[] = [];
+  private size = 0;
+  private firstByteAt: number | null = null;
+  /** The usage tap and the watchdog read every upstream read, these first ones here and the rest in the relay. */
+  private readonly observers: ObserverChain;
+  /** The SSE reader's events mode, until the first event: it holds nothing the chunks do not (views). */
+  private readonly events: SseReader | null;
+  private resolve: (start: AnswerStart) => void = ignore;
+
+  constructor(
+    private readonly body: Readable,
+    private readonly input: AnswerStartInput,
+  ) {
+    this.observers = chainObservers(input.watch ? [input.tap, watchObserver(input.watch)] : [input.tap]);
+    this.events = input.sse ? createSseReader({ overCap: 'skip' }) : null;
+  }
+
+  read(): Promise<AnswerStart> {
+    return new Promise((resolve) => {
+      this.resolve = resolve;
+      this.body.on('data', this.onData);
+      this.body.on('end', this.onEnd);
+      this.body.on('error', this.onError);
+    });
+  }
+
+  private finish(start: AnswerStart): void {
+    this.body.off('data', this.onData);
+    this.body.off('end', this.onEnd);
+    this.body.off('error', this.onError);
+    this.resolve(start);
+  }
+
+  private readonly onData = (chunk: Buffer): void => {
+    this.firstByteAt ??= this.input.now();
+    this.observers.onChunk(chunk);
+    if (this.observers.cut !== null) return this.cutSlow(this.observers.cut);
+    this.chunks.push(chunk);
+    this.size += chunk.length;
+    const sse = this.input.sse;
+    const first = this.events === null ? undefined : this.events.push(chunk)[0];
+    if (first === undefined && this.size <= (sse ? SSE_HOLD_CAP : ANSWER_HOLD_CAP)) return;
+    this.body.pause();
+    // An error while paused must not go unheard before the relay attaches its own listener.
+    this.body.on('error', ignore);
+    const held: Ready = {
+      kind: 'ready',
+      chunks: this.chunks,
+      ended: false,
+      firstByteAt: this.firstByteAt,
+      usage: null,
     };
-    const onData = (chunk: Buffer) => {
-      firstByteAt ??= now();
-      const verdict = watch?.(chunk);
-      if (verdict?.kind === 'abort') {
-        // Only this attempt ends (WATCH-6): destroying the body cancels the upstream request.
-        body.on('error', ignore);
-        body.destroy();
-        return finish({
-          kind: 'failed',
-          failure: 'slow',
-          detail: `the upstream sent ${verdict.bytesPerSecond.toFixed(1)} useful bytes/s over ${verdict.windowMs / 1000} s before its answer began`,
-        });
-      }
-      chunks.push(chunk);
-      size += chunk.length;
-      tap.push(chunk);
-      let spotted = false;
-      if (spotter !== null && decoder !== null) {
-        const text = decoder.write(chunk);
-        texts.push(text);
-        spotted = spotter.push(text);
-      }
-      if (!spotted && size <= (sse ? SSE_HOLD_CAP : ANSWER_HOLD_CAP)) return;
-      body.pause();
-      // An error while paused must not go unheard before the relay attaches its own listener.
-      body.on('error', ignore);
-      const held: Extract<AnswerStart, { kind: 'ready' }> = {
-        kind: 'ready',
-        chunks,
-        ended: false,
-        firstByteAt,
-        usage: null,
-      };
-      const first = spotted && sse ? firstEventOf(texts.length === 1 ? (texts[0] ?? '') : texts.join('')) : undefined;
-      if (first && sse && streamEndOf(sse, first) === 'error')
-        return finish({ kind: 'stream_error', status: statusOfErrorEvent(first), bodyText: first.data, held });
-      finish(held);
-    };
-    const onEnd = () => {
-      if (sse)
-        return finish({
-          kind: 'failed',
-          failure: 'empty_response',
-          detail: size === 0 ? 'an empty stream' : 'a stream that ended before its first event',
-        });
-      // The tap parses a held JSON body once anyway; its answer doubles as the validity check when it found usage.
-      const usage = tap.finish();
-      const verdict = judgeJson(chunks, size, usage);
-      if (verdict.kind === 'malformed')
-        return finish({ kind: 'failed', failure: 'empty_response', detail: verdict.detail });
-      if (verdict.kind === 'error') return finish({ kind: 'error_body', status: verdict.status, body: verdict.body });
-      finish({ kind: 'ready', chunks, ended: true, firstByteAt, usage });
-    };
-    const onError = (error: Error) => {
-      if (signal.aborted) return finish({ kind: 'aborted' });
-      // A translated answer the bridge gave up on: malformed, like any unusable 200 (failover may help).
-      if (error instanceof TranslationFailure)
-        return finish({ kind: 'failed', failure: 'empty_response', detail: error.what });
-      if (error instanceof errors.BodyTimeoutError)
-        return finish({
-          kind: 'failed',
-          failure: 'timeout',
-          detail: 'the upstream went silent before its answer began',
-        });
-      finish({ kind: 'failed', failure: 'reset', detail: 'the upstream reset the connection before its answer began' });
-    };
-    body.on('data', onData);
-    body.on('end', onEnd);
-    body.on('error', onError);
-  });
+    if (first && sse && streamEndOf(sse, first) === 'error')
+      return this.finish({ kind: 'stream_error', status: statusOfErrorEvent(first), bodyText: first.data, held });
+    this.finish(held);
+  };
+
+  /** WATCH-6: only this attempt ends; destroying the body cancels the upstream request. */
+  private cutSlow(verdict: StreamCut): void {
+    this.body.on('error', ignore);
+    this.body.destroy();
+    const rate = `${verdict.bytesPerSecond.toFixed(1)} useful bytes/s over ${verdict.windowMs / 1000} s`;
+    this.finish({ kind: 'failed', failure: 'slow', detail: `the upstream sent ${rate} before its answer began` });
+  }
+
+  private readonly onEnd = (): void => {
+    const { chunks, size } = this;
+    if (this.input.sse) {
+      const detail = size === 0 ? 'an empty stream' : 'a stream that ended before its first event';
+      return this.finish({ kind: 'failed', failure: 'empty_response', detail });
+    }
+    // The tap parses a held JSON body once anyway; its answer doubles as the validity check when it found usage.
+    const usage = this.input.tap.finish();
+    const verdict = judgeJson(chunks, size, usage);
+    if (verdict.kind === 'malformed')
+      return this.finish({ kind: 'failed', failure: 'empty_response', detail: verdict.detail });
+    if (verdict.kind === 'error')
+      return this.finish({ kind: 'error_body', status: verdict.status, body: verdict.body });
+    this.finish({ kind: 'ready', chunks, ended: true, firstByteAt: this.firstByteAt, usage });
+  };
+
+  private readonly onError = (error: Error): void => {
+    if (this.input.signal.aborted) return this.finish({ kind: 'aborted' });
+    this.finish({ kind: 'failed', ...failureBeforeStart(error) });
+  };
+}
+
+/** How a body that failed before its answer began failed. */
+function failureBeforeStart(error: Error): { failure: 'reset' | 'timeout' | 'empty_response'; detail: string } {
+  // A translated answer the bridge gave up on: malformed, like any unusable 200 (failover may help).
+  if (error instanceof TranslationFailure) return { failure: 'empty_response', detail: error.what };
+  if (error instanceof errors.BodyTimeoutError)
+    return { failure: 'timeout', detail: 'the upstream went silent before its answer began' };
+  return { failure: 'reset', detail: 'the upstream reset the connection before its answer began' };
 }
 
 function ignore(): void {}

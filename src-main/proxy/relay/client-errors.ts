@@ -6,28 +6,36 @@ import { retryHintsOf } from './retry-hints';
 /** The error dialect a client understands, decided by the endpoint it called. */
 export type ClientFormat = 'anthropic' | 'openai' | 'gemini';
 
+/** Anthropic's error `type` for the statuses it names. */
+const ANTHROPIC_TYPES = new Map<number, string>([
+  [401, 'authentication_error'],
+  [403, 'permission_error'],
+  [404, 'not_found_error'],
+  [408, 'timeout_error'],
+  [504, 'timeout_error'],
+  [413, 'request_too_large'],
+  [429, 'rate_limit_error'],
+  [529, 'overloaded_error'],
+  [503, 'overloaded_error'],
+]);
+
+/** OpenAI's error `type` for the statuses it names. */
+const OPENAI_TYPES = new Map<number, string>([
+  [401, 'authentication_error'],
+  [403, 'permission_error'],
+  [404, 'not_found_error'],
+  [408, 'timeout_error'],
+  [429, 'rate_limit_error'],
+]);
+
 /** Anthropic's error `type` for a status. */
 export function anthropicTypeOf(status: number): string {
-  if (status === 401) return 'authentication_error';
-  if (status === 403) return 'permission_error';
-  if (status === 404) return 'not_found_error';
-  if (status === 408 || status === 504) return 'timeout_error';
-  if (status === 413) return 'request_too_large';
-  if (status === 429) return 'rate_limit_error';
-  if (status === 529 || status === 503) return 'overloaded_error';
-  if (status >= 400 && status < 500) return 'invalid_request_error';
-  return 'api_error';
+  return ANTHROPIC_TYPES.get(status) ?? (status >= 400 && status < 500 ? 'invalid_request_error' : 'api_error');
 }
 
 /** OpenAI's error `type` for a status. */
 export function openaiTypeOf(status: number): string {
-  if (status === 401) return 'authentication_error';
-  if (status === 403) return 'permission_error';
-  if (status === 404) return 'not_found_error';
-  if (status === 408) return 'timeout_error';
-  if (status === 429) return 'rate_limit_error';
-  if (status >= 500) return 'server_error';
-  return 'invalid_request_error';
+  return OPENAI_TYPES.get(status) ?? (status >= 500 ? 'server_error' : 'invalid_request_error');
 }
 
 /** Body in the client's own error shape; Leeway's details ride under a `leeway` field. */

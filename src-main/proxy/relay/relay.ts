@@ -1,18 +1,15 @@
 import type { ServerResponse } from 'node:http';
 import type { ChunkWatch } from '../../resilience/watchdog/stream-watchdog';
-import type { WatchdogDecision } from '../../resilience/watchdog/throughput-meter';
 import type { AnswerStart } from './answer-start';
 import type { WireFormat } from '../../../src-shared/domain/connection';
-import { geminiErrorBody } from '../../translate/gemini-errors';
-import { TranslationFailure } from '../../translate/translation-failure';
-import { createLastEventKeeper } from '../wire/last-event';
-import { streamEndOf } from '../wire/sse-scan';
 import { headerValue } from '../wire/header-value';
-import { createSecretScrubber } from './secret-scrubber';
-import { isShuttingDown } from '../stages/in-flight';
 import type { UpstreamAnswer } from '../../kernel/upstream-answer';
 import { clientHeaderList } from './upstream-headers';
 import type { Usage, UsageTap } from '../wire/usage-tap';
+import { relayObservers } from './relay-observers';
+import { relayHeld } from './relay-held';
+import { StreamRelay } from './relay-stream';
+import { streamErrorFrame } from './stream-error';
 
 export interface RelayOutcome {
   /** True when every byte reached the client and the response ended normally. */
@@ -57,190 +54,26 @@ export function endStreamWithError(
   res.end(`${trailer ?? ''}${streamErrorFrame(format, message, code)}`);
 }
 
-/** The last words of a stream that broke after the client already had bytes: an error event it can parse. */
-function streamErrorFrame(format: WireFormat, message: string, code: string): string {
-  switch (format) {
-    case 'anthropic':
-      return `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type: 'api_error', message } })}\n\n`;
-    case 'openai':
-      return `data: ${JSON.stringify({ error: { message, type: 'server_error', code } })}\n\n`;
-    case 'responses':
-      // The Responses stream's own failure event: codex reads `response.error` and shows the message.
-      return `event: response.failed\ndata: ${JSON.stringify({ type: 'response.failed', response: { status: 'failed', error: { code, message } } })}\n\n`;
-    case 'gemini':
-      // Google ends a failing stream with its bare envelope (translate/gemini-errors.ts geminiStreamError).
-      return JSON.stringify(geminiErrorBody(500, message));
-  }
-}
-
-const LOST = 'Leeway: the upstream connection was lost mid-stream';
-const UNTERMINATED: Record<WireFormat, string> = {
-  anthropic: 'Leeway: the upstream stream ended without message_stop; the answer is incomplete',
-  openai: 'Leeway: the upstream stream ended without [DONE]; the answer is incomplete',
-  responses: 'Leeway: the upstream stream ended without response.completed; the answer is incomplete',
-  gemini: 'Leeway: the upstream stream ended without a finishReason; the answer is incomplete',
-};
-
-function tooSlow(decision: Extract<WatchdogDecision, { kind: 'abort' }>): string {
-  return `Leeway: the upstream produced ${decision.bytesPerSecond.toFixed(1)} useful bytes/s over the last ${decision.windowMs / 1000} s; the stream was cut and the answer is incomplete`;
-}
-
-function ignore(): void {}
-
 /**
  * Sends an upstream answer to the client byte for byte, starting with what was held before the
- * commit, with backpressure both ways: the upstream is paused while the client's socket is full.
- * A stream is checked for its terminal event at the end. Abort is driven by the caller's signal.
+ * commit, with backpressure both ways (relay-stream.ts); a body held whole is written at once
+ * (relay-held.ts). A stream is checked for its terminal event at the end. Abort is driven by the
+ * caller's signal.
  */
 export function relayResponse(res: ServerResponse, input: RelayInput): Promise<RelayOutcome> {
-  const { upstream, start, tap, format, watch } = input;
-  const isSse = headerValue(upstream.headers['content-type'])?.includes('text/event-stream') ?? false;
+  const { upstream, start, tap } = input;
   const ttfbMs = start.firstByteAt === null ? null : start.firstByteAt - input.startedAt;
   if (res.destroyed) {
     // The client left while the answer's start was read: its 'close' has fired already, so stop here.
     upstream.body.destroy();
-    return Promise.resolve({
-      complete: false,
-      clientGone: true,
-      ttfbMs,
-      usage: start.usage ?? tap.finish(),
-      errorCode: 'client_closed',
-    });
+    const usage = start.usage ?? tap.finish();
+    return Promise.resolve({ complete: false, clientGone: true, ttfbMs, usage, errorCode: 'client_closed' });
   }
   // Headers may already be out: a keep-alive stream opened while the request waited in the lane.
   if (!res.headersSent)
     res.writeHead(upstream.statusCode, clientHeaderList(upstream.headers, input.headers, input.secrets));
-  // Issue 21 §5: an upstream that echoes its credential in the body (an error event mid-stream) is masked.
-  const scrub = createSecretScrubber(input.secrets);
-
-  if (start.ended) {
-    // The whole body was held and checked: one write, and its usage is already known.
-    return new Promise((resolve) => {
-      const lastAt = start.chunks.length - 1;
-      for (let i = 0; i < lastAt; i++) {
-        const chunk = start.chunks[i];
-        const out = chunk && scrub ? scrub.push(chunk) : chunk;
-        if (out) res.write(out);
-      }
-      let last = start.chunks[lastAt];
-      if (scrub && last) {
-        const out = scrub.push(last);
-        const rest = scrub.end();
-        last = out && rest ? Buffer.concat([out, rest]) : (out ?? rest ?? undefined);
-      }
-      // Settled once: a second resolve() is a no-op for the promise but still a trip into Node's
-      // promise hooks, and 'close' follows the end callback on every kept-alive response.
-      let settled = false;
-      const done = (complete: boolean) => {
-        if (settled) return;
-        settled = true;
-        res.off('close', onClose);
-        resolve({
-          complete,
-          clientGone: !complete,
-          ttfbMs,
-          usage: start.usage ?? tap.finish(),
-          errorCode: complete ? null : 'client_closed',
-        });
-      };
-      const onClose = () => done(res.writableFinished);
-      res.once('close', onClose);
-      res.end(last, () => done(true));
-    });
-  }
-
-  // Only the head of the newest event block is kept, enough to read how the stream ended.
-  const ends = isSse ? createLastEventKeeper() : null;
-  const trailer = input.trailer ?? '';
-
-  return new Promise((resolve) => {
-    const body = upstream.body;
-    let settled = false;
-    const settle = (complete: boolean, errorCode: RelayOutcome['errorCode']) => {
-      if (settled) return;
-      settled = true;
-      res.off('close', onClose);
-      resolve({ complete, clientGone: errorCode === 'client_closed', ttfbMs, usage: tap.finish(), errorCode });
-    };
-    const onDrain = () => body.resume();
-    const onClose = () => {
-      if (!res.writableFinished) {
-        // The client left: stop reading so undici closes the upstream socket at once.
-        body.destroy();
-        settle(false, 'client_closed');
-      }
-    };
-    const send = (read: Buffer) => {
-      const chunk = scrub ? scrub.push(read) : read;
-      if (chunk === null) return;
-      ends?.push(chunk);
-      if (!res.write(chunk)) {
-        body.pause();
-        res.once('drain', onDrain);
-      }
-    };
-    res.on('close', onClose);
-    for (const chunk of start.chunks) send(chunk);
-    const onData = (chunk: Buffer) => {
-      tap.push(chunk);
-      send(chunk);
-      const verdict = watch?.(chunk);
-      if (verdict?.kind === 'abort') cut(verdict);
-    };
-    body.on('data', onData);
-    const onEnd = () => {
-      const rest = scrub?.end() ?? null;
-      if (rest) {
-        ends?.push(rest);
-        res.write(rest);
-      }
-      const end = ends ? streamEndOf(format, ends.last()) : 'terminal';
-      if (end === 'missing')
-        return res.end(`${trailer}${streamErrorFrame(format, UNTERMINATED[format], 'upstream_invalid_response')}`, () =>
-          settle(false, 'upstream_invalid_response'),
-        );
-      if (trailer !== '') res.write(trailer);
-      res.end(() => settle(true, end === 'error' ? 'upstream_stream_error' : null));
-    };
-    const onError = (error: unknown) => {
-      if (res.destroyed) return settle(false, 'client_closed');
-      if (error instanceof TranslationFailure) {
-        // The bridge gave up on the upstream's answer (an event past its cap): say so, not "lost".
-        const message = `Leeway: ${error.message}; the answer is incomplete`;
-        return res.end(`${trailer}${streamErrorFrame(format, message, 'upstream_invalid_response')}`, () =>
-          settle(false, 'upstream_invalid_response'),
-        );
-      }
-      // Issue 21 §9: the request's signal ended it (the shutdown grace ran out), not the upstream.
-      const [message, code] = isShuttingDown(error)
-        ? [error.message, 'shutdown' as const]
-        : [LOST, 'upstream_stream_error' as const];
-      if (isSse) {
-        res.end(`${trailer}${streamErrorFrame(format, message, code)}`, () => settle(false, code));
-      } else {
-        // A truncated JSON body must not look complete: cut the connection.
-        res.destroy();
-        settle(false, code);
-      }
-    };
-    /** WATCH-6/7: after commit the stream is never replayed; an honest error event ends it, settled once. */
-    const cut = (verdict: Extract<WatchdogDecision, { kind: 'abort' }>) => {
-      body.off('data', onData);
-      body.off('end', onEnd);
-      body.off('error', onError);
-      body.on('error', ignore);
-      body.destroy(); // cancels the upstream request: only this attempt ends
-      if (res.destroyed) return settle(false, 'client_closed');
-      res.end(`${trailer}${streamErrorFrame(format, tooSlow(verdict), 'upstream_too_slow')}`, () =>
-        settle(false, 'upstream_too_slow'),
-      );
-    };
-    body.on('end', onEnd);
-    body.on('error', onError);
-    // A body whose last bytes came with the held ones may have ended (or failed) before these listeners.
-    if (body.readableEnded) onEnd();
-    else if (body.errored) onError(body.errored);
-    // Held at the commit; a full client socket resumes it on drain instead.
-    else if (!res.writableNeedDrain) body.resume();
-  });
+  const isSse = headerValue(upstream.headers['content-type'])?.includes('text/event-stream') ?? false;
+  const observers = relayObservers(input, isSse);
+  if (start.ended) return relayHeld(res, input, observers, ttfbMs);
+  return new StreamRelay(res, input, observers, ttfbMs, isSse).run();
 }

@@ -11,10 +11,10 @@ function scrubbed(secrets: readonly string[], pieces: readonly Buffer[]): string
   if (scrub === null) return Buffer.concat([...pieces]).toString('utf8');
   const out: Buffer[] = [];
   for (const piece of pieces) {
-    const written = scrub.push(piece);
+    const written = scrub.onChunk(piece);
     if (written) out.push(written);
   }
-  const rest = scrub.end();
+  const rest = scrub.onEnd();
   if (rest) out.push(rest);
   return Buffer.concat(out).toString('utf8');
 }
@@ -55,14 +55,14 @@ describe('secret scrubber (issue 21 §5)', () => {
   it('issue 21 §5: bytes with no secret pass through in their own buffers, nothing held back', () => {
     const scrub = createSecretScrubber([SECRET]);
     const chunk = Buffer.from('event: content_block_delta\ndata: {"delta":{"text":"sk"}}\n\n');
-    expect(scrub?.push(chunk)).toBe(chunk);
-    expect(scrub?.end()).toBeNull();
+    expect(scrub?.onChunk(chunk)).toBe(chunk);
+    expect(scrub?.onEnd()).toBeNull();
   });
 
   it('issue 21 §5: a read ending in what could begin a secret is held until the next read says', () => {
     const scrub = createSecretScrubber([SECRET]);
-    expect(scrub?.push(Buffer.from('abc sk-ant'))?.toString()).toBe('abc ');
-    expect(scrub?.push(Buffer.from('-not-it'))?.toString()).toBe('sk-ant-not-it');
+    expect(scrub?.onChunk(Buffer.from('abc sk-ant'))?.toString()).toBe('abc ');
+    expect(scrub?.onChunk(Buffer.from('-not-it'))?.toString()).toBe('sk-ant-not-it');
   });
 
   it('issue 21 §5: no secrets, no scrubber', () => {

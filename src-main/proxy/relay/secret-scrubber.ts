@@ -1,3 +1,5 @@
+import type { ChunkObserver } from '../wire/chunk-observer';
+
 /**
  * Masks a connection's secrets in relayed body bytes (issue 21 §5: an upstream that echoes its key
  * in an error event after the stream started). The mask has the secret's length, so a held JSON
@@ -5,11 +7,11 @@
  * tail only while it could be a secret's beginning; SSE reads end in a blank line, so in practice
  * nothing is held and a chunk with no secret is written as it came (no copy).
  */
-export interface SecretScrubber {
+export interface SecretScrubber extends ChunkObserver {
   /** The bytes to write now (null: all of them held back for the next read). */
-  push(chunk: Buffer): Buffer | null;
+  onChunk(chunk: Buffer): Buffer | null;
   /** What is still held back, at the end of the body. */
-  end(): Buffer | null;
+  onEnd(): Buffer | null;
 }
 
 interface Needle {
@@ -58,7 +60,7 @@ export function createSecretScrubber(secrets: readonly string[]): SecretScrubber
   const needles = needlesOf(secrets);
   let held: Buffer | null = null;
   return {
-    push(chunk) {
+    onChunk(chunk) {
       let data = held === null ? chunk : Buffer.concat([held, chunk]);
       held = null;
       for (const { bytes, mask } of needles) {
@@ -75,7 +77,7 @@ export function createSecretScrubber(secrets: readonly string[]): SecretScrubber
       held = data.subarray(data.length - keep);
       return keep === data.length ? null : data.subarray(0, data.length - keep);
     },
-    end() {
+    onEnd() {
       const rest = held;
       held = null;
       return rest;

@@ -241,7 +241,7 @@ async function begin(
   const tap = createUsageTap(contentType);
   const sse = contentType?.includes('text/event-stream') ? frame.request.endpoint.wire : null;
   const watch = sse === null ? null : watchFor(ctx, frame.bodyTimeoutMs);
-  const start = await readAnswerStart(upstream, sse, tap, signal, ctx.now, watch);
+  const start = await readAnswerStart(upstream, { sse, tap, signal, now: ctx.now, watch });
   switch (start.kind) {
     case 'aborted':
       return { kind: 'refused', reason: 'aborted' };

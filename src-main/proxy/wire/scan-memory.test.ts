@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { claudeCodeBody } from '../../../scripts/bench/claude-body';
-import { scanBody } from './replace-model';
+import { scanBody } from './body-scan';
 import { createScanMemory, REMEMBER_MIN_BYTES } from './scan-memory';
 
 /** Small deterministic generator, so a failure names its seed. */

@@ -6,7 +6,7 @@ const SSE = 'text/event-stream';
 
 function tapAll(contentType: string, pieces: readonly Buffer[]): Usage {
   const tap = createUsageTap(contentType);
-  for (const piece of pieces) tap.push(piece);
+  for (const piece of pieces) tap.onChunk(piece);
   return tap.finish();
 }
 
@@ -77,9 +77,9 @@ describe('usage tap', () => {
     const huge = hugeDataLine(32 * 1024 * 1024);
     const tap = createUsageTap(SSE);
     const heapBefore = process.memoryUsage().heapUsed;
-    for (const piece of cut(huge, 16 * 1024)) tap.push(piece);
+    for (const piece of cut(huge, 16 * 1024)) tap.onChunk(piece);
     const heapGrowth = process.memoryUsage().heapUsed - heapBefore;
-    tap.push(anthropicBytes(['after']));
+    tap.onChunk(anthropicBytes(['after']));
     expect(tap.finish()).toEqual(ANTHROPIC_USAGE);
     // The old tap kept the whole line as a string (32 MB and more); the cap keeps 64 KiB.
     // (How fast it is scanned is measured alone, in scan-speed.timing.test.ts.)

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SSE_EVENT_CAP } from '../../translate/sse-reader';
+import { SSE_EVENT_CAP } from '../../kernel/sse/sse-reader';
 import { startLongLineRig, type Direction, type LongLineRig } from './long-line-rig';
 
 /*

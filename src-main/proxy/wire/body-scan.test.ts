@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { bodyForModel, FULL_PARSE_MAX_BYTES, parseModelBody } from '../accept/parse-model-body';
-import { budgetOf, findModelValue, replaceModel, scanBody, type StreamField } from './replace-model';
+import { budgetOf, findModelValue, replaceModel, scanBody, type StreamField } from './body-scan';
 
 /** Seeded so a failure names its case. */
 function rng(seed: number) {

@@ -1,42 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { createLastEventKeeper } from './last-event';
-import { createEventSpotter, eventsOf, firstEventOf, statusOfErrorEvent, streamEndOf, type SseEvent } from './sse-scan';
+import { createLastEventReader, EVENT_HEAD_CAP } from '../../kernel/sse/last-event';
+import { createSseReader } from '../../kernel/sse/sse-reader';
+import type { SseEvent } from '../../kernel/sse/sse-lines';
+import type { WireFormat } from '../../../src-shared/domain/connection';
+import { createStreamEndKeeper, statusOfErrorEvent, streamEndOf } from './stream-end';
 import { summarizeUpstreamText } from '../relay/upstream-text';
-
-describe('spotting the first SSE event', () => {
-  it('PROD-16: an event split across chunks counts only once its blank line arrives', () => {
-    const spot = createEventSpotter();
-    expect(spot.push('event: message_start\nda')).toBe(false);
-    expect(spot.push('ta: {"type":"message_start"}\n')).toBe(false);
-    expect(spot.push('\n')).toBe(true);
-  });
-
-  it('PROD-16: comments and CRLF padding before the first event do not commit the answer', () => {
-    const spot = createEventSpotter();
-    expect(spot.push(': OPENROUTER PROCESSING\r\n\r\n: still\n\n')).toBe(false);
-    expect(spot.push('data: {"id":"x"}\r\n\r\n')).toBe(true);
-  });
-});
-
-describe('the first event of a held start', () => {
-  it('PROD-16: firstEventOf reads the first event as eventsOf does, whatever follows it', () => {
-    const samples = [
-      ': comment\n\nevent: message_start\ndata: {"a":1}\n\nevent: ping\ndata: {}\n\n',
-      '\r\n\r\nevent: error\r\ndata: {"type":"error"}\r\n\r\ndata: x\n\n',
-      'event: lonely\n\ndata: one\ndata: two\n\n',
-      'data: unterminated',
-      'event: only\n\n: nothing dispatchable\n',
-      '',
-    ];
-    for (const text of samples) expect(firstEventOf(text), JSON.stringify(text)).toEqual(eventsOf(text)[0]);
-  });
-});
 
 /** The last event of a whole stream, as the relay reads it. */
 function lastEventOf(text: string): SseEvent | null {
-  const keeper = createLastEventKeeper();
-  keeper.push(Buffer.from(text));
-  return keeper.last();
+  const reader = createLastEventReader();
+  reader.push(Buffer.from(text));
+  return reader.last();
+}
+
+/** Every event of a piece of a stream. */
+function eventsOf(text: string): SseEvent[] {
+  const reader = createSseReader();
+  return [...reader.push(Buffer.from(text)), ...reader.end()];
+}
+
+/** How a stream ended, read by the relay's keeper as the reads pass. */
+function keptEnd(format: WireFormat, pieces: readonly string[]) {
+  const keeper = createStreamEndKeeper(format);
+  for (const piece of pieces) {
+    const bytes = Buffer.from(piece);
+    expect(keeper.onChunk(bytes)).toBe(bytes);
+  }
+  expect(keeper.onEnd()).toBeNull();
+  return keeper.end();
 }
 
 describe('how a stream ended', () => {
@@ -62,6 +53,37 @@ describe('how a stream ended', () => {
       'missing',
     );
     expect(streamEndOf('openai', lastEventOf(''))).toBe('missing');
+  });
+
+  it('PROD-17: an event name is read without the spaces around it', () => {
+    expect(streamEndOf('anthropic', lastEventOf('event:  message_stop \ndata: {}\n\n'))).toBe('terminal');
+    expect(streamEndOf('responses', lastEventOf('event:response.completed\r\ndata: {}\r\n\r\n'))).toBe('terminal');
+  });
+
+  it('PROD-17: the keeper passes every read on as it came and reads the end from the last one', () => {
+    expect(keptEnd('anthropic', ['event: message_start\ndata: {}\n\n', 'event: message_st', 'op\ndata: {}\n\n'])).toBe(
+      'terminal',
+    );
+    expect(keptEnd('openai', ['data: {"choices":[]}\n\n'])).toBe('missing');
+  });
+
+  it('PROD-17: a nameless Responses event cut to its head is still told by its leading type', () => {
+    const data = JSON.stringify({ type: 'response.completed', response: { output: 'x'.repeat(EVENT_HEAD_CAP * 2) } });
+    const last = lastEventOf(`data: ${data}\n\n`);
+    expect(last?.event).toBeNull();
+    expect(streamEndOf('responses', last)).toBe('terminal');
+    const delta = lastEventOf(
+      `data: {"type":"response.output_text.delta","delta":"${'y'.repeat(EVENT_HEAD_CAP)}"}\n\n`,
+    );
+    expect(streamEndOf('responses', delta)).toBe('missing');
+  });
+
+  it('PROD-17: a terminal event far bigger than a read is read by its name, from its head alone', () => {
+    const completed = `event: response.completed\ndata: ${JSON.stringify({ type: 'response.completed', response: { output: 'word '.repeat(100_000) } })}\n\n`;
+    const stream = `event: response.created\ndata: {"type":"response.created"}\n\n${completed}`;
+    const pieces: string[] = [];
+    for (let at = 0; at < stream.length; at += 16 * 1024) pieces.push(stream.slice(at, at + 16 * 1024));
+    expect(keptEnd('responses', pieces)).toBe('terminal');
   });
 });
 
