@@ -8,6 +8,7 @@ import type { NewRequestLogEntry, RequestLogEntry } from '../../src-shared/domai
 import { STORAGE_OK } from '../../src-shared/domain/storage-status';
 import { createHandlers } from '../api/handlers/create-handlers';
 import { setupHandlers } from '../api/handlers/setup';
+import { agentSetupHandlers } from '../api/handlers/setup-agents';
 import { createEventBus } from '../kernel/event-bus';
 import { createRouter } from '../api/router';
 import { handlerDeps } from '../core/handler-deps';
@@ -115,7 +116,11 @@ export async function startRendererCore(now: () => number = () => Date.now()): P
     },
   );
   const settingsPath = join(home, '.claude', 'settings.json');
-  const router = createRouter({ ...createHandlers(deps), ...setupHandlers(deps, () => ({ HOME: home })) });
+  const router = createRouter({
+    ...createHandlers(deps),
+    ...setupHandlers(deps, () => ({ HOME: home })),
+    ...agentSetupHandlers(deps, () => ({ HOME: home })),
+  });
   return {
     call: (method, input) => router.call(method, input),
     onEvent: (listener) => events.subscribe(listener),

@@ -11,6 +11,7 @@ import { resilienceHandlers } from './resilience';
 import { routeHandlers } from './routes';
 import { sessionHandlers } from './sessions';
 import { setupHandlers } from './setup';
+import { agentSetupHandlers } from './setup-agents';
 import { discoveredModelsHandlers } from './discovered-models';
 import { restHandlers } from './settings-and-activity';
 
@@ -29,6 +30,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...queueHandlers(deps),
     ...overviewHandlers(deps),
     ...setupHandlers(deps),
+    ...agentSetupHandlers(deps),
     ...discoveredModelsHandlers(deps),
   };
 }
