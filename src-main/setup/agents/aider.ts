@@ -15,7 +15,7 @@ const entries = (proxyUrl: string, key: string): Record<string, string> => ({
 export const aiderSetup: AgentSetup = {
   id: 'aider',
   expectedUrl: openAiBaseOf,
-  note: 'Name a Leeway model as `aider --model openai/<model>` (or `model: openai/<model>` in the file); a .aider.conf.yml in the repository wins over this one.',
+  note: 'Name a Leeway model as "aider --model openai/<model>" (or "model: openai/<model>" in the file); a .aider.conf.yml in the repository wins over this one.',
   files: (env) => {
     const path = aiderConfigPath(env);
     return [

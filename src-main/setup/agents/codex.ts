@@ -28,7 +28,7 @@ const providerLines = (proxyUrl: string): string[] => [
 export const codexSetup: AgentSetup = {
   id: 'codex',
   expectedUrl: openAiBaseOf,
-  note: `codex reads the key from ${CODEX_KEY_VARIABLE}: run \`export ${CODEX_KEY_VARIABLE}=<your key>\` in the shell you start codex from (the file names the variable, never the key).`,
+  note: `codex reads the key from ${CODEX_KEY_VARIABLE}: run export ${CODEX_KEY_VARIABLE}=<your key> in the shell you start codex from (the file names the variable, never the key).`,
   files: (env) => {
     const path = codexConfigPath(env);
     return [

@@ -13,5 +13,5 @@ export const qwenCodeSetup = settingsAndDotenvSetup({
   variables: (proxyUrl, key) => ({ OPENAI_BASE_URL: openAiBaseOf(proxyUrl), OPENAI_API_KEY: key }),
   urlVariable: 'OPENAI_BASE_URL',
   expectedUrl: openAiBaseOf,
-  note: 'Name a Leeway model with `qwen --model <model>` (or OPENAI_MODEL in ~/.qwen/.env); a project .env of its own, or the shell, wins over ~/.qwen/.env.',
+  note: 'Name a Leeway model with "qwen --model <model>" (or OPENAI_MODEL in ~/.qwen/.env); a project .env of its own, or the shell, wins over ~/.qwen/.env.',
 });
