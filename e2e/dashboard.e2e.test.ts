@@ -229,7 +229,7 @@ describe('headless dashboard in Chromium', () => {
     await snap(p, 'keys-after-request');
   });
 
-  it('PROD-13 the Setup tab shows the real proxy URL in the Claude Code and aider snippets', async () => {
+  it('PROD-13 ISSUE-23 the Setup tab shows the real proxy URL in the snippets and lists every other coding agent', async () => {
     const p = need(page, 'page');
     const { proxyUrl } = need(app, 'headless app');
     await openTab(p, 'Setup', 'setup');
@@ -250,6 +250,20 @@ describe('headless dashboard in Chromium', () => {
     // The page was reloaded since the key was created, so the snippets hold a placeholder, not the key.
     for (const code of [claude, aiderOpenai, aiderAnthropic]) expect(code).toContain('<your-leeway-key>');
     expect(await pageTextAndHtml(p)).not.toContain(need(createdKey, 'created key').plain);
+    // ISSUE-23 §2: every other coding agent is listed with its status and its one-click actions.
+    const agents = p.getByRole('region', { name: 'Other coding agents' }).getByRole('article');
+    await agents.first().waitFor();
+    expect(await agents.locator('h3').allInnerTexts()).toEqual([
+      'codex',
+      'opencode',
+      'Qwen Code',
+      'Gemini CLI',
+      'aider',
+    ]);
+    for (const agent of await agents.all()) {
+      expect(await agent.locator('.badge').innerText()).toMatch(/Configured|Not configured|Cannot read/);
+      expect(await agent.getByRole('button', { name: 'Preview change' }).count()).toBe(1);
+    }
     await snap(p, 'setup');
   });
 

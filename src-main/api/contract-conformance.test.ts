@@ -208,6 +208,12 @@ function steps(upstreamUrl: string): Step[] {
     { method: 'setup.configureClaudeCode', input: { authToken: 'lw-not-a-key-000000' } },
     { method: 'setup.undoClaudeCode', input: undefined },
     { method: 'setup.claudeCodeStatus', input: undefined },
+    // Issue 23 §2: the agents' files live under a temporary HOME (set in beforeAll).
+    { method: 'setup.agents.list', input: undefined },
+    { method: 'setup.agent.preview', input: { agent: 'codex', authToken: 'lw-not-a-key-000000' } },
+    { method: 'setup.agent.apply', input: { agent: 'aider', authToken: 'lw-not-a-key-000000' } },
+    { method: 'setup.agent.undo', input: { agent: 'opencode' } },
+    { method: 'setup.agent.snippet', input: { agent: 'gemini-cli' } },
     { method: 'connections.rename', input: { from: 'main', to: 'main-renamed' } },
     { method: 'connections.rename', input: { from: 'main-renamed', to: 'main' } },
     { method: 'connections.rename', input: { from: 'ghost', to: 'ghost-2' } },
@@ -303,6 +309,11 @@ const INVALID_INPUTS: Record<MethodName, unknown[]> = {
   'setup.configureClaudeCode': [{}, { authToken: '' }],
   'setup.undoClaudeCode': NO_INPUT,
   'setup.claudeCodeStatus': NO_INPUT,
+  'setup.agents.list': NO_INPUT,
+  'setup.agent.preview': [{ agent: 'codex' }, { agent: 'vim', authToken: 'lw-x' }],
+  'setup.agent.apply': [{ agent: 'codex', authToken: '' }, { authToken: 'lw-x' }],
+  'setup.agent.undo': [{}, { agent: 'claude' }],
+  'setup.agent.snippet': [{}, { agent: 'codex', authToken: '', extra: 1 }],
   'connections.rename': [{}, { from: 'main', to: 'bad name!' }],
   'keys.rename': [{}, { id: 'x', name: '' }],
   'combos.rename': [{}, { from: 'pair', to: 'has space' }],
@@ -314,10 +325,14 @@ describe('contract conformance: HTTP door and IPC door', () => {
   let viaHttp: RunningLeeway;
   let viaIpc: RunningLeeway;
   const ipcLog: string[] = [];
+  let realHome: string | undefined;
 
   beforeAll(async () => {
     // The setup methods write Claude Code's settings: never the real ~/.claude.
     process.env.CLAUDE_CONFIG_DIR = mkdtempSync(join(tmpdir(), 'leeway-claude-config-'));
+    // …and the other agents' setup (issue 23 §2) writes under HOME: never the real one.
+    realHome = process.env.HOME;
+    process.env.HOME = mkdtempSync(join(tmpdir(), 'leeway-agents-home-'));
     upstream = await startFakeUpstream({ format: 'anthropic', requireAuth: false, models: ['claude-x'] });
     const config = { connections: [anthropicConnection('main', upstream.url)] };
     [viaHttp, viaIpc] = await Promise.all([startLeeway(config), startLeeway(config)]);
@@ -333,6 +348,8 @@ describe('contract conformance: HTTP door and IPC door', () => {
     }
   });
   afterAll(async () => {
+    if (realHome === undefined) delete process.env.HOME;
+    else process.env.HOME = realHome;
     await Promise.all([viaHttp?.stop(), viaIpc?.stop()]);
     await upstream?.close();
   });
@@ -434,6 +451,11 @@ describe('contract conformance: HTTP door and IPC door', () => {
       'setup.configureClaudeCode:invalid_input',
       'setup.undoClaudeCode:not_found',
       'setup.claudeCodeStatus:ok',
+      'setup.agents.list:ok',
+      'setup.agent.preview:invalid_input',
+      'setup.agent.apply:invalid_input',
+      'setup.agent.undo:not_found',
+      'setup.agent.snippet:ok',
       'connections.rename:ok',
       'connections.rename:ok',
       'connections.rename:not_found',

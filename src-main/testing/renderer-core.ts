@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import type { Result } from '../../src-shared/contract/errors';
 import type { CoreEvent } from '../../src-shared/contract/events';
 import type { ProxyInfo } from '../../src-shared/contract/methods';
@@ -36,6 +36,8 @@ export interface RendererCore {
   home: string;
   /** That settings.json: its text, or null when there is no file; `write` puts one there first. */
   claudeSettings: { path: string; read(): string | null; write(text: string): void };
+  /** Any file under the fake HOME by its relative path (the agents' setup, issue 23 §2): text, or null when absent. */
+  homeFile: { read(relative: string): string | null; write(relative: string, text: string): void };
   /** A finished request as the proxy records it: appended to the log, then `activity.request`. */
   recordRequest(entry: Partial<NewRequestLogEntry>): RequestLogEntry;
   close(): void;
@@ -139,6 +141,13 @@ export async function startRendererCore(now: () => number = () => Date.now()): P
       write(text) {
         mkdirSync(join(home, '.claude'), { recursive: true });
         writeFileSync(settingsPath, text);
+      },
+    },
+    homeFile: {
+      read: (relative) => (existsSync(join(home, relative)) ? readFileSync(join(home, relative), 'utf8') : null),
+      write(relative, text) {
+        mkdirSync(dirname(join(home, relative)), { recursive: true });
+        writeFileSync(join(home, relative), text);
       },
     },
     recordRequest(partial) {

@@ -217,6 +217,11 @@ export function createStubHandlers(overrides: Partial<Handlers> = {}): Handlers 
     'setup.configureClaudeCode': () => ok({ ...stubClaudeSettings, backupPath: null }),
     'setup.undoClaudeCode': () => ok({ path: '/h/.claude/settings.json', restoredFrom: '/h/b', removedFile: false }),
     'setup.claudeCodeStatus': () => ok({ path: '/h/.claude/settings.json', configured: false, backup: null }),
+    'setup.agents.list': () => ok([]),
+    'setup.agent.preview': ({ agent }) => ok({ agent, files: [], changes: false, note: '' }),
+    'setup.agent.apply': ({ agent }) => ok({ agent, files: [], changes: false, note: '', backups: [] }),
+    'setup.agent.undo': ({ agent }) => ok({ agent, restored: [] }),
+    'setup.agent.snippet': ({ agent }) => ok({ agent, title: agent, target: '/h/file', text: '' }),
   };
   return { ...handlers, ...overrides };
 }

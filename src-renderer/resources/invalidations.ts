@@ -44,4 +44,6 @@ export const INVALIDATES: { readonly [M in MethodName]?: readonly MethodName[] }
   'quota.removePlan': ['quota.listPlans', 'quota.listPools'],
   'setup.configureClaudeCode': ['setup.claudeCodeStatus'],
   'setup.undoClaudeCode': ['setup.claudeCodeStatus'],
+  'setup.agent.apply': ['setup.agents.list'],
+  'setup.agent.undo': ['setup.agents.list'],
 };

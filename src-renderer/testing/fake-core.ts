@@ -5,6 +5,7 @@ import type { RequestLogEntry } from '../../src-shared/domain/request-log';
 import { createApiClient, type ApiClient } from '../api/api-client';
 import type { CoreEventListener, Transport } from '../api/transport';
 import { fakeRequest } from './fake-fixtures';
+import { createFakeAgentSetup } from './fake-agent-setup';
 import type { FakeHandlers } from './fake-handlers';
 import { createFakeOperations } from './fake-operations';
 import { createFakeReads } from './fake-reads';
@@ -35,6 +36,7 @@ export function createFakeCore(seed: Partial<FakeState> = {}, now: () => number 
     ...createFakeReads(state, now),
     ...createFakeWrites(state, now),
     ...createFakeOperations(state, now),
+    ...createFakeAgentSetup(state, now),
   } satisfies FakeHandlers;
   const emit = (event: CoreEvent): void => {
     for (const listener of [...listeners]) listener(event);

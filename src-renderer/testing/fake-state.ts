@@ -6,6 +6,7 @@ import type {
   ProxyInfo,
 } from '../../src-shared/contract/methods';
 import type { SessionPinView } from '../../src-shared/domain/affinity';
+import type { AgentSetupStatus } from '../../src-shared/domain/agent-setup';
 import type { ClaudeConnectionStatus } from '../../src-shared/domain/claude';
 import type { ComboView } from '../../src-shared/domain/combo';
 import type { ConnectionView } from '../../src-shared/domain/connection';
@@ -21,6 +22,7 @@ import { DEFAULT_RESILIENCE_SETTINGS, type ResilienceSettings } from '../../src-
 import type { Route } from '../../src-shared/domain/route';
 import { DEFAULT_SETTINGS, type Settings } from '../../src-shared/domain/settings';
 import { STORAGE_OK } from '../../src-shared/domain/storage-status';
+import { fakeAgentStatuses } from './fake-agent-statuses';
 
 /** What the fake core answers: plain data a test seeds, and reads after a tiny write changed it. */
 export interface FakeState {
@@ -51,6 +53,8 @@ export interface FakeState {
   overviewUsage: Omit<UsageSummary, 'at'>;
   discovered: DiscoveredModelsView[];
   claudeCode: { status: ClaudeCodeSetupStatus; change: ClaudeCodeSettingsChange };
+  /** The other agents' setup (issue 23 §2), as `setup.agents.list` answers; see fake-agent-setup.ts. */
+  agents: AgentSetupStatus[];
 }
 
 export const FAKE_INFO: ProxyInfo = {
@@ -106,6 +110,7 @@ export function createFakeState(seed: Partial<FakeState> = {}): FakeState {
       status: { path: CLAUDE_SETTINGS, configured: false, backup: null },
       change: { path: CLAUDE_SETTINGS, exists: false, env: {}, removed: [], diff: [], changes: true },
     },
+    agents: fakeAgentStatuses(),
     ...seed,
   };
 }

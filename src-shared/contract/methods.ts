@@ -25,6 +25,16 @@ import {
   type QuotaStoreStatus,
 } from '../domain/quota';
 import { overviewRangeSchema, type OverviewSeries, type UsageSummary } from '../domain/overview';
+import {
+  agentOnlySchema,
+  agentSetupInputSchema,
+  agentSnippetInputSchema,
+  type AgentSetupChange,
+  type AgentSetupResult,
+  type AgentSetupStatus,
+  type AgentSnippet,
+  type AgentUndoResult,
+} from '../domain/agent-setup';
 
 const byName = z.object({ name: z.string().trim().min(1) });
 /** Issue 13 §6: the local key Claude Code will send (as ANTHROPIC_AUTH_TOKEN). */
@@ -181,6 +191,17 @@ export const methods = {
   'setup.undoClaudeCode': { input: none, output: {} as ClaudeCodeUndoResult },
   /** Where settings.json is, whether it points at this Leeway, and the backup Undo would restore (issue 21 §17). */
   'setup.claudeCodeStatus': { input: none, output: {} as ClaudeCodeSetupStatus },
+  // --- one-click setup of the other coding agents (issue 23 §2): one set of methods, the agent by id ---
+  /** codex, opencode, Qwen Code, Gemini CLI, aider: their files, configured / not / elsewhere, and what Undo restores. */
+  'setup.agents.list': { input: none, output: [] as AgentSetupStatus[] },
+  /** What Apply would write to the agent's files (nothing is written); the token must be a local key. */
+  'setup.agent.preview': { input: agentSetupInputSchema, output: {} as AgentSetupChange },
+  /** Merges Leeway's entries into the agent's files (a backup of each first); every other setting stays. */
+  'setup.agent.apply': { input: agentSetupInputSchema, output: {} as AgentSetupResult },
+  /** Restores the agent's files from Leeway's newest backups (removes those that did not exist). */
+  'setup.agent.undo': { input: agentOnlySchema, output: {} as AgentUndoResult },
+  /** The copy-paste form of the setup; without a key, a placeholder stands in (the tray). */
+  'setup.agent.snippet': { input: agentSnippetInputSchema, output: {} as AgentSnippet },
   // --- everyday ergonomics (issue 13 §8) ---
   /**
    * Renames a connection in place (same id): combo targets, routes, key allowlists follow; pools, plans,

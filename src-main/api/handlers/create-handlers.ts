@@ -12,6 +12,7 @@ import { resilienceHandlers } from './resilience';
 import { routeHandlers } from './routes';
 import { sessionHandlers } from './sessions';
 import { setupHandlers } from './setup';
+import { agentSetupHandlers } from './setup-agents';
 import { discoveredModelsHandlers } from './discovered-models';
 import { restHandlers } from './settings-and-activity';
 
@@ -31,6 +32,7 @@ export function createHandlers(deps: HandlerDeps): Handlers {
     ...heldHandlers(deps),
     ...overviewHandlers(deps),
     ...setupHandlers(deps),
+    ...agentSetupHandlers(deps),
     ...discoveredModelsHandlers(deps),
   };
 }

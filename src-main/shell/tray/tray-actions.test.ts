@@ -83,6 +83,19 @@ describe('dispatchTrayAction', () => {
     expect(aider.clipboard).toEqual([`aider --openai-api-base ${PROXY}/v1 --openai-api-key <your-leeway-key>`]);
   });
 
+  it("ISSUE-23 §2: 'Copy agent setup' asks the core for the agent's snippet (no key: the tray knows none) and copies it", async () => {
+    const text = 'model_provider = "leeway"';
+    const { deps, router, clipboard } = fakeDeps({ 'setup.agent.snippet': { agent: 'codex', text } });
+    const result = await dispatchTrayAction({ kind: 'copy-agent-setup', agent: 'codex' }, deps);
+    expect(result).toEqual({ ok: true, value: { copied: text } });
+    expect(router.calls).toEqual([{ method: 'setup.agent.snippet', input: { agent: 'codex' } }]);
+    expect(clipboard).toEqual([text]);
+
+    const failing = fakeDeps({ 'setup.agent.snippet': new Error('core not started') });
+    expect((await dispatchTrayAction({ kind: 'copy-agent-setup', agent: 'aider' }, failing.deps)).ok).toBe(false);
+    expect(failing.clipboard).toEqual([]);
+  });
+
   it('PROD-13: when the core cannot say its URL, nothing is copied and the failure is returned', async () => {
     const { deps, clipboard } = fakeDeps({ 'app.info': new Error('core not started') });
     const result = await dispatchTrayAction({ kind: 'copy-claude-setup' }, deps);

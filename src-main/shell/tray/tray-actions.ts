@@ -1,4 +1,5 @@
 import { fail, ok, type Result } from '../../../src-shared/contract/errors';
+import type { AgentId } from '../../../src-shared/domain/agent-setup';
 import { callContract, type ContractRouter } from '../contract-call';
 import type { ShellNotification } from '../notifications/notifications-for';
 import { dispatchProbeAction, probeNotification, type ProbeTrayAction } from './probe-items';
@@ -16,6 +17,7 @@ export type TrayAction =
   | { kind: 'resume' }
   | { kind: 'copy-claude-setup' }
   | { kind: 'copy-aider-setup' }
+  | { kind: 'copy-agent-setup'; agent: AgentId }
   | { kind: 'open' }
   | { kind: 'open-logs' }
   | { kind: 'toggle-login' }
@@ -55,6 +57,14 @@ async function copySetup(deps: TrayActionDeps, build: (proxyUrl: string) => stri
   return ok({ copied: text });
 }
 
+/** An agent's snippet as the core builds it (issue 23 §2), with a key placeholder: the tray knows no plain key. */
+async function copyAgentSetup(deps: TrayActionDeps, agent: AgentId): Promise<Result<unknown>> {
+  const snippet = await callContract(deps.router, 'setup.agent.snippet', { agent });
+  if (!snippet.ok) return snippet;
+  await deps.clipboard.writeText(snippet.value.text);
+  return ok({ copied: snippet.value.text });
+}
+
 /**
  * Runs one tray action: state changes go through the contract (the same router the window uses,
  * so terminal states are only ever touched by connections.reset — COOL-10); the rest are shell effects.
@@ -81,6 +91,8 @@ export async function dispatchTrayAction(action: TrayAction, deps: TrayActionDep
       return copySetup(deps, (url) => claudeCodeSetup(url));
     case 'copy-aider-setup':
       return copySetup(deps, (url) => aiderSetup(url));
+    case 'copy-agent-setup':
+      return copyAgentSetup(deps, action.agent);
     case 'open':
       deps.openWindow();
       return ok(null);

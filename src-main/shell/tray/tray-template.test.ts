@@ -49,6 +49,7 @@ describe('buildTrayTemplate', () => {
       '—',
       'Copy Claude Code setup',
       'Copy aider setup',
+      'Copy agent setup',
       '—',
       'Open Leeway',
       'Open logs',
@@ -61,6 +62,15 @@ describe('buildTrayTemplate', () => {
     expect(find(items, 'Pause proxy')).toMatchObject({ enabled: true, action: { kind: 'pause' } });
     expect(find(items, 'Copy Claude')).toMatchObject({ action: { kind: 'copy-claude-setup' } });
     expect(find(items, 'Copy aider')).toMatchObject({ action: { kind: 'copy-aider-setup' } });
+    // ISSUE-23 §2: one entry per agent, each copying that agent's snippet.
+    expect(submenuOf(find(items, 'Copy agent setup'))).toEqual(
+      ['codex', 'opencode', 'Qwen Code', 'Gemini CLI', 'aider'].map((label, i) => ({
+        type: 'normal',
+        label,
+        enabled: true,
+        action: { kind: 'copy-agent-setup', agent: ['codex', 'opencode', 'qwen-code', 'gemini-cli', 'aider'][i] },
+      })),
+    );
     expect(find(items, 'Open Leeway')).toMatchObject({ action: { kind: 'open' } });
     expect(find(items, 'Open logs')).toMatchObject({ enabled: true, action: { kind: 'open-logs' } });
     expect(find(items, 'Quit')).toMatchObject({ action: { kind: 'quit' } });

@@ -1,4 +1,5 @@
 import type { ActivitySummary, ProxyInfo } from '../../../src-shared/contract/methods';
+import { AGENT_IDS, AGENT_TITLES } from '../../../src-shared/domain/agent-setup';
 import type { CooldownSnapshot } from '../../../src-shared/domain/cooldown';
 import {
   claudeHasCountdown,
@@ -176,6 +177,12 @@ function claudeSubmenu(model: TrayModel, now: number): TrayMenuItem[] {
   return [{ type: 'submenu', label, enabled: true, submenu: entries }];
 }
 
+/** "Copy agent setup": each agent's config snippet (issue 23 §2), built by the core with a key placeholder. */
+function agentSetupSubmenu(): TrayMenuItem {
+  const submenu = AGENT_IDS.map((agent) => act(AGENT_TITLES[agent], { kind: 'copy-agent-setup', agent }));
+  return { type: 'submenu', label: 'Copy agent setup', enabled: true, submenu };
+}
+
 /** One-line summary for the icon's tooltip. */
 /** "Waiting now (N)": each held request with what it waits for, and its actions (issue 24 §2). */
 function heldSubmenu(held: readonly HeldRequestView[], now: number): TrayMenuItem[] {
@@ -228,6 +235,7 @@ export function buildTrayTemplate(model: TrayModel, now: number): TrayMenuItem[]
     SEPARATOR,
     act('Copy Claude Code setup', { kind: 'copy-claude-setup' }),
     act('Copy aider setup', { kind: 'copy-aider-setup' }),
+    agentSetupSubmenu(),
     SEPARATOR,
     act('Open Leeway', { kind: 'open' }),
     act('Open logs', { kind: 'open-logs' }),

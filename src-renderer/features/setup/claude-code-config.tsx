@@ -1,10 +1,11 @@
 import { useState } from 'react';
 import type { Result } from '../../../src-shared/contract/errors';
-import type { ClaudeCodeSettingsChange, ClaudeCodeSetupStatus, DiffLine } from '../../../src-shared/contract/methods';
+import type { ClaudeCodeSettingsChange, ClaudeCodeSetupStatus } from '../../../src-shared/contract/methods';
 import { ErrorNotice } from '../../components/error-notice';
 import { useAction } from '../../resources/action';
 import type { ResourceSpec } from '../../resources/resource';
 import { useResource } from '../../resources/resource-context';
+import { DiffView } from './diff-view';
 import './setup.css';
 
 type Step =
@@ -13,24 +14,8 @@ type Step =
   | { kind: 'applied'; change: ClaudeCodeSettingsChange; backupPath: string | null }
   | { kind: 'undone'; message: string };
 
-const MARK: Record<DiffLine['kind'], string> = { same: ' ', added: '+', removed: '-' };
-
 /** Where Claude Code's settings file is, whether it points here, and which backup Undo would restore (read from disk). */
 export const CLAUDE_CODE_STATUS: ResourceSpec<'setup.claudeCodeStatus'> = { method: 'setup.claudeCodeStatus' };
-
-/** The change as a unified-diff-like block: every line, marked and coloured. */
-function DiffView({ lines }: { lines: DiffLine[] }) {
-  return (
-    <pre className="settings-diff" aria-label="Change to settings.json">
-      {lines.map((l, i) => (
-        <span key={i} className={`diff-${l.kind}`}>
-          {MARK[l.kind]} {l.text}
-          {'\n'}
-        </span>
-      ))}
-    </pre>
-  );
-}
 
 /** The file as found on load: an earlier "Configure" (from the backup on disk) with its Undo, or only where it points. */
 function EarlierChange({ status, busy, onUndo }: { status: ClaudeCodeSetupStatus; busy: boolean; onUndo: () => void }) {
@@ -134,7 +119,7 @@ export function ClaudeCodeConfig({ value, onChange }: { value: string; onChange:
             {step.change.exists ? 'Will change' : 'Will create'} <code>{step.change.path}</code>
             {step.change.removed.length > 0 && ` and remove ${step.change.removed.join(', ')} from its env`}.
           </p>
-          <DiffView lines={step.change.diff} />
+          <DiffView lines={step.change.diff} label="Change to settings.json" />
           {step.change.changes ? (
             <button type="button" className="button primary" disabled={busy} onClick={() => void apply()}>
               Apply

@@ -3,11 +3,13 @@ import { CopyButton } from '../../components/copy-button';
 import { useResource } from '../../resources/resource-context';
 import { APP_INFO } from '../../resources/shared-data';
 import { useCreatedKey } from '../keys/created-key';
+import { AgentSetupList } from './agent-setup-list';
 import { ClaudeCodeConfig } from './claude-code-config';
 import { buildSetupSnippets } from './setup-snippets';
 
 /**
- * Claude Code set up in one click, and copy-paste setup for Claude Code, aider and codex with the
+ * Claude Code and the other coding agents (codex, opencode, Qwen Code, Gemini CLI, aider) set up in
+ * one click, and copy-paste setup for Claude Code, aider and codex with the
  * real proxy URL and a real key: the one pasted into the key field, else the one just created.
  * The snippets show that key in full (issue 21 §17): they exist to be copied into a shell, a masked
  * key would make what is shown differ from what works, and the page shows a key created here in full
@@ -37,6 +39,7 @@ export function SetupTab() {
         </p>
       )}
       <ClaudeCodeConfig value={pasted !== '' ? pasted : key} onChange={setPasted} />
+      <AgentSetupList authToken={key} />
       {snippets.map((s) => (
         <article key={s.id} className="snippet">
           <header>
