@@ -362,6 +362,7 @@ export function createCore(options: CoreOptions): Core {
       openLocal: (report) => createSqliteQuotaStore(s.db, { log: report }),
       config: () => quotaConfig.value,
       log,
+      now,
     });
     const store = (quotaStore = options.wrapQuotaStore ? options.wrapQuotaStore(factory) : factory);
     const q = (quota = createQuotaRuntime({
