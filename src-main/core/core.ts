@@ -1,4 +1,6 @@
 import { ENGINE_STORES } from './engine-stores';
+import { createTeamShareFor } from './team-wiring';
+import type { TeamShare } from '../team/team-share';
 import { existsSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
 import { join } from 'node:path';
@@ -121,6 +123,7 @@ export function createCore(options: CoreOptions): Core {
   let resilience: ResilienceRuntime | null = null;
   let claude: ClaudeRuntime | null = null;
   let quotaStore: SwitchingQuotaStore | null = null;
+  let teamShare: TeamShare | null = null;
   let quota: QuotaRuntime | null = null;
   let catalog: Catalog = buildCatalog([], []);
   let info: ProxyInfo | null = null;
@@ -348,7 +351,17 @@ export function createCore(options: CoreOptions): Core {
       obs.info(describeAppliedConfig(applied.value, options.configFile));
       for (const key of loaded.value.keys) obs.secret(key.key);
     }
-    const r = (resilience = createResilienceRuntime(resilienceStoresOf(s.db), process.env, () => catalog, events, now));
+    // Issue 24 §4: cooldowns and terminal states shared with the other instances on the quota store's Redis.
+    const team = (teamShare = createTeamShareFor(s, () => catalog, log));
+    const rows = resilienceStoresOf(s.db);
+    const r = (resilience = createResilienceRuntime(
+      { ...rows, health: team.wrapHealth(rows.health) },
+      process.env,
+      () => catalog,
+      events,
+      now,
+    ));
+    await team.start(r.absorbHealth);
 
     const settingsCache = { value: s.settings.get() };
     // The quota engine (issue 10): setting > env > default, resolved again when the setting changes.
@@ -515,6 +528,8 @@ export function createCore(options: CoreOptions): Core {
     await new Promise<void>((resolve) => setImmediate(resolve));
     await quotaStore?.close();
     quotaStore = null;
+    await teamShare?.close();
+    teamShare = null;
     quota = null;
     if (storage) {
       storage.close();
