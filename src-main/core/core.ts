@@ -405,6 +405,7 @@ export function createCore(options: CoreOptions): Core {
       },
       events,
       now,
+      ownership: team.refreshOwnership,
     };
     claude = assembleClaude(claudeDeps);
     const lanes = claude;

@@ -22,6 +22,8 @@ export interface TeamBus {
   /** Write-through of a local change; remembered and sent on reconnect while Redis is down. */
   publish(kind: string, name: string, json: string, at: number): void;
   isUp(): boolean;
+  /** The command connection while Redis is up (the refresh lock uses it), else null. */
+  client(): Redis | null;
   close(): Promise<void>;
 }
 
@@ -97,6 +99,7 @@ export function openTeamBus(deps: TeamBusDeps): TeamBus {
       send(kind, name, json, at).catch(() => dirty.add(`${kind}\u0000${name}`));
     },
     isUp: () => up,
+    client: () => (up ? cmd : null),
     async close() {
       closed = true;
       up = false;

@@ -5,6 +5,8 @@ import type { HealthRowStore, StoredHealthRow } from '../resilience/resilience-s
 import { loadIoredis } from '../quota/store/store-factory';
 import { maskRedisUrl } from '../quota/store/redis-url';
 import type { RedisCtor } from '../quota/store/redis-link';
+import type { RefreshOwnership } from '../providers/claude-oauth/oauth-tokens';
+import { createRefreshLock } from './refresh-lock';
 import { openTeamBus, type TeamBus, type TeamFact } from './team-bus';
 
 /**
@@ -28,6 +30,8 @@ export interface TeamShare {
   start(absorbHealth: (connectionId: string, remote: ConnectionHealth) => boolean): Promise<void>;
   /** Whether facts reach Redis right now. */
   isUp(): boolean;
+  /** One refresh-token owner per Claude connection across the team; rejects while Redis is unreachable. */
+  refreshOwnership: RefreshOwnership;
   close(): Promise<void>;
 }
 
@@ -38,6 +42,7 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
   const latest = new Map<string, { row: StoredHealthRow; at: number }>();
   let bus: TeamBus | null = null;
   let absorbing = false;
+  const prefix = (): string => deps.redis()?.prefix ?? 'leeway:';
 
   const absorbWith =
     (absorbHealth: (id: string, remote: ConnectionHealth) => boolean) =>
@@ -86,6 +91,14 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
       });
     },
     isUp: () => bus?.isUp() ?? false,
+    refreshOwnership: {
+      acquire(connectionId) {
+        const client = bus?.client() ?? null;
+        const name = deps.nameOf(connectionId);
+        if (client === null || name === null) return Promise.reject(new Error('no team redis'));
+        return createRefreshLock(client, prefix()).acquire(name);
+      },
+    },
     async close() {
       await bus?.close();
       bus = null;
