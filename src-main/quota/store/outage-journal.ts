@@ -33,6 +33,8 @@ interface Delta {
   delta: number;
   /** Set for an uncertain consume: replayed under this id, which the consume itself marks if it ran. */
   opId?: string;
+  /** The replay in flight or unanswered, resent unchanged until Redis acknowledges it. */
+  sending?: ReplayEntry | undefined;
 }
 
 export function createOutageJournal(): OutageJournal {
@@ -65,20 +67,18 @@ export function createOutageJournal(): OutageJournal {
           deltas.delete(id);
           continue;
         }
-        const sent = d.delta;
-        const entry: ReplayEntry = {
-          ...d,
-          id: d.opId ?? `${instance}:${(seq += 1)}`,
-          delta: sent,
-          floor: floorOf(local, d),
-        };
+        // A replay whose answer was lost is sent again as it was (same id, delta, floor): applied once.
+        if (!d.sending) {
+          d.sending = { ...d, id: d.opId ?? `${instance}:${(seq += 1)}`, floor: floorOf(local, d) };
+          d.delta = 0;
+        }
         try {
-          await redis.replay(entry);
+          await redis.replay(d.sending);
         } catch {
           return false;
         }
-        // Consumes may have added to this delta while the replay was in flight: keep only those.
-        d.delta -= sent;
+        d.sending = undefined;
+        // Consumes made while the replay was in flight wait for the next round.
         if (d.delta <= 0) deltas.delete(id);
       }
       return deltas.size === 0;
