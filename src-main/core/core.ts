@@ -355,13 +355,13 @@ export function createCore(options: CoreOptions): Core {
     const team = (teamShare = createTeamShareFor(s, () => catalog, log));
     const rows = resilienceStoresOf(s.db);
     const r = (resilience = createResilienceRuntime(
-      { ...rows, health: team.wrapHealth(rows.health) },
+      { ...rows, health: team.wrapHealth(rows.health), breakers: team.wrapBreakers(rows.breakers) },
       process.env,
       () => catalog,
       events,
       now,
     ));
-    await team.start(r.absorbHealth);
+    await team.start(r);
 
     const settingsCache = { value: s.settings.get() };
     // The quota engine (issue 10): setting > env > default, resolved again when the setting changes.

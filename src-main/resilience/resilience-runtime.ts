@@ -19,6 +19,8 @@ import {
 import { loadResilienceState } from './resilience-state';
 import { HEALTHY, type ConnectionHealth } from './cooldown/connection-health';
 import { mergeHealth } from './cooldown/merge-health';
+import { mergeBreaker } from './breaker/merge-breaker';
+import type { BreakerState } from './breaker/breaker-state';
 
 /** The resilience engine as the core holds it: the proxy's port, the operator's control, the settings. */
 export interface ResilienceRuntime {
@@ -29,6 +31,8 @@ export interface ResilienceRuntime {
   egress: EgressHooks;
   /** A connection's health another instance learnt (issue 24 §4), merged into ours; false when nothing changed. */
   absorbHealth(connectionId: string, remote: ConnectionHealth): boolean;
+  /** A provider breaker another instance opened, merged into ours; false when nothing changed. */
+  absorbBreaker(providerId: string, remote: BreakerState): boolean;
 }
 
 /** Coalesces bursts of changes into one `cooldowns.changed` event per tick, so a storm of failures is one UI update. */
@@ -85,6 +89,15 @@ export function createResilienceRuntime(
       if (merged === local) return false;
       state.health.set(connectionId, merged);
       repos.health.save(connectionId, merged, now());
+      onChange();
+      return true;
+    },
+    absorbBreaker(providerId, remote) {
+      const local = state.breakers.get(providerId);
+      const merged = mergeBreaker(local, remote);
+      if (merged === local || merged === undefined) return false;
+      state.breakers.set(providerId, merged);
+      repos.breakers.save(providerId, merged, now());
       onChange();
       return true;
     },

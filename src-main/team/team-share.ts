@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { fromRow } from '../resilience/cooldown/health-repo';
-import type { ConnectionHealth } from '../resilience/cooldown/connection-health';
-import type { HealthRowStore, StoredHealthRow } from '../resilience/resilience-stores';
+import type { BreakerRowStore, HealthRowStore, StoredHealthRow } from '../resilience/resilience-stores';
+import type { ResilienceRuntime } from '../resilience/resilience-runtime';
+import { restoreBreakerState } from '../resilience/breaker/breaker-state';
 import { loadIoredis } from '../quota/store/store-factory';
 import { maskRedisUrl } from '../quota/store/redis-url';
 import type { RedisCtor } from '../quota/store/redis-link';
@@ -26,8 +27,10 @@ export interface TeamShareDeps {
 export interface TeamShare {
   /** The health rows, written through to the team. */
   wrapHealth(rows: HealthRowStore): HealthRowStore;
-  /** Connects (when a Redis is configured); absorbed facts go to `absorbHealth`. */
-  start(absorbHealth: (connectionId: string, remote: ConnectionHealth) => boolean): Promise<void>;
+  /** The provider breaker rows, written through to the team. */
+  wrapBreakers(rows: BreakerRowStore): BreakerRowStore;
+  /** Connects (when a Redis is configured); absorbed facts go to the engine. */
+  start(engine: Absorbers): Promise<void>;
   /** Whether facts reach Redis right now. */
   isUp(): boolean;
   /** One refresh-token owner per Claude connection across the team; rejects while Redis is unreachable. */
@@ -36,28 +39,46 @@ export interface TeamShare {
 }
 
 const HEALTH = 'health';
+const BREAKER = 'breaker';
+
+type Absorbers = Pick<ResilienceRuntime, 'absorbHealth' | 'absorbBreaker'>;
 
 export function createTeamShare(deps: TeamShareDeps): TeamShare {
   const instanceId = randomUUID();
-  const latest = new Map<string, { row: StoredHealthRow; at: number }>();
+  // The last JSON written per kind and name: what is sent back after an outage.
+  const latest = new Map<string, { json: string; at: number }>();
   let bus: TeamBus | null = null;
   let absorbing = false;
   const prefix = (): string => deps.redis()?.prefix ?? 'leeway:';
 
+  /** Runs an absorb with publishing off: a fact just taken from the team is not sent back (no echo). */
+  const quietly = (run: () => void): void => {
+    absorbing = true;
+    try {
+      run();
+    } finally {
+      absorbing = false;
+    }
+  };
+
   const absorbWith =
-    (absorbHealth: (id: string, remote: ConnectionHealth) => boolean) =>
+    (engine: Absorbers) =>
     (fact: TeamFact): void => {
-      const id = deps.idOf(fact.name);
-      if (id === null) return;
-      const row = parseRow(fact.json);
-      if (row === null) return;
-      absorbing = true;
-      try {
-        absorbHealth(id, fromRow({ ...row, connectionId: id }));
-      } finally {
-        absorbing = false;
+      if (fact.kind === BREAKER) {
+        const parsed = parseJson(fact.json);
+        if (parsed !== undefined) quietly(() => engine.absorbBreaker(fact.name, restoreBreakerState(parsed)));
+        return;
       }
+      const id = deps.idOf(fact.name);
+      const row = parseRow(fact.json);
+      if (id === null || row === null) return;
+      quietly(() => engine.absorbHealth(id, fromRow({ ...row, connectionId: id })));
     };
+
+  const share = (kind: string, name: string, json: string, at: number): void => {
+    latest.set(`${kind}\u0000${name}`, { json, at });
+    if (!absorbing) bus?.publish(kind, name, json, at);
+  };
 
   return {
     wrapHealth: (rows) => ({
@@ -65,13 +86,19 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
       save(row, now) {
         rows.save(row, now);
         const name = deps.nameOf(row.connectionId);
-        if (name === null) return;
-        latest.set(name, { row, at: now });
-        // A fact just taken from the team is not sent back (no echo between instances).
-        if (!absorbing) bus?.publish(HEALTH, name, JSON.stringify(row), now);
+        if (name !== null) share(HEALTH, name, JSON.stringify(row), now);
       },
     }),
-    async start(absorbHealth) {
+    // Breakers are keyed by provider id (`kind@origin`), the same on every instance.
+    wrapBreakers: (rows) => ({
+      loadAll: () => rows.loadAll(),
+      save(provider, json, now) {
+        rows.save(provider, json, now);
+        share(BREAKER, provider, json, now);
+      },
+      remove: (provider) => rows.remove(provider),
+    }),
+    async start(engine) {
       const target = deps.redis();
       if (target === null) return;
       const Ctor = await (deps.loadRedis ?? loadIoredis)();
@@ -81,12 +108,9 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
         url: target.url,
         prefix: target.prefix,
         instanceId,
-        kinds: [HEALTH],
-        absorb: absorbWith(absorbHealth),
-        current: (_kind, name) => {
-          const last = latest.get(name);
-          return last ? { json: JSON.stringify(last.row), at: last.at } : null;
-        },
+        kinds: [HEALTH, BREAKER],
+        absorb: absorbWith(engine),
+        current: (kind, name) => latest.get(`${kind}\u0000${name}`) ?? null,
         log: (line) => deps.log(line.split(target.url).join(maskRedisUrl(target.url))),
       });
     },
@@ -104,6 +128,14 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
       bus = null;
     },
   };
+}
+
+function parseJson(json: string): unknown {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return undefined;
+  }
 }
 
 function parseRow(json: string): StoredHealthRow | null {
