@@ -1,3 +1,4 @@
+import type { RefreshOwnership } from '../providers/claude-oauth/oauth-tokens';
 import { toView } from '../db/connections-repo';
 import type { EventBus } from '../kernel/event-bus';
 import type { Observability } from '../observability/observability';
@@ -24,6 +25,8 @@ export function startClaude(deps: {
   obs: Observability;
   proxy: EnvProxySettings | null;
   now(): number;
+  /** Issue 24 §4: one refresh-token owner per Claude connection across the team's instances. */
+  ownership?: RefreshOwnership;
 }): ClaudeRuntime {
   const { store, events } = deps;
   const { storage } = store;
@@ -39,6 +42,7 @@ export function startClaude(deps: {
     events,
     proxy: deps.proxy,
     now: deps.now,
+    ownership: deps.ownership,
   };
   const claude = assembleClaude(assembly);
   // PROD-4: "Clear all" (and a connection's clear) also lifts the Claude lane's max-wait cool-offs.

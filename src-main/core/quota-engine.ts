@@ -42,6 +42,7 @@ export function startQuotaEngine(
     openLocal: (report) => createSqliteQuotaStore(storage.db, { log: report }),
     config: () => config,
     log,
+    now: deps.now,
   });
   const store = deps.wrapStore ? deps.wrapStore(factory) : factory;
   disposers.push(async () => {

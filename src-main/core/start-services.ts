@@ -10,6 +10,7 @@ import { createUpstreamPools, type UpstreamPools } from '../providers/upstream-p
 import type { SwitchingQuotaStore } from '../quota/store/store-factory';
 import { createConnectionSlots, type ConnectionSlots } from '../resilience/queue/connection-slots';
 import { createResilienceRuntime, type ResilienceRuntime } from '../resilience/resilience-runtime';
+import { createTeamShareFor } from './team-wiring';
 import { createCatalogService, type CatalogService } from '../services/catalog-service';
 import { createSettingsService, type SettingsService } from '../services/settings-service';
 import { startClaude } from './claude-wiring';
@@ -97,7 +98,18 @@ export async function startServices(
     log,
   });
   disposers.push(() => catalog.close());
-  const resilience = createResilienceRuntime(resilienceStoresOf(storage.db), env.vars, catalog.get, events, now);
+  // Issue 24 §4: cooldowns, terminal states and open breakers shared with the team on the quota store's Redis.
+  const team = createTeamShareFor(storage, catalog.get, env.vars, log);
+  disposers.push(() => team.close());
+  const rows = resilienceStoresOf(storage.db);
+  const resilience = createResilienceRuntime(
+    { ...rows, health: team.wrapHealth(rows.health), breakers: team.wrapBreakers(rows.breakers) },
+    env.vars,
+    catalog.get,
+    events,
+    now,
+  );
+  await team.start(resilience);
   // QUEUE-7: the queue's settings are read per request.
   const slots = createConnectionSlots({ settings: () => resilience.settings.get().requestQueue, now });
   attachObservability(obs, { store, catalog, resilience, quota, slots });
@@ -107,7 +119,17 @@ export async function startServices(
 
   const loss = startStorageUpkeep(dataDir, { store, settings, quota, catalog, discovery, events, obs, now }, disposers);
 
-  const claude = startClaude({ store, resilience, settings, catalog, events, obs, proxy: env.proxy, now });
+  const claude = startClaude({
+    store,
+    resilience,
+    settings,
+    catalog,
+    events,
+    obs,
+    proxy: env.proxy,
+    now,
+    ownership: team.refreshOwnership,
+  });
 
   const storageStatus = (): StorageStatus =>
     storageStatusOf(storage.health, loss.lost(), store.isOpen() ? storage.requestLog.held() : null);

@@ -108,6 +108,11 @@ export interface LocalQuotaStore extends QuotaStore {
   sync(): QuotaStoreNow;
   /** Writes every pending row in one transaction now; returns how many rows it wrote. */
   flush(): number;
+  /**
+   * Sets one (key, dimension)'s two buckets at `now` to what the shared store (Redis) answered, so a
+   * Redis outage starts from the team's counts instead of this machine's older ones (issue 24 §4).
+   */
+  mirror(keyId: string, dim: DimensionRef, now: number, prev: number, curr: number): void;
 }
 
 /** One stored counter bucket (a row of `quota_consumption`), with its absolute value. */

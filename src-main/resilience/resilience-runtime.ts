@@ -17,6 +17,10 @@ import {
   type StoredResiliencePatch,
 } from './resilience-settings';
 import { loadResilienceState } from './resilience-state';
+import { HEALTHY, type ConnectionHealth } from './cooldown/connection-health';
+import { mergeHealth } from './cooldown/merge-health';
+import { mergeBreaker } from './breaker/merge-breaker';
+import type { BreakerState } from './breaker/breaker-state';
 
 /** The resilience engine as the core holds it: the proxy's port, the operator's control, the settings. */
 export interface ResilienceRuntime {
@@ -25,6 +29,10 @@ export interface ResilienceRuntime {
   settings: { get(): ResilienceSettings; update(patch: Record<string, unknown>): ResolveResult };
   /** EGRESS: the egress-IP probe and lock (read by tests and shutdown through `idle()`). */
   egress: EgressHooks;
+  /** A connection's health another instance learnt (issue 24 §4), merged into ours; false when nothing changed. */
+  absorbHealth(connectionId: string, remote: ConnectionHealth): boolean;
+  /** A provider breaker another instance opened, merged into ours; false when nothing changed. */
+  absorbBreaker(providerId: string, remote: BreakerState): boolean;
 }
 
 /** Coalesces bursts of changes into one `cooldowns.changed` event per tick, so a storm of failures is one UI update. */
@@ -75,6 +83,24 @@ export function createResilienceRuntime(
     port: createResilienceService(state, repos, onChange, egress),
     egress,
     control,
+    absorbHealth(connectionId, remote) {
+      const local = state.health.get(connectionId) ?? HEALTHY;
+      const merged = mergeHealth(local, remote);
+      if (merged === local) return false;
+      state.health.set(connectionId, merged);
+      repos.health.save(connectionId, merged, now());
+      onChange();
+      return true;
+    },
+    absorbBreaker(providerId, remote) {
+      const local = state.breakers.get(providerId);
+      const merged = mergeBreaker(local, remote);
+      if (merged === local || merged === undefined) return false;
+      state.breakers.set(providerId, merged);
+      repos.breakers.save(providerId, merged, now());
+      onChange();
+      return true;
+    },
     settings: {
       get: () => state.settings,
       update(patch) {

@@ -9,7 +9,7 @@ import { createUndiciFetchJson } from './undici-fetch-json';
 import type { ResilienceControl } from '../../resilience/resilience-control';
 import type { Catalog } from '../../kernel/catalog';
 import { createClaudeRuntime, type ClaudeRuntime } from './claude-runtime';
-import { createOAuthTokens } from './oauth-tokens';
+import { createOAuthTokens, type RefreshOwnership } from './oauth-tokens';
 
 /** What the Claude runtime reads and writes of stored connections (db/connections-repo.ts implements it). */
 export interface ClaudeConnectionStore {
@@ -29,6 +29,8 @@ export interface ClaudeAssemblyDeps {
   /** The environment's proxy variables (HTTPS_PROXY / NO_PROXY) as the entry read them. */
   proxy: EnvProxySettings | null;
   now(): number;
+  /** One refresh-token owner per connection across a team of instances (issue 24 §4). */
+  ownership?: RefreshOwnership;
 }
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
@@ -56,6 +58,7 @@ export function assembleClaude(deps: ClaudeAssemblyDeps): ClaudeRuntime {
       return Array.isArray(scopes) ? scopes.filter((s): s is string => typeof s === 'string') : [];
     },
     now: deps.now,
+    ...(deps.ownership ? { ownership: deps.ownership } : {}),
   });
   let pending = false;
   const runtime = createClaudeRuntime({

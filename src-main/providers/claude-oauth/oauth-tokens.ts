@@ -24,7 +24,18 @@ export interface OAuthTokenDeps {
   clientId(): string;
   scopes(connectionId: string): readonly string[];
   now(): number;
+  /** Team-wide ownership of refresh-token rotation (issue 24 §4); absent: this instance decides alone. */
+  ownership?: RefreshOwnership;
 }
+
+/** Who may rotate a connection's refresh token when several instances share it (team/refresh-lock.ts). */
+export interface RefreshOwnership {
+  /** The lease, or null while another instance rotates this connection's token; rejects when the team is unreachable. */
+  acquire(connectionId: string): Promise<{ release(): Promise<void> } | null>;
+}
+
+/** Another instance holds the refresh: this one does not rotate the same token. */
+const NOT_OWNER = 'another Leeway instance of the team is refreshing this token; try again shortly';
 
 /**
  * Keeps Claude subscription tokens alive: refreshes before expiry with one request in flight per
@@ -58,10 +69,31 @@ export function createOAuthTokens(deps: OAuthTokenDeps) {
         ? { ok: true, secret: stored, refreshed: false }
         : { ok: false, reason: 'failed', message: recent.message };
     }
+    // Redis down: each instance keeps working on its own (the lock cannot be asked), as before teams.
+    const lease = deps.ownership ? await deps.ownership.acquire(connectionId).catch(() => undefined) : undefined;
+    if (lease === null) {
+      const stillValid = stored.expiresAt === undefined || stored.expiresAt > now;
+      return stillValid && usedToken === null
+        ? { ok: true, secret: stored, refreshed: false }
+        : { ok: false, reason: 'failed', message: NOT_OWNER };
+    }
+    try {
+      return await rotate(connectionId, stored, stored.refreshToken, usedToken);
+    } finally {
+      await lease?.release().catch(() => undefined);
+    }
+  }
+
+  async function rotate(
+    connectionId: string,
+    stored: OAuthSecret,
+    refreshToken: string,
+    usedToken: string | null,
+  ): Promise<FreshToken> {
     const result = await refreshClaudeToken(deps.fetchJson, {
       tokenUrl: deps.tokenUrl(connectionId),
       clientId: deps.clientId(),
-      refreshToken: stored.refreshToken,
+      refreshToken,
       scopes: deps.scopes(connectionId),
       now: deps.now(),
     });

@@ -169,6 +169,26 @@ export function createLocalQuotaStore(rows: QuotaBucketRows, opts: LocalQuotaSto
     return out;
   };
 
+  /** Sets one pair to values another store holds (Redis), as if consumed here; written behind like a consume. */
+  const mirror = (keyId: string, dim: DimensionRef, now: number, prev: number, curr: number): void => {
+    ensureOpen();
+    const index = bucketIndexOf(now, dim.windowMs);
+    const pair = pairOf(keyId, dim, now);
+    if (index < pair.index || (index === pair.index && pair.prev === prev && pair.curr === curr)) return;
+    consumeNow(keyId, dim, 0, now);
+    const at = Math.floor(now);
+    pair.prev = prev;
+    pair.curr = curr;
+    pair.currAt = Math.max(pair.currAt, at);
+    pair.currRow = { keyId, dimKey: dim.key, index, consumed: curr, updatedAt: pair.currAt };
+    pending.add(pair.currRow);
+    if (pair.prevRow !== null && pair.prevRow.index === index - 1) pair.prevRow.consumed = prev;
+    else if (prev > 0) {
+      pair.prevRow = { keyId, dimKey: dim.key, index: index - 1, consumed: prev, updatedAt: pair.prevAt || at };
+      pending.add(pair.prevRow);
+    }
+  };
+
   const syncOps: QuotaStoreNow = {
     readManyInto,
     consume(keyId, dim, amount, now) {
@@ -219,6 +239,7 @@ export function createLocalQuotaStore(rows: QuotaBucketRows, opts: LocalQuotaSto
         else rows.deleteKey(keyId);
       });
     },
+    mirror,
     flush: () => {
       ensureOpen();
       return flush();

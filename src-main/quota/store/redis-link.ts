@@ -1,6 +1,5 @@
 import type { Redis, RedisOptions } from 'ioredis';
-import type { QuotaStore } from '../quota-ports';
-import { createRedisQuotaStore } from './redis-store';
+import { createRedisQuotaStore, type RedisQuotaStore } from './redis-store';
 
 /** The ioredis constructor, loaded at run time (the package is optional, QDRV-5). */
 export type RedisCtor = new (url: string, options: RedisOptions) => Redis;
@@ -12,7 +11,7 @@ export type RedisCtor = new (url: string, options: RedisOptions) => Redis;
  * command that timed out on a connection that stayed open).
  */
 export interface RedisLink {
-  readonly store: QuotaStore;
+  readonly store: RedisQuotaStore;
   isUp(): boolean;
   /** Marks the link down after a failed command; the probe brings it back. */
   markDown(reason: string): void;

@@ -15,6 +15,36 @@ export interface RedisQuotaStoreOptions {
   quitOnClose?: boolean;
 }
 
+/** One outage delta going back to Redis (see outage-journal.ts). */
+export interface ReplayEntry {
+  /** Unique per replay attempt: Redis applies an id once even when the reply was lost and it is sent again. */
+  id: string;
+  keyId: string;
+  dim: DimensionRef;
+  index: number;
+  delta: number;
+  /** This instance's own total of that bucket: Redis ends at least there (a Redis that lost its data). */
+  floor: number;
+}
+
+/** The shared store plus what the switching store needs to keep SQLite in step with it. */
+export interface RedisQuotaStore extends QuotaStore {
+  /**
+   * `consume`, resolving to both raw buckets (the caller mirrors them into SQLite). With `opId` the
+   * script also leaves that id's replay marker (for `OP_MARKER_SECONDS`): a consume that timed out but
+   * ran after all makes its journaled replay a no-op instead of a double count.
+   */
+  consumeRaw(
+    keyId: string,
+    dim: DimensionRef,
+    amount: number,
+    now: number,
+    opId?: string,
+  ): Promise<{ prev: number; curr: number }>;
+  /** Adds an outage delta once per id and raises the bucket to `floor` if it is below. */
+  replay(entry: ReplayEntry): Promise<void>;
+}
+
 /** The commands the store sends; an ioredis `Redis` instance is one. */
 export type RedisQuotaClient = Pick<Redis, 'eval' | 'mget' | 'scan' | 'del' | 'quit'>;
 
@@ -27,18 +57,56 @@ const CONSUME_SCRIPT = `
 local curr = redis.call('INCRBYFLOAT', KEYS[1], ARGV[1])
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 redis.call('EXPIRE', KEYS[2], ARGV[2])
+if KEYS[3] then redis.call('SET', KEYS[3], '1', 'EX', ARGV[3]) end
 local prev = redis.call('GET', KEYS[2])
 if not prev then prev = '0' end
 return {curr, prev}
 `;
 
-const SCAN_COUNT = 500;
+/**
+ * Issue 24 §4: an outage delta, applied once (the marker key is set NX first, so a retry after a lost
+ * reply adds nothing), then the bucket is raised to the sender's own total — a Redis restarted empty
+ * gets back at least what this instance saw, a Redis that kept its data gets exactly the delta more.
+ */
+const REPLAY_SCRIPT = `
+if redis.call('SET', KEYS[2], '1', 'NX', 'EX', ARGV[3]) then
+  local v = tonumber(redis.call('INCRBYFLOAT', KEYS[1], ARGV[1]))
+  if v < tonumber(ARGV[2]) then redis.call('SET', KEYS[1], ARGV[2]) end
+  redis.call('EXPIRE', KEYS[1], ARGV[3])
+end
+return 1
+`;
 
-export function createRedisQuotaStore(client: RedisQuotaClient, opts: RedisQuotaStoreOptions = {}): QuotaStore {
+const SCAN_COUNT = 500;
+/** How long a consume's replay marker lives: far longer than a command can wait in Redis's queue. */
+export const OP_MARKER_SECONDS = 600;
+
+export function createRedisQuotaStore(client: RedisQuotaClient, opts: RedisQuotaStoreOptions = {}): RedisQuotaStore {
   const prefix = opts.prefix ?? 'leeway:';
   const keyOf = (keyId: string, dim: DimensionRef, index: number): string =>
     `${prefix}quota:${keyId}:${dim.key}:${index}`;
   const ttlSeconds = (dim: DimensionRef): number => Math.ceil((2 * dim.windowMs) / 1000);
+  const replayKey = (id: string): string => `${prefix}quota-replay:${id}`;
+  const consumeRaw = async (
+    keyId: string,
+    dim: DimensionRef,
+    amount: number,
+    now: number,
+    opId?: string,
+  ): Promise<{ prev: number; curr: number }> => {
+    const index = bucketIndexOf(now, dim.windowMs);
+    const keys = [keyOf(keyId, dim, index), keyOf(keyId, dim, index - 1)];
+    if (opId !== undefined) keys.push(replayKey(opId));
+    const reply = await client.eval(
+      CONSUME_SCRIPT,
+      keys.length,
+      ...keys,
+      String(amount),
+      String(ttlSeconds(dim)),
+      String(OP_MARKER_SECONDS),
+    );
+    return parseConsumeReply(reply);
+  };
 
   return {
     driver: 'redis',
@@ -48,17 +116,20 @@ export function createRedisQuotaStore(client: RedisQuotaClient, opts: RedisQuota
       return slidingValue(toNumber(prev), toNumber(curr), now, dim.windowMs);
     },
     async consume(keyId, dim, amount, now) {
-      const index = bucketIndexOf(now, dim.windowMs);
-      const reply = await client.eval(
-        CONSUME_SCRIPT,
-        2,
-        keyOf(keyId, dim, index),
-        keyOf(keyId, dim, index - 1),
-        String(amount),
-        String(ttlSeconds(dim)),
-      );
-      const { curr, prev } = parseConsumeReply(reply);
+      const { curr, prev } = await consumeRaw(keyId, dim, amount, now);
       return slidingValue(prev, curr, now, dim.windowMs);
+    },
+    consumeRaw,
+    async replay(entry) {
+      await client.eval(
+        REPLAY_SCRIPT,
+        2,
+        keyOf(entry.keyId, entry.dim, entry.index),
+        replayKey(entry.id),
+        String(entry.delta),
+        String(entry.floor),
+        String(ttlSeconds(entry.dim)),
+      );
     },
     async readMany(keyIds, dims, now) {
       const size = keyIds.length * dims.length;

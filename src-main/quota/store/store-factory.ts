@@ -1,6 +1,8 @@
 import type { RedisOptions } from 'ioredis';
 import type { QuotaStoreDriver } from '../../../src-shared/domain/quota';
-import type { LocalQuotaStore, QuotaStore } from '../quota-ports';
+import { slidingValue } from '../engine/sliding-window';
+import type { BucketPairs, DimensionRef, LocalQuotaStore, QuotaStore } from '../quota-ports';
+import { createOutageJournal } from './outage-journal';
 import { openRedisLink, type RedisCtor, type RedisLink } from './redis-link';
 import { maskRedisUrl, scrubSecret } from './redis-url';
 
@@ -11,12 +13,12 @@ import { maskRedisUrl, scrubSecret } from './redis-url';
  * warn, and back to Redis once it answers again. A command that fails on Redis is retried on SQLite,
  * so the caller never sees the outage.
  *
- * Consistency across a switch, plainly: the two stores do not merge. Counts made on SQLite during
- * an outage stay in SQLite; when Redis is back, enforcement resumes from Redis's own values, which
- * miss the outage's consumption (an under-count of at most what was served meanwhile, the drift
- * QPIPE-N1 accepts). Likewise SQLite knows nothing of what was counted on Redis, so a second outage
- * starts from SQLite's older values. Other instances on the same Redis never see this instance's
- * SQLite counts.
+ * Consistency across a switch (issue 24 §4): while Redis answers, SQLite mirrors the buckets Redis
+ * returns (write-through), so an outage starts from the team's counts, not from this machine's older
+ * ones. Consumes made on SQLite while Redis is configured but unusable go to an outage journal; when
+ * Redis answers again the journal is replayed (each delta once, see outage-journal.ts) before
+ * requests use Redis again, so the outage's counts are neither lost nor doubled. What another
+ * instance consumed during the same outage is seen only after both replayed (each enforces on what it knows).
  */
 export interface QuotaStoreConfig {
   driver: QuotaStoreDriver;
@@ -54,6 +56,8 @@ export interface QuotaStoreFactoryDeps {
   /** Overrides of the fast-fail ioredis options (tests: a shorter retry). */
   redisOptions?: RedisOptions;
   probeMaxMs?: number;
+  /** The clock the outage journal ages its deltas by; default Date.now. */
+  now?: () => number;
 }
 
 /** Dynamic import, so Leeway runs without the optional package (QDRV-5). */
@@ -75,6 +79,9 @@ export function createQuotaStoreFactory(deps: QuotaStoreFactoryDeps): SwitchingQ
   let fallbackReason: string | null = null;
   let closed = false;
   let settled: Promise<void> = Promise.resolve();
+  const journal = createOutageJournal();
+  let draining = false;
+  const now = deps.now ?? Date.now;
 
   const warn = (message: string): void => deps.log(scrubSecret(`[quota:factory] ${message}`, current.redisUrl));
   const where = (): string => (current.redisUrl ? maskRedisUrl(current.redisUrl) : 'redis');
@@ -108,6 +115,7 @@ export function createQuotaStoreFactory(deps: QuotaStoreFactoryDeps): SwitchingQ
             fallbackReason = null;
             deps.log(`[quota:factory] ${initial ? 'using redis at' : 'redis back at'} ${where()}; counters in redis`);
             first();
+            void drain();
           },
           onDown(reason, initial) {
             fallBack(`${reason} at ${where()}`, initial ? 'retrying in the background' : 'reconnecting');
@@ -131,32 +139,111 @@ export function createQuotaStoreFactory(deps: QuotaStoreFactoryDeps): SwitchingQ
     return settled;
   };
 
-  /** Runs on Redis when it is up; on a failure (or when it is down) runs the same call on SQLite. */
-  const route = async <T>(op: (store: QuotaStore) => Promise<T>): Promise<T> => {
+  /** Redis is used once it is up and the outage journal went back to it. */
+  const usable = (): RedisLink | null => {
     const l = link;
-    if (l?.isUp()) {
+    return l?.isUp() && journal.size() === 0 ? l : null;
+  };
+
+  const drain = async (): Promise<void> => {
+    if (draining) return;
+    draining = true;
+    try {
+      while (journal.size() > 0 && link?.isUp()) {
+        const l = link;
+        const deltas = journal.size();
+        if (await journal.drain(l.store, sqlite, now())) {
+          deps.log(`[quota:factory] ${deltas} outage counters merged into redis`);
+        } else l.markDown('redis failed while merging the outage counters');
+      }
+    } finally {
+      draining = false;
+    }
+  };
+
+  const onRedisError = (l: RedisLink, error: unknown): void =>
+    l.markDown(`redis command failed (${error instanceof Error ? error.message : String(error)})`);
+
+  /** Runs on Redis when it is usable; on a failure (or when it is not) runs the same call on SQLite. */
+  const route = async <T>(op: (store: QuotaStore) => Promise<T>): Promise<T> => {
+    const l = usable();
+    if (l) {
       try {
         return await op(l.store);
       } catch (error) {
-        l.markDown(`redis command failed (${error instanceof Error ? error.message : String(error)})`);
+        onRedisError(l, error);
       }
     }
     return op(sqlite);
   };
 
+  const consume = async (keyId: string, dim: DimensionRef, amount: number, at: number): Promise<number> => {
+    const l = usable();
+    if (l) {
+      const opId = journal.nextId();
+      try {
+        const { prev, curr } = await l.store.consumeRaw(keyId, dim, amount, at, opId);
+        sqlite.mirror(keyId, dim, at, prev, curr);
+        return slidingValue(prev, curr, at, dim.windowMs);
+      } catch (error) {
+        onRedisError(l, error);
+        // It may still run (a timeout on a live connection): its marker then turns the replay into a no-op.
+        journal.record(keyId, dim, amount, at, opId);
+        return sqlite.consume(keyId, dim, amount, at);
+      }
+    }
+    if (link) journal.record(keyId, dim, amount, at);
+    return sqlite.consume(keyId, dim, amount, at);
+  };
+
+  const readMany = async (
+    keyIds: readonly string[],
+    dims: readonly DimensionRef[],
+    at: number,
+  ): Promise<BucketPairs> => {
+    const l = usable();
+    if (l) {
+      try {
+        const pairs = await l.store.readMany(keyIds, dims, at);
+        mirrorAll(keyIds, dims, at, pairs);
+        return pairs;
+      } catch (error) {
+        onRedisError(l, error);
+      }
+    }
+    return sqlite.readMany(keyIds, dims, at);
+  };
+
+  /** Keeps SQLite's copy of every bucket Redis just answered, so an outage starts from them. */
+  const mirrorAll = (
+    keyIds: readonly string[],
+    dims: readonly DimensionRef[],
+    at: number,
+    pairs: BucketPairs,
+  ): void => {
+    keyIds.forEach((keyId, k) =>
+      dims.forEach((dim, d) => {
+        const i = k * dims.length + d;
+        sqlite.mirror(keyId, dim, at, pairs.prev[i] ?? 0, pairs.curr[i] ?? 0);
+      }),
+    );
+  };
+
   void reconfigure();
   return {
     get driver() {
-      return link?.isUp() ? 'redis' : 'sqlite';
+      return usable() ? 'redis' : 'sqlite';
     },
-    // Redis down or not configured: every call goes to SQLite anyway, so its synchronous form may too.
-    sync: () => (link?.isUp() ? null : sqlite.sync()),
-    peek: (keyId, dim, now) => route((s) => s.peek(keyId, dim, now)),
-    consume: (keyId, dim, amount, now) => route((s) => s.consume(keyId, dim, amount, now)),
-    readMany: (keyIds, dims, now) => route((s) => s.readMany(keyIds, dims, now)),
+    // Redis not configured: every call goes to SQLite, so its synchronous form may too. With Redis
+    // configured the async path is kept even while it is down, so outage consumes reach the journal.
+    sync: () => (link ? null : sqlite.sync()),
+    peek: (keyId, dim, at) => route((s) => s.peek(keyId, dim, at)),
+    consume,
+    readMany,
     // SQLite's table always gets its retention GC, whichever store is active (Redis expires by itself).
     gc: (retentionMs, now) => sqlite.gc(retentionMs, now),
     async clear(keyId) {
+      journal.clear(keyId);
       await sqlite.clear(keyId);
       const l = link;
       if (l?.isUp())
@@ -164,7 +251,7 @@ export function createQuotaStoreFactory(deps: QuotaStoreFactoryDeps): SwitchingQ
     },
     status: () => ({
       configured: current.driver,
-      active: link?.isUp() ? 'redis' : 'sqlite',
+      active: usable() ? 'redis' : 'sqlite',
       redisUrl: current.redisUrl ? maskRedisUrl(current.redisUrl) : null,
       fallbackReason,
     }),

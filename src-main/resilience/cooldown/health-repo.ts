@@ -27,7 +27,8 @@ export interface ConnectionHealthRepo {
   save(connectionId: string, health: ConnectionHealth, now: number): void;
 }
 
-function fromRow(row: StoredHealthRow): ConnectionHealth {
+/** A stored row as the engine's state (exported for the team bus, which ships rows between instances). */
+export function fromRow(row: StoredHealthRow): ConnectionHealth {
   let extra: unknown = {};
   try {
     extra = JSON.parse(row.extraJson);

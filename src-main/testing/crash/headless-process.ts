@@ -27,6 +27,8 @@ export async function spawnHeadless(opts: {
   adminToken: string;
   /** More environment for the child (e.g. LEEWAY_SHUTDOWN_GRACE). */
   env?: Record<string, string>;
+  /** How long the start may take; default 15 s (two processes on a loaded machine need more). */
+  startTimeoutMs?: number;
 }): Promise<HeadlessProcess> {
   const child = spawn(
     process.execPath,
@@ -53,7 +55,10 @@ export async function spawnHeadless(opts: {
   child.stderr.on('data', collect);
   const exited = new Promise<Exit>((done) => child.once('exit', (code, signal) => done({ code, signal })));
   const url = await new Promise<string>((done, fail) => {
-    const timer = setTimeout(() => fail(new Error(`headless did not start in time:\n${out}`)), 15_000);
+    const timer = setTimeout(
+      () => fail(new Error(`headless did not start in time:\n${out}`)),
+      opts.startTimeoutMs ?? 15_000,
+    );
     const check = () => {
       const match = /Proxy: +(http:\/\/127\.0\.0\.1:\d+)/.exec(out);
       if (!match?.[1] || !out.includes('Dashboard:')) return;

@@ -1,0 +1,26 @@
+import type { Storage } from '../db/storage';
+import type { Catalog } from '../kernel/catalog';
+import { resolveQuotaConfig } from '../quota/engine/quota-config';
+import { createTeamShare, type TeamShare } from '../team/team-share';
+
+/**
+ * The team share over the quota store's Redis setting (one Redis URL for the team, issue 24 §4):
+ * on when the quota store's driver is `redis` with a URL, read once at start.
+ */
+export function createTeamShareFor(
+  s: Storage,
+  catalog: () => Catalog,
+  env: Readonly<Record<string, string | undefined>>,
+  log: (line: string) => void,
+): TeamShare {
+  return createTeamShare({
+    redis() {
+      const cfg = resolveQuotaConfig(s.settings.get().quotaStore, env);
+      if (cfg.driver !== 'redis' || !cfg.redisUrl) return null;
+      return { url: cfg.redisUrl, prefix: cfg.redisKeyPrefix ?? 'leeway:' };
+    },
+    idOf: (name) => catalog().byName.get(name)?.view.id ?? null,
+    nameOf: (id) => catalog().connections.find((c) => c.view.id === id)?.view.name ?? null,
+    log,
+  });
+}

@@ -1,0 +1,160 @@
+import { randomUUID } from 'node:crypto';
+import { fromRow } from '../resilience/cooldown/health-repo';
+import type { BreakerRowStore, HealthRowStore, StoredHealthRow } from '../resilience/resilience-stores';
+import type { ResilienceRuntime } from '../resilience/resilience-runtime';
+import { restoreBreakerState } from '../resilience/breaker/breaker-state';
+import { loadIoredis } from '../quota/store/store-factory';
+import { maskRedisUrl } from '../quota/store/redis-url';
+import type { RedisCtor } from '../quota/store/redis-link';
+import type { RefreshOwnership } from '../providers/claude-oauth/oauth-tokens';
+import { createRefreshLock } from './refresh-lock';
+import { openTeamBus, type TeamBus, type TeamFact } from './team-bus';
+
+/**
+ * What a Leeway instance shares with its team over the quota store's Redis (issue 24 §4): today
+ * each connection's cooldown and terminal state (write-through: SQLite first, then Redis). Facts
+ * travel by connection name; each instance maps them to its own connection ids.
+ */
+export interface TeamShareDeps {
+  /** The quota store's Redis (one URL for the team); null: no team, everything stays local. */
+  redis(): { url: string; prefix: string } | null;
+  idOf(name: string): string | null;
+  nameOf(connectionId: string): string | null;
+  log(line: string): void;
+  loadRedis?: () => Promise<RedisCtor | null>;
+}
+
+export interface TeamShare {
+  /** The health rows, written through to the team. */
+  wrapHealth(rows: HealthRowStore): HealthRowStore;
+  /** The provider breaker rows, written through to the team. */
+  wrapBreakers(rows: BreakerRowStore): BreakerRowStore;
+  /** Connects (when a Redis is configured); absorbed facts go to the engine. */
+  start(engine: Absorbers): Promise<void>;
+  /** Whether facts reach Redis right now. */
+  isUp(): boolean;
+  /** One refresh-token owner per Claude connection across the team; rejects while Redis is unreachable. */
+  refreshOwnership: RefreshOwnership;
+  close(): Promise<void>;
+}
+
+const HEALTH = 'health';
+const BREAKER = 'breaker';
+
+type Absorbers = Pick<ResilienceRuntime, 'absorbHealth' | 'absorbBreaker'>;
+
+export function createTeamShare(deps: TeamShareDeps): TeamShare {
+  const instanceId = randomUUID();
+  // The last JSON written per kind and name: what is sent back after an outage.
+  const latest = new Map<string, { json: string; at: number }>();
+  let bus: TeamBus | null = null;
+  let absorbing = false;
+  const prefix = (): string => deps.redis()?.prefix ?? 'leeway:';
+
+  /** Runs an absorb with publishing off: a fact just taken from the team is not sent back (no echo). */
+  const quietly = (run: () => void): void => {
+    absorbing = true;
+    try {
+      run();
+    } finally {
+      absorbing = false;
+    }
+  };
+
+  const absorbWith =
+    (engine: Absorbers) =>
+    (fact: TeamFact): void => {
+      if (fact.kind === BREAKER) {
+        const parsed = parseJson(fact.json);
+        if (parsed !== undefined) quietly(() => engine.absorbBreaker(fact.name, restoreBreakerState(parsed)));
+        return;
+      }
+      const id = deps.idOf(fact.name);
+      const row = parseRow(fact.json);
+      if (id === null || row === null) return;
+      quietly(() => engine.absorbHealth(id, fromRow({ ...row, connectionId: id })));
+    };
+
+  const share = (kind: string, name: string, json: string, at: number): void => {
+    latest.set(`${kind}\u0000${name}`, { json, at });
+    if (!absorbing) bus?.publish(kind, name, json, at);
+  };
+
+  return {
+    wrapHealth: (rows) => ({
+      loadAll: () => rows.loadAll(),
+      save(row, now) {
+        rows.save(row, now);
+        const name = deps.nameOf(row.connectionId);
+        if (name !== null) share(HEALTH, name, JSON.stringify(row), now);
+      },
+    }),
+    // Breakers are keyed by provider id (`kind@origin`), the same on every instance.
+    wrapBreakers: (rows) => ({
+      loadAll: () => rows.loadAll(),
+      save(provider, json, now) {
+        rows.save(provider, json, now);
+        share(BREAKER, provider, json, now);
+      },
+      remove: (provider) => rows.remove(provider),
+    }),
+    async start(engine) {
+      const target = deps.redis();
+      if (target === null) return;
+      const Ctor = await (deps.loadRedis ?? loadIoredis)();
+      if (!Ctor) return deps.log('[team] sharing needs the ioredis package, which is not installed');
+      bus = openTeamBus({
+        Ctor,
+        url: target.url,
+        prefix: target.prefix,
+        instanceId,
+        kinds: [HEALTH, BREAKER],
+        absorb: absorbWith(engine),
+        current: (kind, name) => latest.get(`${kind}\u0000${name}`) ?? null,
+        log: (line) => deps.log(line.split(target.url).join(maskRedisUrl(target.url))),
+      });
+    },
+    isUp: () => bus?.isUp() ?? false,
+    refreshOwnership: {
+      acquire(connectionId) {
+        const client = bus?.client() ?? null;
+        const name = deps.nameOf(connectionId);
+        if (client === null || name === null) return Promise.reject(new Error('no team redis'));
+        return createRefreshLock(client, prefix()).acquire(name);
+      },
+    },
+    async close() {
+      await bus?.close();
+      bus = null;
+    },
+  };
+}
+
+function parseJson(json: string): unknown {
+  try {
+    return JSON.parse(json) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function parseRow(json: string): StoredHealthRow | null {
+  try {
+    const v: unknown = JSON.parse(json);
+    if (typeof v !== 'object' || v === null) return null;
+    const r = v as Partial<StoredHealthRow>;
+    if (typeof r.testStatus !== 'string' || typeof r.extraJson !== 'string') return null;
+    return {
+      connectionId: '',
+      rateLimitedUntil: typeof r.rateLimitedUntil === 'number' ? r.rateLimitedUntil : null,
+      testStatus: r.testStatus,
+      lastError: typeof r.lastError === 'string' ? r.lastError : null,
+      lastErrorType: typeof r.lastErrorType === 'string' ? r.lastErrorType : null,
+      errorCode: typeof r.errorCode === 'string' ? r.errorCode : null,
+      backoffLevel: typeof r.backoffLevel === 'number' ? r.backoffLevel : 0,
+      extraJson: r.extraJson,
+    };
+  } catch {
+    return null;
+  }
+}

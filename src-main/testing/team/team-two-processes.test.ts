@@ -1,0 +1,154 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Redis } from 'ioredis';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnHeadless, type HeadlessProcess } from '../crash/headless-process';
+import { startFakeUpstream, type FakeUpstream } from '../fake-upstream';
+import { redisUnavailableReason, startRedisServer, type RedisServer } from '../redis-server';
+import { anthropicConnection, TEST_ADMIN_TOKEN, TEST_LOCAL_KEY } from '../start-leeway';
+
+/** Issue 24 §4: two real Leeway processes, each with its own data dir, on one real redis-server. */
+const skip = redisUnavailableReason();
+const dirs: string[] = [];
+let redis: RedisServer;
+let admin: Redis;
+let first: FakeUpstream;
+let second: FakeUpstream;
+let one: HeadlessProcess;
+let two: HeadlessProcess;
+
+async function ask(url: string): Promise<{ status: number; connection: string | null }> {
+  const res = await fetch(`${url}/v1/messages`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-api-key': TEST_LOCAL_KEY, 'anthropic-version': '2023-06-01' },
+    body: JSON.stringify({ model: 'main', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
+  });
+  await res.text();
+  return { status: res.status, connection: res.headers.get('x-leeway-connection') };
+}
+
+async function rpc(url: string, method: string, input: unknown): Promise<unknown> {
+  const res = await fetch(`${url}/api/rpc/${method}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
+    body: JSON.stringify(input),
+  });
+  const body = (await res.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
+  if (!body.ok) throw new Error(`${method}: ${body.error?.message ?? res.status}`);
+  return body.value;
+}
+
+/** The `test` key's consumption of pool `team` as an instance reports it. */
+async function consumed(url: string): Promise<number> {
+  const usage = (await rpc(url, 'quota.poolUsage', { id: 'team' })) as {
+    dimensions: Array<{ keys: Array<{ key: string; consumed: number }> }>;
+  };
+  return usage.dimensions[0]?.keys.find((k) => k.key === 'test')?.consumed ?? 0;
+}
+
+async function instance(): Promise<HeadlessProcess> {
+  const dir = mkdtempSync(join(tmpdir(), 'leeway-team-'));
+  dirs.push(dir);
+  const configFile = join(dir, 'config.json');
+  writeFileSync(
+    configFile,
+    JSON.stringify({
+      keys: [{ name: 'test', key: TEST_LOCAL_KEY }],
+      connections: [
+        anthropicConnection('first', first.url, { priority: 1 }),
+        anthropicConnection('second', second.url, { priority: 2 }),
+      ],
+      combos: [
+        {
+          name: 'main',
+          targets: [
+            { connection: 'first', model: 'claude-sonnet-4-5' },
+            { connection: 'second', model: 'claude-sonnet-4-5' },
+          ],
+        },
+      ],
+    }),
+  );
+  const p = await spawnHeadless({
+    dataDir: join(dir, 'data'),
+    configFile,
+    adminToken: TEST_ADMIN_TOKEN,
+    env: { QUOTA_STORE_DRIVER: 'redis', QUOTA_STORE_REDIS_URL: redis.url },
+    startTimeoutMs: 60_000,
+  });
+  await rpc(p.url, 'quota.upsertPool', {
+    name: 'team',
+    connection: 'second',
+    dimensions: [{ unit: 'requests', window: 'hourly', limit: 100_000 }],
+    allocations: [{ key: 'test', weight: 100, policy: 'burst' }],
+  });
+  return p;
+}
+
+const poll = async (check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> => {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 50));
+  }
+};
+
+describe.skipIf(skip !== null)(
+  `a team of two Leeway processes on one Redis${skip ? ` (skipped: ${skip})` : ''}`,
+  () => {
+    beforeAll(async () => {
+      redis = await startRedisServer();
+      admin = new Redis(redis.url, { maxRetriesPerRequest: 0 });
+      admin.on('error', () => undefined);
+      first = await startFakeUpstream({ format: 'anthropic', name: 'first' });
+      second = await startFakeUpstream({ format: 'anthropic', name: 'second' });
+      one = await instance();
+      two = await instance();
+      // Both have connected to Redis (the team bus logs once its first resync is done).
+      await poll(async () => [one, two].every((p) => p.output().includes('[team] facts shared')), 'the team bus');
+    }, 150_000);
+    afterAll(async () => {
+      await Promise.all([one, two].filter(Boolean).map((p) => p.stop('SIGTERM')));
+      admin.disconnect();
+      await Promise.all([first.close(), second.close(), redis.dispose()]);
+      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+    });
+
+    it('ISSUE-24 §4: a 429 learnt by one instance makes the other skip that connection within one second', async () => {
+      first.enqueue({ kind: 'status', status: 429, headers: { 'retry-after': '120' } });
+      expect(await ask(one.url)).toEqual({ status: 200, connection: 'second' });
+      expect(first.requests).toHaveLength(1);
+      await new Promise((r) => setTimeout(r, 1_000));
+      // The other instance never saw the 429 itself, yet it does not call `first` any more.
+      expect(await ask(two.url)).toEqual({ status: 200, connection: 'second' });
+      expect(first.requests).toHaveLength(1);
+    }, 30_000);
+
+    it('ISSUE-24 §4, QDRV-6: Redis killed mid-traffic and brought back: every request served, no count lost or doubled', async () => {
+      const before = await consumed(one.url);
+      const statuses: number[] = [];
+      const traffic = async (n: number): Promise<void> => {
+        for (let i = 0; i < n; i++) {
+          const [a, b] = await Promise.all([ask(one.url), ask(two.url)]);
+          statuses.push(a.status, b.status);
+        }
+      };
+      await traffic(10);
+      // What Redis holds survives the kill (a snapshot), as with a persistent team Redis.
+      await admin.save();
+      await redis.stop();
+      await traffic(10);
+      await redis.restart();
+      await traffic(5);
+      expect(statuses).toEqual(Array(50).fill(200));
+      for (const p of [one, two]) {
+        await poll(async () => (await consumed(p.url)) === before + 50, 'both instances to count 50 more');
+      }
+      // And it stays there: nothing replayed twice.
+      await new Promise((r) => setTimeout(r, 1_500));
+      expect(await consumed(one.url)).toBe(before + 50);
+      expect(await consumed(two.url)).toBe(before + 50);
+    }, 60_000);
+  },
+);
