@@ -31,7 +31,10 @@ export const ENV_GROUPS = [
       ['LEEWAY_LOG_LEVEL', 'Log level (--log-level)'],
       ['LEEWAY_SHUTDOWN_GRACE', 'Seconds requests in flight may finish on Ctrl-C / SIGTERM (--shutdown-grace)'],
       ['LEEWAY_ADMIN_TOKEN', 'Admin API token, at least 16 characters (default: <data-dir>/admin-token)'],
-      ['XDG_CONFIG_HOME', 'Linux: the default data directory is $XDG_CONFIG_HOME/Leeway'],
+      [
+        'XDG_CONFIG_HOME',
+        'Linux: the default data directory is $XDG_CONFIG_HOME/Leeway; also where opencode.json is set up',
+      ],
       ['APPDATA', 'Windows: the default data directory is %APPDATA%\\Leeway'],
     ],
   ],
@@ -51,6 +54,7 @@ export const ENV_GROUPS = [
       ['NO_PROXY', 'Hosts reached directly (also no_proxy); loopback upstreams are never proxied'],
       ['LEEWAY_MODEL_DISCOVERY', '0 turns off asking upstreams for their model lists (on start, hourly)'],
       ['CLAUDE_CONFIG_DIR', 'Where "Import from Claude Code" reads the login (default ~/.claude)'],
+      ['CODEX_HOME', "Where codex's config.toml is set up (default ~/.codex)"],
     ],
   ],
   [

@@ -126,7 +126,7 @@ describe('Activity that explains, in Chromium (issue 13 §3)', () => {
     await rows.nth(1).click();
     const dialog = p.getByRole('dialog');
     await dialog.waitFor();
-    const attempts = dialog.locator('ol.attempts > li');
+    const attempts = dialog.locator('ol[aria-label="Attempts"] > li');
     expect(await attempts.count()).toBe(2);
     const firstAttempt = (await attempts.nth(0).innerText()).replace(/\s+/g, ' ');
     const secondAttempt = (await attempts.nth(1).innerText()).replace(/\s+/g, ' ');

@@ -77,8 +77,11 @@ describe('cache-aware failover (issue 24 §3)', () => {
     a.enqueue(limited(60));
     const res = await send(ask(h));
     expect(res.headers.get('x-leeway-connection')).toBe('b');
+    expect(res.headers.get('x-leeway-decision')).toBe('served=b; failed=a:429; cache-lost=a:42000');
     expect(b.requests).toHaveLength(1);
     const row = await lastRow(h);
+    const decision = await call(h, 'activity.decision', { id: row.id });
+    expect(decision.decision.cacheLost).toMatchObject({ connection: 'a', tokens: 42_000 });
     expect(row.connection).toBe('b');
     expect(row.cacheLostTokens).toBe(42_000);
     // Sonnet: rebuilding costs the cache-write price, reading it the cache-read price ($3.75 vs $0.30 per M).

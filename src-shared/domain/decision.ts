@@ -14,6 +14,8 @@ export interface DecisionRecord {
   entries: DecisionEntry[];
   /** Entries left out past the cap. */
   omitted: number;
+  /** Issue 24 §3: the warm prompt cache the session threw away by moving here; absent or null: none. */
+  cacheLost?: { connection: string; tokens: number; usd: number } | null;
 }
 
 export type DecisionEntry = DecisionSkip | DecisionAttempt;
@@ -78,6 +80,11 @@ export function decisionLines(record: DecisionRecord): string[] {
   if (record.omitted > 0) lines.push(`    … ${record.omitted} more candidates not kept`);
   if (record.queuedMs > 0) lines.push(`    queued ${record.queuedMs} ms for a slot`);
   if (record.heldMs > 0) lines.push(`    held ${record.heldMs} ms waiting out cooldowns`);
+  const lost = record.cacheLost;
+  if (lost)
+    lines.push(
+      `    moved off ${lost.connection}: threw away its warm prompt cache of ${lost.tokens} tokens (about $${lost.usd.toFixed(2)} to rebuild)`,
+    );
   lines.push(record.served === null ? `    not served (status ${record.status})` : `    served by ${record.served}`);
   return lines;
 }

@@ -30,6 +30,7 @@ export function loggedPath(pathname: string): string {
  */
 export function recordRefusal(ctx: Pick<ProxyContext, 'record' | 'now'>, refusal: Refusal): void {
   const { error } = refusal;
+  const status = statusOf(error);
   ctx.record({
     ts: refusal.startedAt,
     keyName: refusal.keyName,
@@ -37,7 +38,7 @@ export function recordRefusal(ctx: Pick<ProxyContext, 'record' | 'now'>, refusal
     endpoint: refusal.endpoint,
     model: refusal.model ?? null,
     connection: null,
-    status: statusOf(error),
+    status,
     stream: false,
     latencyMs: ctx.now() - refusal.startedAt,
     ttfbMs: null,
@@ -50,5 +51,7 @@ export function recordRefusal(ctx: Pick<ProxyContext, 'record' | 'now'>, refusal
     servedVia: null,
     sessionPin: null,
     errorMessage: error.message.length > MAX_MESSAGE ? `${error.message.slice(0, MAX_MESSAGE)}…` : error.message,
+    // Issue 24 §1: every request has a decision record; refused before routing, it met no candidate.
+    decision: { served: null, status, heldMs: 0, queuedMs: 0, entries: [], omitted: 0 },
   });
 }

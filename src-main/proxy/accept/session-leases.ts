@@ -12,6 +12,7 @@ import type { LocalKeyView } from '../../../src-shared/domain/local-key';
 import { hashLeaseOwner, mintLeaseOwner } from '../../db/lease-owner-material';
 import type { ActiveLease, LeaseBook } from '../../routing/leases/lease-book';
 import { checkLeaseScope } from '../../routing/leases/lease-fence';
+import type { LeaseClaim } from '../../routing/leases/lease-owner-match';
 import { acquireLease, releaseLease, renewLease } from '../../routing/leases/lease-lifecycle';
 import { sendClientError, type ClientFormat } from '../relay/client-errors';
 import type { ProxyContext } from '../proxy-context';
@@ -57,98 +58,103 @@ function commit(ctx: ProxyContext, next: LeaseBook): AppError | null {
   return stored.ok ? null : stored.error;
 }
 
-function decide(ctx: ProxyContext, key: LocalKeyView, headers: IncomingMessage['headers'], raw: Buffer): Answer {
-  const scope = checkLeaseScope(key);
-  if (scope) return { ok: false, error: { code: scope.code, message: scope.message } };
+type LeaseRequest = ReturnType<typeof leaseRequestSchema.parse>;
+type RequestOf<A extends LeaseRequest['action']> = Extract<LeaseRequest, { action: A }>;
+type Refusal = { ok: false; error: AppError };
+
+const refusal = (error: AppError): Refusal => ({ ok: false, error });
+
+/** The lease door's body: JSON, then the schema; a refusal names every problem. */
+function parseLeaseRequest(raw: Buffer): { ok: true; input: LeaseRequest } | Refusal {
   let json: unknown;
   try {
     json = JSON.parse(raw.toString('utf8'));
   } catch {
-    return { ok: false, error: { code: 'invalid_json', message: 'The request body is not valid JSON' } };
+    return refusal({ code: 'invalid_json', message: 'The request body is not valid JSON' });
   }
   const parsed = leaseRequestSchema.safeParse(json);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
-    return { ok: false, error: { code: 'invalid_input', message: `Invalid lease request: ${issues}`, status: 400 } };
-  }
-  const input = parsed.data;
+  if (parsed.success) return { ok: true, input: parsed.data };
+  const issues = parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ');
+  return refusal({ code: 'invalid_input', message: `Invalid lease request: ${issues}`, status: 400 });
+}
+
+/** One lease call: scope, body and owner checked, then acquire, renew or release. */
+function decide(ctx: ProxyContext, key: LocalKeyView, headers: IncomingMessage['headers'], raw: Buffer): Answer {
+  const scope = checkLeaseScope(key);
+  if (scope) return refusal({ code: scope.code, message: scope.message });
+  const parsed = parseLeaseRequest(raw);
+  if (!parsed.ok) return parsed;
+  const input = parsed.input;
   // The owner travels in the lease-owner header, never in the body; acquire mints one when none is sent.
   const owner = readLeaseOwner(headers);
-  if (owner.kind === 'invalid') return { ok: false, error: { code: 'lease_headers_invalid', message: owner.message } };
-  const now = ctx.now();
-  const book = ctx.leases.book();
-  if (input.action === 'acquire') {
-    const plain =
-      owner.kind === 'present' ? { owner: owner.owner, ownerHash: hashLeaseOwner(owner.owner) } : mintLeaseOwner();
-    const eligible = eligibleConnections(ctx, key);
-    const step = acquireLease(
-      book,
-      {
-        ownerHash: plain.ownerHash,
-        keyId: key.id,
-        candidates: eligible.ids,
-        ttlMs: input.ttlMs ?? DEFAULT_LEASE_TTL_MS,
-      },
-      now,
-    );
-    const d = step.decision;
-    switch (d.kind) {
-      case 'acquired':
-      case 'reused':
-      case 'moved': {
-        const failed = commit(ctx, step.book);
-        return failed
-          ? { ok: false, error: failed }
-          : { ok: true, body: { ...grantOf(ctx, d.lease, plain.owner), state: d.kind } };
-      }
-      case 'no_eligible_connection':
-        // LEASE-12: no candidate at all is the ordinary routing answer, not contention.
-        return { ok: false, error: noTargetError('an exclusive lease', eligible.excluded) };
-      case 'capacity_unavailable':
-        return {
-          ok: false,
-          error: {
-            code: 'lease_capacity_unavailable',
-            message: `Every allowed connection is leased by another owner; retry in ${d.retryAfterSeconds}s`,
-            retryAfterMs: d.retryAfterSeconds * 1000,
-            details: { state: 'waiting_for_capacity', eligibleCount: d.eligibleCount, freeCount: d.freeCount },
-          },
-        };
-      case 'refused':
-        return { ok: false, error: { code: d.code, message: d.message } };
-    }
-  }
+  if (owner.kind === 'invalid') return refusal({ code: 'lease_headers_invalid', message: owner.message });
+  if (input.action === 'acquire') return acquire(ctx, key, input, owner);
   if (owner.kind !== 'present')
-    return {
-      ok: false,
-      error: { code: 'lease_headers_invalid', message: 'Send the lease owner in x-leeway-lease-owner' },
-    };
+    return refusal({ code: 'lease_headers_invalid', message: 'Send the lease owner in x-leeway-lease-owner' });
   const claim = { ownerHash: hashLeaseOwner(owner.owner), generation: input.generation, keyId: key.id };
-  if (input.action === 'renew') {
-    const step = renewLease(book, claim, input.ttlMs ?? DEFAULT_LEASE_TTL_MS, now);
-    if (step.decision.kind === 'refused')
-      return { ok: false, error: { code: step.decision.code, message: step.decision.message } };
-    const failed = commit(ctx, step.book);
-    return failed
-      ? { ok: false, error: failed }
-      : { ok: true, body: { ...grantOf(ctx, step.decision.lease, owner.owner), state: 'renewed' } };
+  return input.action === 'renew' ? renew(ctx, input, claim, owner.owner) : release(ctx, input, claim);
+}
+
+function acquire(
+  ctx: ProxyContext,
+  key: LocalKeyView,
+  input: RequestOf<'acquire'>,
+  owner: Exclude<OwnerHeader, { kind: 'invalid' }>,
+): Answer {
+  const plain =
+    owner.kind === 'present' ? { owner: owner.owner, ownerHash: hashLeaseOwner(owner.owner) } : mintLeaseOwner();
+  const eligible = eligibleConnections(ctx, key);
+  const ttlMs = input.ttlMs ?? DEFAULT_LEASE_TTL_MS;
+  const step = acquireLease(
+    ctx.leases.book(),
+    { ownerHash: plain.ownerHash, keyId: key.id, candidates: eligible.ids, ttlMs },
+    ctx.now(),
+  );
+  const d = step.decision;
+  switch (d.kind) {
+    case 'acquired':
+    case 'reused':
+    case 'moved': {
+      const failed = commit(ctx, step.book);
+      return failed ? refusal(failed) : { ok: true, body: { ...grantOf(ctx, d.lease, plain.owner), state: d.kind } };
+    }
+    case 'no_eligible_connection':
+      // LEASE-12: no candidate at all is the ordinary routing answer, not contention.
+      return refusal(noTargetError('an exclusive lease', eligible.excluded));
+    case 'capacity_unavailable':
+      return refusal({
+        code: 'lease_capacity_unavailable',
+        message: `Every allowed connection is leased by another owner; retry in ${d.retryAfterSeconds}s`,
+        retryAfterMs: d.retryAfterSeconds * 1000,
+        details: { state: 'waiting_for_capacity', eligibleCount: d.eligibleCount, freeCount: d.freeCount },
+      });
+    case 'refused':
+      return refusal({ code: d.code, message: d.message });
   }
-  const step = releaseLease(book, claim, input.reason ?? 'owner_exit', now);
-  if (step.decision.kind === 'refused')
-    return { ok: false, error: { code: step.decision.code, message: step.decision.message } };
+}
+
+function renew(ctx: ProxyContext, input: RequestOf<'renew'>, claim: LeaseClaim, owner: string): Answer {
+  const step = renewLease(ctx.leases.book(), claim, input.ttlMs ?? DEFAULT_LEASE_TTL_MS, ctx.now());
+  if (step.decision.kind === 'refused') return refusal({ code: step.decision.code, message: step.decision.message });
   const failed = commit(ctx, step.book);
-  const lease = step.decision.lease;
   return failed
-    ? { ok: false, error: failed }
-    : {
-        ok: true,
-        body: {
-          state: 'released',
-          generation: lease.generation,
-          already: step.decision.already,
-          endedAt: lease.endedAt,
-        },
-      };
+    ? refusal(failed)
+    : { ok: true, body: { ...grantOf(ctx, step.decision.lease, owner), state: 'renewed' } };
+}
+
+function release(ctx: ProxyContext, input: RequestOf<'release'>, claim: LeaseClaim): Answer {
+  const step = releaseLease(ctx.leases.book(), claim, input.reason ?? 'owner_exit', ctx.now());
+  if (step.decision.kind === 'refused') return refusal({ code: step.decision.code, message: step.decision.message });
+  const failed = commit(ctx, step.book);
+  if (failed) return refusal(failed);
+  const lease = step.decision.lease;
+  const body = {
+    state: 'released',
+    generation: lease.generation,
+    already: step.decision.already,
+    endedAt: lease.endedAt,
+  };
+  return { ok: true, body };
 }
 
 type OwnerHeader = { kind: 'none' } | { kind: 'present'; owner: string } | { kind: 'invalid'; message: string };

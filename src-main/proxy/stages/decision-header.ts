@@ -63,5 +63,7 @@ export function decisionHeader(trail: RequestTrail, served: string | null): stri
     append(first ? '; failed=' : ',', `${token(a.connection)}:${a.status ?? token(a.reason)}`);
     first = false;
   }
+  // Issue 24 §3: the warm prompt cache a move threw away (tokens), said once at the end.
+  if (trail.cacheLost) append('; cache-lost=', `${token(trail.cacheLost.connection)}:${trail.cacheLost.tokens}`);
   return cut > 0 ? `${text},...+${cut}` : text;
 }

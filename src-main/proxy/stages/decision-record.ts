@@ -42,6 +42,7 @@ export function decisionOf(trail: RequestTrail, served: string | null, status: n
     queuedMs: Math.round(trail.queuedMs),
     entries,
     omitted: total - entries.length,
+    cacheLost: trail.cacheLost,
   };
 }
 
