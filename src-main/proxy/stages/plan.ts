@@ -158,7 +158,9 @@ function placedSession(ctx: ProxyContext, input: PlanInput, route: string | null
 /** AFF-7: scoped to the key, the session and what was asked for (a route by its glob, so every model it catches shares one pin). */
 function scopeOf(input: PlanInput, placed: PlacedSession, resolution: Resolved): PinScope {
   const target = resolution.route === null ? input.model : `route:${resolution.route}`;
-  return { keyId: input.key.id, target, ...placed };
+  // A literal (no spread): the plan runs per request, and a spread with added keys is slow on Node 20.
+  if (placed.agent === undefined) return { keyId: input.key.id, session: placed.session, target };
+  return { keyId: input.key.id, session: placed.session, target, agent: placed.agent };
 }
 
 /** The combo's strategy orders what survived the screen. */
