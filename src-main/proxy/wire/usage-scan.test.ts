@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { absorbUsage, type Usage } from './usage-tap';
 import { scanUsage } from './usage-scan';
+import { absorbGeminiUsage } from './gemini-usage';
 
 /** What the tap did before the byte walk: JSON.parse, then the three paths (absorbUsage, the JSON-body reading). */
 function oracle(text: string): Usage {
@@ -13,6 +14,7 @@ function oracle(text: string): Usage {
       absorbUsage(usage, event.usage);
       absorbUsage(usage, asObject(event.message)?.usage);
       absorbUsage(usage, asObject(event.response)?.usage);
+      absorbGeminiUsage(usage, event.usageMetadata);
     }
   } catch {
     // not JSON: no usage
@@ -45,26 +47,37 @@ const KEYS = [
   'prompt_tokens_details',
   'input_tokens_details',
   'cached_tokens',
+  'usageMetadata',
   'type',
   'text',
   'us\\u0061ge', // the escaped spelling of usage: JSON.parse reads it as the same key
   'usage ',
 ];
+const GEMINI_KEYS = [
+  'promptTokenCount',
+  'candidatesTokenCount',
+  'cachedContentTokenCount',
+  'thoughtsTokenCount',
+  'promptT\\u006fkenCount',
+  'totalTokenCount',
+  'usageMetadata',
+  'input_tokens',
+];
 const NUMBERS = ['0', '7', '-0', '-3', '12.5', '1e3', '2E-2', '1e400', '123456789012345678', '26', '0.0'];
 const STRINGS = ['"x"', '"\\"usage\\":{\\"input_tokens\\":9}"', '"é中"', '"\\u00e9"', '""', '"a\\nb"'];
 
 /** Random JSON text (always valid), repeated keys and odd whitespace included. */
-function value(next: () => number, depth: number): string {
+function value(next: () => number, depth: number, keys: readonly string[] = KEYS): string {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)] as T;
   const sp = () => pick(['', ' ', '\n', '\t', ' \r\n ']);
   const r = next();
   if (depth > 4 || r < 0.35) return pick([...NUMBERS, ...STRINGS, 'true', 'false', 'null']);
   if (r < 0.45) {
     const n = Math.floor(next() * 4);
-    return `[${sp()}${Array.from({ length: n }, () => value(next, depth + 1)).join(`${sp()},${sp()}`)}${sp()}]`;
+    return `[${sp()}${Array.from({ length: n }, () => value(next, depth + 1, keys)).join(`${sp()},${sp()}`)}${sp()}]`;
   }
   const n = Math.floor(next() * 6);
-  const members = Array.from({ length: n }, () => `"${pick(KEYS)}"${sp()}:${sp()}${value(next, depth + 1)}`);
+  const members = Array.from({ length: n }, () => `"${pick(keys)}"${sp()}:${sp()}${value(next, depth + 1, keys)}`);
   return `{${sp()}${members.join(`${sp()},${sp()}`)}${sp()}}`;
 }
 
@@ -142,3 +155,39 @@ describe('usage from the bytes of an SSE event', () => {
 function pick3(next: () => number): string {
   return ['message', 'response', 'other'][Math.floor(next() * 3)] ?? 'other';
 }
+
+function pick(next: () => number, xs: readonly string[]): string {
+  return xs[Math.floor(next() * xs.length)] ?? '';
+}
+
+describe('Gemini usageMetadata from the bytes of an SSE event', () => {
+  it('ISSUE-23: input is the prompt less its cache reads, output counts candidates and thoughts, the last chunk wins', () => {
+    expect(
+      scanned(
+        '{"candidates":[{"content":{"parts":[{"text":"hi"}],"role":"model"}}],"usageMetadata":{"promptTokenCount":40,"candidatesTokenCount":7,"cachedContentTokenCount":30,"thoughtsTokenCount":5,"totalTokenCount":52},"modelVersion":"gemini-2.5-flash"}',
+      ),
+    ).toEqual({ inputTokens: 10, outputTokens: 12, cacheReadTokens: 30, cacheWriteTokens: null });
+    expect(scanned('{"usageMetadata":{"promptTokenCount":9,"candidatesTokenCount":2}}')).toEqual({
+      inputTokens: 9,
+      outputTokens: 2,
+      cacheReadTokens: null,
+      cacheWriteTokens: null,
+    });
+    // Only the top level counts: a nested usageMetadata (a tool argument, say) is someone's text.
+    expect(scanned('{"candidates":[{"usageMetadata":{"promptTokenCount":999}}]}').inputTokens).toBeNull();
+  });
+
+  it('ISSUE-23: the fuzz reaches Gemini usage (the random test above covers the path against JSON.parse)', () => {
+    const next = random(7);
+    let gemini = 0;
+    for (let i = 0; i < 3000; i++) {
+      const key = pick(next, ['usageMetadata', 'usageMetad\\u0061ta', 'usage']);
+      const shaped = `{"candidates":[],"${key}":${value(next, 2, GEMINI_KEYS)},"${key}":${value(next, 2, GEMINI_KEYS)}}`;
+      const text = next() < 0.3 ? mutate(shaped, next) : shaped;
+      const expected = oracle(text);
+      if (expected.inputTokens !== null || expected.outputTokens !== null) gemini++;
+      expect(scanned(text), text).toEqual(expected);
+    }
+    expect(gemini).toBeGreaterThan(100);
+  });
+});

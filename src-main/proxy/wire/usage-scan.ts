@@ -2,10 +2,11 @@ import { Ch, isDigit, numberEnd, numberValue, skipSpace, stringEnd, stringHadEsc
 import { keyIndex, keyTable } from './json-keys';
 import { skipValue } from './json-skip';
 import type { Usage } from './usage-tap';
+import { applyGeminiCounts, type GeminiCounts } from './gemini-usage';
 
 /**
  * Reads the token counts of one SSE event's JSON straight from its bytes, with exactly the result
- * of `JSON.parse` and then reading `usage`, `message.usage` and `response.usage` (usage-tap.ts):
+ * of `JSON.parse` and then reading `usage`, `message.usage`, `response.usage` and Gemini's `usageMetadata` (usage-tap.ts):
  * the same values, the last of a repeated key winning, nothing at all from text that is not a JSON
  * object. Inside a proxy each request runs cold, and there the parse of a 300-byte
  * `message_start` cost ~20 µs (its key strings are looked up in V8's string table, its objects
@@ -29,6 +30,11 @@ const enum Key {
   PromptDetails,
   InputDetails,
   CachedTokens,
+  UsageMetadata,
+  PromptTokenCount,
+  CandidatesTokenCount,
+  CachedContentTokenCount,
+  ThoughtsTokenCount,
 }
 
 /** The names of the keys after OTHER, in the enum's order (a key's index + 1 is its Key). */
@@ -45,6 +51,11 @@ const KEYS = keyTable([
   'prompt_tokens_details',
   'input_tokens_details',
   'cached_tokens',
+  'usageMetadata',
+  'promptTokenCount',
+  'candidatesTokenCount',
+  'cachedContentTokenCount',
+  'thoughtsTokenCount',
 ]);
 
 /** A details object's state as `asObject` sees the key's last value. */
@@ -104,6 +115,19 @@ let found: number | null = null;
 const top = emptySlot();
 const inMessage = emptySlot();
 const inResponse = emptySlot();
+/** Gemini's top-level `usageMetadata`, as JSON.parse would leave it (`object`: its last value was an object). */
+const gemini: GeminiCounts & { object: boolean } = {
+  object: false,
+  prompt: null,
+  candidates: null,
+  cached: null,
+  thoughts: null,
+};
+
+function clearGemini(): void {
+  gemini.object = false;
+  gemini.prompt = gemini.candidates = gemini.cached = gemini.thoughts = null;
+}
 
 function ws(): void {
   pos = skipSpace(buf, pos);
@@ -232,6 +256,24 @@ function usageValue(s: Slot): boolean {
   return readObject(usageMember);
 }
 
+function geminiMember(k: Key): boolean {
+  if (k < Key.PromptTokenCount) return skipAny();
+  if (!countValue()) return false;
+  if (k === Key.PromptTokenCount) gemini.prompt = found;
+  else if (k === Key.CandidatesTokenCount) gemini.candidates = found;
+  else if (k === Key.CachedContentTokenCount) gemini.cached = found;
+  else gemini.thoughts = found;
+  return true;
+}
+
+/** A `usageMetadata` value: reset (the last one wins), then read when it is an object. */
+function geminiValue(): boolean {
+  clearGemini();
+  if (buf[pos] !== Ch.LBrace) return skipAny();
+  gemini.object = true;
+  return readObject(geminiMember);
+}
+
 let holder: Slot = inMessage;
 
 function holderMember(k: Key): boolean {
@@ -240,6 +282,7 @@ function holderMember(k: Key): boolean {
 
 function topMember(k: Key): boolean {
   if (k === Key.Usage) return usageValue(top);
+  if (k === Key.UsageMetadata) return geminiValue();
   if (k === Key.Message || k === Key.Response) {
     const s = k === Key.Message ? inMessage : inResponse;
     // A repeated `message` replaces the earlier one, usage and all.
@@ -264,7 +307,7 @@ function absorb(usage: Usage, s: Slot): void {
 
 /**
  * Adds the usage that the JSON text in `line[from, to)` carries at `usage`, `message.usage` or
- * `response.usage` to `usage`, in that order; leaves it unchanged when the text is not one valid
+ * `response.usage` and Gemini's top-level `usageMetadata` to `usage`, in that order; leaves it unchanged when the text is not one valid
  * JSON object.
  */
 export function scanUsage(line: Buffer, from: number, to: number, usage: Usage): void {
@@ -274,6 +317,7 @@ export function scanUsage(line: Buffer, from: number, to: number, usage: Usage):
   clear(top);
   clear(inMessage);
   clear(inResponse);
+  clearGemini();
   try {
     ws();
     const whole = readObject(topMember) && (ws(), pos === buf.length);
@@ -287,6 +331,7 @@ export function scanUsage(line: Buffer, from: number, to: number, usage: Usage):
   absorb(usage, top);
   absorb(usage, inMessage);
   absorb(usage, inResponse);
+  if (gemini.object) applyGeminiCounts(usage, gemini);
 }
 
 const EMPTY = Buffer.alloc(0);

@@ -103,3 +103,30 @@ describe('usage tap', () => {
     expect(tapAll('application/json', cut(body, 3))).toMatchObject({ inputTokens: 2, outputTokens: 3 });
   });
 });
+
+describe('usage tap, Gemini', () => {
+  const chunk = (usage: string) =>
+    `data: {"candidates":[{"content":{"parts":[{"text":"a"}],"role":"model"}}],"usageMetadata":${usage}}\r\n\r\n`;
+
+  it('ISSUE-23: reads usageMetadata of a whole Gemini body', () => {
+    const body = Buffer.from(
+      '{"candidates":[],"usageMetadata":{"promptTokenCount":50,"candidatesTokenCount":8,"cachedContentTokenCount":20,"thoughtsTokenCount":4}}',
+    );
+    expect(tapAll('application/json; charset=UTF-8', [body])).toEqual({
+      inputTokens: 30,
+      outputTokens: 12,
+      cacheReadTokens: 20,
+      cacheWriteTokens: null,
+    });
+  });
+
+  it('ISSUE-23: reads a Gemini stream whose every chunk carries usageMetadata: the last wins, at any chunk size', () => {
+    const bytes = Buffer.from(
+      chunk('{"promptTokenCount":11}') +
+        chunk('{"promptTokenCount":11,"candidatesTokenCount":3}') +
+        chunk('{"promptTokenCount":11,"candidatesTokenCount":9,"thoughtsTokenCount":2,"totalTokenCount":22}'),
+    );
+    const expected: Usage = { inputTokens: 11, outputTokens: 11, cacheReadTokens: null, cacheWriteTokens: null };
+    for (const size of [1, 5, 64, bytes.length]) expect(tapAll(SSE, cut(bytes, size))).toEqual(expected);
+  });
+});

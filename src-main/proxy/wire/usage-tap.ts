@@ -1,6 +1,7 @@
 import { createDataLineReader } from '../../kernel/sse/data-lines';
 import type { ChunkObserver } from './chunk-observer';
 import { scanUsage } from './usage-scan';
+import { absorbGeminiUsage } from './gemini-usage';
 
 /** Token counts read from a response as it passes; null where the upstream did not say. */
 export interface Usage {
@@ -23,11 +24,11 @@ export const SSE_LINE_CAP = 64 * 1024;
 export const SSE_USAGE_LINE_CAP = 1024 * 1024;
 
 /**
- * What a usage event is searched by: `usage"` rather than `"usage"`, because the native search runs
- * from the needle's first byte, and `"` is the commonest byte in JSON while `u` is rare in it; a
- * small read is searched for its `g` alone (rarer still in a delta event).
+ * What a usage event is searched by: `usage`, which also finds Gemini's `usageMetadata` (a bare
+ * `usage"` would not); it starts with the rare `u`, as the native search runs from the needle's
+ * first byte; a small read is searched for its `g` alone (rarer still in a delta event).
  */
-const USAGE = Buffer.from('usage"');
+const USAGE = Buffer.from('usage');
 const USAGE_RARE_AT = 3;
 /** Where an event's JSON starts in its line: after `data:` (a space after it is JSON whitespace). */
 const DATA_PREFIX = 5;
@@ -67,6 +68,7 @@ export function createUsageTap(contentType: string | undefined): UsageTap {
   const isSse = contentType?.includes('text/event-stream') ?? false;
   const isJson = !isSse && (contentType?.includes('json') ?? false);
   // `usage`, Anthropic message_start's `message.usage`, Responses response.completed's `response.usage`,
+  // Gemini's `usageMetadata` (each chunk may carry one: the last wins),
   // read from the line's bytes as JSON.parse would read them (usage-scan.ts); a malformed event is the
   // client's to see, the tap only reads. A CR before the line's end is JSON whitespace.
   const sse = isSse
@@ -100,7 +102,9 @@ export function createUsageTap(contentType: string | undefined): UsageTap {
         try {
           // A small answer is one chunk: decoded in place, not copied first.
           const whole = jsonChunks.length === 1 ? jsonChunks[0] : Buffer.concat(jsonChunks, jsonSize);
-          absorbUsage(usage, asObject(JSON.parse(whole?.toString('utf8') ?? ''))?.usage);
+          const body = asObject(JSON.parse(whole?.toString('utf8') ?? ''));
+          absorbUsage(usage, body?.usage);
+          absorbGeminiUsage(usage, body?.usageMetadata);
         } catch {
           // Not JSON after all: no usage to report.
         }
