@@ -98,7 +98,7 @@ export async function startServices(
     log,
   });
   disposers.push(() => catalog.close());
-  // Issue 24 §4: cooldowns, terminal states and open breakers shared with the team on the quota store's Redis.
+  // Issue 24 §4: cooldowns, terminal states, open breakers, session pins and leases shared with the team on the quota store's Redis.
   const team = createTeamShareFor(storage, catalog.get, env.vars, log);
   disposers.push(() => team.close());
   const rows = resilienceStoresOf(storage.db);
@@ -109,7 +109,7 @@ export async function startServices(
     events,
     now,
   );
-  await team.start(resilience);
+  await team.start(resilience, { pins: storage.affinity, leases: storage.leases });
   // QUEUE-7: the queue's settings are read per request.
   const slots = createConnectionSlots({ settings: () => resilience.settings.get().requestQueue, now });
   attachObservability(obs, { store, catalog, resilience, quota, slots });

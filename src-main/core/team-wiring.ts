@@ -21,6 +21,9 @@ export function createTeamShareFor(
     },
     idOf: (name) => catalog().byName.get(name)?.view.id ?? null,
     nameOf: (id) => catalog().connections.find((c) => c.view.id === id)?.view.name ?? null,
+    // Session pins and leases travel by the local key's name (issue 24 §4); few keys, read on a send.
+    keyIdOf: (name) => s.keys.list().find((k) => k.name === name)?.id ?? null,
+    keyNameOf: (id) => s.keys.list().find((k) => k.id === id)?.name ?? null,
     log,
   });
 }

@@ -7,6 +7,10 @@ import { loadIoredis } from '../quota/store/store-factory';
 import { maskRedisUrl } from '../quota/store/redis-url';
 import type { RedisCtor } from '../quota/store/redis-link';
 import type { RefreshOwnership } from '../providers/claude-oauth/oauth-tokens';
+import type { AffinityRepo } from '../routing/affinity/pin-store';
+import type { LeasesRepo } from '../routing/leases/lease-store';
+import { createLeaseShare } from './lease-share';
+import { createPinShare } from './pin-share';
 import { createRefreshLock } from './refresh-lock';
 import { openTeamBus, type TeamBus, type TeamFact } from './team-bus';
 
@@ -20,6 +24,10 @@ export interface TeamShareDeps {
   redis(): { url: string; prefix: string } | null;
   idOf(name: string): string | null;
   nameOf(connectionId: string): string | null;
+  /** Local keys by name and back, for session pins and leases (absent: those stay local). */
+  keyIdOf?(name: string): string | null;
+  keyNameOf?(id: string): string | null;
+  now?(): number;
   log(line: string): void;
   loadRedis?: () => Promise<RedisCtor | null>;
 }
@@ -29,8 +37,8 @@ export interface TeamShare {
   wrapHealth(rows: HealthRowStore): HealthRowStore;
   /** The provider breaker rows, written through to the team. */
   wrapBreakers(rows: BreakerRowStore): BreakerRowStore;
-  /** Connects (when a Redis is configured); absorbed facts go to the engine. */
-  start(engine: Absorbers): Promise<void>;
+  /** Connects (when a Redis is configured); absorbed facts go to the engine, the pin store and the lease book. */
+  start(engine: Absorbers, stores?: TeamStores): Promise<void>;
   /** Whether facts reach Redis right now. */
   isUp(): boolean;
   /** One refresh-token owner per Claude connection across the team; rejects while Redis is unreachable. */
@@ -40,8 +48,16 @@ export interface TeamShare {
 
 const HEALTH = 'health';
 const BREAKER = 'breaker';
+const PIN = 'pin';
+const LEASE = 'lease';
 
 type Absorbers = Pick<ResilienceRuntime, 'absorbHealth' | 'absorbBreaker'>;
+
+/** Session pins and leases (issue 24 §4), shared when given. */
+export interface TeamStores {
+  pins: AffinityRepo;
+  leases: LeasesRepo;
+}
 
 export function createTeamShare(deps: TeamShareDeps): TeamShare {
   const instanceId = randomUUID();
@@ -52,18 +68,43 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
   const prefix = (): string => deps.redis()?.prefix ?? 'leeway:';
 
   /** Runs an absorb with publishing off: a fact just taken from the team is not sent back (no echo). */
-  const quietly = (run: () => void): void => {
+  const quietly = <T>(run: () => T): T => {
     absorbing = true;
     try {
-      run();
+      return run();
     } finally {
       absorbing = false;
     }
   };
 
+  const share = (kind: string, name: string, json: string, at: number): void => {
+    latest.set(`${kind}\u0000${name}`, { json, at });
+    if (!absorbing) bus?.publish(kind, name, json, at);
+  };
+  const names = {
+    keyIdOf: deps.keyIdOf ?? (() => null),
+    keyNameOf: deps.keyNameOf ?? (() => null),
+    idOf: deps.idOf,
+    nameOf: deps.nameOf,
+    now: deps.now ?? Date.now,
+  };
+  const pinShare = createPinShare({ ...names, share: (name, json, at) => share(PIN, name, json, at) });
+  const leaseShare = createLeaseShare({ ...names, share: (name, json, at) => share(LEASE, name, json, at) });
+
+  /** A pin or lease fact into its store; false for other kinds. */
+  const absorbStored = (stores: TeamStores, fact: TeamFact): boolean => {
+    if (fact.kind === PIN) quietly(() => pinShare.absorb(fact.json, stores.pins));
+    if (fact.kind !== LEASE) return fact.kind === PIN;
+    const losers = quietly(() => leaseShare.absorb(fact.json, stores.leases));
+    // A conflict this instance's lease lost is news for the team (outside `quietly`).
+    leaseShare.heard(new Map(losers.map((lease) => [lease.ownerHash, lease])));
+    return true;
+  };
+
   const absorbWith =
-    (engine: Absorbers) =>
+    (engine: Absorbers, stores: TeamStores | undefined) =>
     (fact: TeamFact): void => {
+      if (stores && absorbStored(stores, fact)) return;
       if (fact.kind === BREAKER) {
         const parsed = parseJson(fact.json);
         if (parsed !== undefined) quietly(() => engine.absorbBreaker(fact.name, restoreBreakerState(parsed)));
@@ -74,11 +115,6 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
       if (id === null || row === null) return;
       quietly(() => engine.absorbHealth(id, fromRow({ ...row, connectionId: id })));
     };
-
-  const share = (kind: string, name: string, json: string, at: number): void => {
-    latest.set(`${kind}\u0000${name}`, { json, at });
-    if (!absorbing) bus?.publish(kind, name, json, at);
-  };
 
   return {
     wrapHealth: (rows) => ({
@@ -98,9 +134,11 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
       },
       remove: (provider) => rows.remove(provider),
     }),
-    async start(engine) {
+    async start(engine, stores) {
       const target = deps.redis();
       if (target === null) return;
+      stores?.pins.watch(pinShare.heard);
+      stores?.leases.watch(leaseShare.heard);
       const Ctor = await (deps.loadRedis ?? loadIoredis)();
       if (!Ctor) return deps.log('[team] sharing needs the ioredis package, which is not installed');
       bus = openTeamBus({
@@ -108,8 +146,8 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
         url: target.url,
         prefix: target.prefix,
         instanceId,
-        kinds: [HEALTH, BREAKER],
-        absorb: absorbWith(engine),
+        kinds: stores ? [HEALTH, BREAKER, PIN, LEASE] : [HEALTH, BREAKER],
+        absorb: absorbWith(engine, stores),
         current: (kind, name) => latest.get(`${kind}\u0000${name}`) ?? null,
         log: (line) => deps.log(line.split(target.url).join(maskRedisUrl(target.url))),
       });

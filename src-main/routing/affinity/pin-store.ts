@@ -3,6 +3,9 @@ import { expiredPinKeys, pinKeyOf, type Pin } from './pin';
 /** A change to one stored pin, written on the next flush. */
 export type PinChange = { kind: 'upsert'; pin: Pin } | { kind: 'delete'; pin: Pin };
 
+/** What a watcher hears (issue 24 §4, the team share): a stored pin, or one cleared on request (not pruned). */
+export type PinEvent = { kind: 'put' | 'cleared'; pin: Pin; key: string };
+
 /** Where pins persist (db/affinity-rows.ts implements it with SQL only). */
 export interface PinRows {
   /** Deletes the rows expired at `now` and returns the rest. */
@@ -41,6 +44,8 @@ export interface AffinityRepo {
   flush(): void;
   /** Keys waiting for a flush. */
   pendingWrites(): number;
+  /** Hears every put and every clear, after memory changed (the team share publishes them). */
+  watch(listener: (event: PinEvent) => void): void;
 }
 
 /** The pins over their stored rows: the live ones loaded at start (expired rows deleted then). */
@@ -48,12 +53,17 @@ export function createAffinityRepo(rows: PinRows, now: number): AffinityRepo {
   const pins = new Map<string, Pin>();
   for (const pin of rows.loadLive(now)) pins.set(pinKeyOf(pin), pin);
   let pending = new Map<string, PinChange>();
+  const listeners: Array<(event: PinEvent) => void> = [];
+  const tell = (event: PinEvent): void => {
+    for (const listener of listeners) listener(event);
+  };
 
-  const drop = (key: string): boolean => {
+  const drop = (key: string, cleared = false): boolean => {
     const pin = pins.get(key);
     if (!pin) return false;
     pins.delete(key);
     pending.set(key, { kind: 'delete', pin });
+    if (cleared && listeners.length > 0) tell({ kind: 'cleared', pin, key });
     return true;
   };
 
@@ -65,15 +75,16 @@ export function createAffinityRepo(rows: PinRows, now: number): AffinityRepo {
       const waiting = pending.get(key);
       if (waiting?.kind === 'upsert') waiting.pin = pin;
       else pending.set(key, { kind: 'upsert', pin });
+      if (listeners.length > 0) tell({ kind: 'put', pin, key });
     },
     list: () => [...pins.values()],
     clear: (match) => {
-      if (typeof match === 'object' && 'key' in match) return drop(match.key) ? 1 : 0;
+      if (typeof match === 'object' && 'key' in match) return drop(match.key, true) ? 1 : 0;
       let count = 0;
       for (const [key, pin] of pins) {
         const hit =
           match === 'all' || ('keyId' in match ? pin.keyId === match.keyId : pin.connectionId === match.connectionId);
-        if (hit && drop(key)) count++;
+        if (hit && drop(key, true)) count++;
       }
       return count;
     },
@@ -95,5 +106,6 @@ export function createAffinityRepo(rows: PinRows, now: number): AffinityRepo {
       }
     },
     pendingWrites: () => pending.size,
+    watch: (listener) => void listeners.push(listener),
   };
 }

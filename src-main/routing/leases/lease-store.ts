@@ -22,6 +22,8 @@ export interface LeasesRepo {
   book(): LeaseBook;
   /** Persists what differs between the current book and `next`, then makes `next` current. */
   commit(next: LeaseBook): Result<LeaseBook>;
+  /** Hears each committed change (owner → newest lease, null when pruned); the team share publishes them. */
+  watch(listener: (changes: ReadonlyMap<string, Lease | null>) => void): void;
 }
 
 /** Every owner whose newest lease differs between the two books; `null` when it was pruned. */
@@ -51,18 +53,22 @@ export function createLeasesRepo(rows: LeaseRows): LeasesRepo {
   }
   let current: LeaseBook =
     Object.keys(active).length + Object.keys(ended).length === 0 ? EMPTY_LEASE_BOOK : { active, ended };
+  const listeners: Array<(changes: ReadonlyMap<string, Lease | null>) => void> = [];
   return {
     book: () => current,
     commit: (next) => {
       if (next === current) return ok(current);
+      const changes = leaseChanges(current, next);
       try {
-        rows.writeChanges(leaseChanges(current, next));
+        rows.writeChanges(changes);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         return fail('storage_unavailable', `Could not store the lease change: ${message}`);
       }
       current = next;
+      for (const listener of listeners) listener(changes);
       return ok(current);
     },
+    watch: (listener) => void listeners.push(listener),
   };
 }
