@@ -90,6 +90,14 @@ export function createLeaseShare(deps: LeaseShareDeps): LeaseShare {
   };
 }
 
+/** Ended or lapsed a day ago: no instance needs the fact to order generations any more (each keeps its row). */
+export const LEASE_FACT_KEEP_MS = 24 * 3_600_000;
+
+export function leaseFactStale(json: string, now: number): boolean {
+  const fact = parseLeaseFact(json);
+  return fact === null || Math.max(fact.expiresAt, fact.endedAt ?? 0) + LEASE_FACT_KEEP_MS <= now;
+}
+
 function parseLeaseFact(json: string): LeaseFact | null {
   try {
     const v: unknown = JSON.parse(json);

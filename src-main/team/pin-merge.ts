@@ -51,6 +51,12 @@ export function tombstoneOf(fact: PinFact, now: number): PinFact {
   return { ...fact, clearedAt: now, expiresAt: now + ttl };
 }
 
+/** A fact no merge can use any more (expired, tombstones included, or unreadable): the sweep deletes it. */
+export function pinFactStale(json: string, now: number): boolean {
+  const fact = parsePinFact(json);
+  return fact === null || fact.expiresAt <= now;
+}
+
 export function parsePinFact(json: string): PinFact | null {
   try {
     const v: unknown = JSON.parse(json);

@@ -9,7 +9,9 @@ import type { RedisCtor } from '../quota/store/redis-link';
 import type { RefreshOwnership } from '../providers/claude-oauth/oauth-tokens';
 import type { AffinityRepo } from '../routing/affinity/pin-store';
 import type { LeasesRepo } from '../routing/leases/lease-store';
-import { createLeaseShare } from './lease-share';
+import { sweepStaleFacts } from './fact-sweep';
+import { createLeaseShare, leaseFactStale } from './lease-share';
+import { pinFactStale } from './pin-merge';
 import { createPinShare } from './pin-share';
 import { createRefreshLock } from './refresh-lock';
 import { openTeamBus, type TeamBus, type TeamFact } from './team-bus';
@@ -50,6 +52,8 @@ const HEALTH = 'health';
 const BREAKER = 'breaker';
 const PIN = 'pin';
 const LEASE = 'lease';
+/** How often stale pin and lease facts are deleted from the team's hashes. */
+const SWEEP_EVERY_MS = 10 * 60_000;
 
 type Absorbers = Pick<ResilienceRuntime, 'absorbHealth' | 'absorbBreaker'>;
 
@@ -64,6 +68,7 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
   // The last JSON written per kind and name: what is sent back after an outage.
   const latest = new Map<string, { json: string; at: number }>();
   let bus: TeamBus | null = null;
+  let sweeper: NodeJS.Timeout | null = null;
   let absorbing = false;
   const prefix = (): string => deps.redis()?.prefix ?? 'leeway:';
 
@@ -116,6 +121,14 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
       quietly(() => engine.absorbHealth(id, fromRow({ ...row, connectionId: id })));
     };
 
+  const sweep = async (): Promise<void> => {
+    const client = bus?.client() ?? null;
+    if (client === null) return;
+    const now = (deps.now ?? Date.now)();
+    await sweepStaleFacts(client, `${prefix()}team:${PIN}`, (json) => pinFactStale(json, now));
+    await sweepStaleFacts(client, `${prefix()}team:${LEASE}`, (json) => leaseFactStale(json, now));
+  };
+
   return {
     wrapHealth: (rows) => ({
       loadAll: () => rows.loadAll(),
@@ -139,6 +152,7 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
       if (target === null) return;
       stores?.pins.watch(pinShare.heard);
       stores?.leases.watch(leaseShare.heard);
+      if (stores) sweeper = setInterval(() => void sweep().catch(() => undefined), SWEEP_EVERY_MS).unref();
       const Ctor = await (deps.loadRedis ?? loadIoredis)();
       if (!Ctor) return deps.log('[team] sharing needs the ioredis package, which is not installed');
       bus = openTeamBus({
@@ -162,6 +176,7 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
       },
     },
     async close() {
+      if (sweeper) clearInterval(sweeper);
       await bus?.close();
       bus = null;
     },
