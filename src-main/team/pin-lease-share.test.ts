@@ -161,5 +161,31 @@ describe.skipIf(skip !== null)(
       expect(b.leases.book().ended[OWNER_B]).toMatchObject({ reason: 'cleared' });
       expect(a.leases.book().ended[OWNER_B]).toMatchObject({ reason: 'cleared' });
     });
+
+    it('ISSUE-24 §4: a pin and a release made while Redis is down reach the other instance when it returns', async () => {
+      const a = await member('a', 'outage:');
+      const b = await member('b', 'outage:');
+      const now = Date.now();
+      const step = acquireLease(
+        a.leases.book(),
+        { ownerHash: OWNER_A, keyId: a.key, candidates: [a.conn], ttlMs: TTL },
+        now,
+      );
+      expect(a.leases.commit(step.book).ok).toBe(true);
+      await vi.waitFor(() => expect(Object.keys(b.leases.book().active)).toEqual([OWNER_A]), within);
+      await server.stop();
+      a.pins.put(pinOf(a, now));
+      const claim = { ownerHash: OWNER_A, generation: 1, keyId: a.key };
+      expect(a.leases.commit(releaseLease(a.leases.book(), claim, 'owner_exit', now + 5).book).ok).toBe(true);
+      expect([b.pins.list(), Object.keys(b.leases.book().active)]).toEqual([[], [OWNER_A]]);
+      await server.restart();
+      await vi.waitFor(
+        () => {
+          expect(b.pins.get(scopeOf(b))).toEqual(pinOf(b, now));
+          expect(b.leases.book().active).toEqual({});
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+    }, 20_000);
   },
 );
