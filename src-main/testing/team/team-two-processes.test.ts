@@ -7,6 +7,7 @@ import { spawnHeadless, type HeadlessProcess } from '../crash/headless-process';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream';
 import { redisUnavailableReason, startRedisServer, type RedisServer } from '../redis-server';
 import { anthropicConnection, TEST_ADMIN_TOKEN, TEST_LOCAL_KEY } from '../start-leeway';
+import { AGENT2_KEY, AGENT_KEY, askInSession, leaseCall, servedBy, sessionConfig } from './team-sessions.testkit';
 
 /** Issue 24 §4: two real Leeway processes, each with its own data dir, on one real redis-server. */
 const skip = redisUnavailableReason();
@@ -15,6 +16,8 @@ let redis: RedisServer;
 let admin: Redis;
 let first: FakeUpstream;
 let second: FakeUpstream;
+/** Serves the session pin and lease connections (team-sessions.testkit.ts). */
+let shared: FakeUpstream;
 let one: HeadlessProcess;
 let two: HeadlessProcess;
 
@@ -47,17 +50,19 @@ async function consumed(url: string): Promise<number> {
   return usage.dimensions[0]?.keys.find((k) => k.key === 'test')?.consumed ?? 0;
 }
 
-async function instance(): Promise<HeadlessProcess> {
+async function instance(withCold: boolean): Promise<HeadlessProcess> {
   const dir = mkdtempSync(join(tmpdir(), 'leeway-team-'));
   dirs.push(dir);
   const configFile = join(dir, 'config.json');
+  const sessions = sessionConfig(shared.url, withCold);
   writeFileSync(
     configFile,
     JSON.stringify({
-      keys: [{ name: 'test', key: TEST_LOCAL_KEY }],
+      keys: [{ name: 'test', key: TEST_LOCAL_KEY }, ...sessions.keys],
       connections: [
         anthropicConnection('first', first.url, { priority: 1 }),
         anthropicConnection('second', second.url, { priority: 2 }),
+        ...sessions.connections,
       ],
       combos: [
         {
@@ -67,6 +72,7 @@ async function instance(): Promise<HeadlessProcess> {
             { connection: 'second', model: 'claude-sonnet-4-5' },
           ],
         },
+        ...sessions.combos,
       ],
     }),
   );
@@ -103,15 +109,16 @@ describe.skipIf(skip !== null)(
       admin.on('error', () => undefined);
       first = await startFakeUpstream({ format: 'anthropic', name: 'first' });
       second = await startFakeUpstream({ format: 'anthropic', name: 'second' });
-      one = await instance();
-      two = await instance();
+      shared = await startFakeUpstream({ format: 'anthropic', name: 'shared' });
+      one = await instance(false);
+      two = await instance(true);
       // Both have connected to Redis (the team bus logs once its first resync is done).
       await poll(async () => [one, two].every((p) => p.output().includes('[team] facts shared')), 'the team bus');
     }, 150_000);
     afterAll(async () => {
       await Promise.all([one, two].filter(Boolean).map((p) => p.stop('SIGTERM')));
       admin.disconnect();
-      await Promise.all([first.close(), second.close(), redis.dispose()]);
+      await Promise.all([first.close(), second.close(), shared.close(), redis.dispose()]);
       for (const d of dirs) rmSync(d, { recursive: true, force: true });
     });
 
@@ -126,6 +133,8 @@ describe.skipIf(skip !== null)(
     }, 30_000);
 
     it('ISSUE-24 §4, QDRV-6: Redis killed mid-traffic and brought back: every request served, no count lost or doubled', async () => {
+      // The first test's counts reach the other instance asynchronously: start from a count both agree on.
+      await poll(async () => (await consumed(one.url)) === (await consumed(two.url)), 'both instances to agree');
       const before = await consumed(one.url);
       const statuses: number[] = [];
       const traffic = async (n: number): Promise<void> => {
@@ -150,5 +159,56 @@ describe.skipIf(skip !== null)(
       expect(await consumed(one.url)).toBe(before + 50);
       expect(await consumed(two.url)).toBe(before + 50);
     }, 60_000);
+
+    const served = async (url: string, model: string, session: string, as?: Parameters<typeof askInSession>[3]) => {
+      const status = await askInSession(url, model, session, as);
+      return status === 200 ? { status, served: servedBy(shared.requests) } : { status };
+    };
+    const oneSecond = (): Promise<void> => new Promise((r) => setTimeout(r, 1_000));
+
+    it('ISSUE-24 §4 AFF-2: a session pinned through one instance is served by the other on the same connection', async () => {
+      // Unpinned, the second instance serves `pinned` on `cold`; the first has only `warm`.
+      expect(await served(two.url, 'pinned', 'session-elsewhere')).toEqual({ status: 200, served: 'cold' });
+      expect(await served(one.url, 'pinned', 'session-shared')).toEqual({ status: 200, served: 'warm' });
+      await oneSecond();
+      expect(await served(two.url, 'pinned', 'session-shared')).toEqual({ status: 200, served: 'warm' });
+      expect(await served(two.url, 'pinned', 'session-shared')).toEqual({ status: 200, served: 'warm' });
+    }, 30_000);
+
+    it('ISSUE-24 §4 LEASE-1 LEASE-11: a lease held through one instance keeps other owners off it on the other until released', async () => {
+      const held = await leaseCall(one.url, AGENT_KEY, { action: 'acquire' });
+      expect(held).toMatchObject({ status: 200, json: { connection: 'lease-x', generation: 1, state: 'acquired' } });
+      await oneSecond();
+      // Another owner asking the other instance: contention, with the lease's remaining time.
+      const refused = await leaseCall(two.url, AGENT2_KEY, { action: 'acquire' });
+      expect(refused.status).toBe(429);
+      expect(JSON.stringify(refused.json)).toContain('lease_capacity_unavailable');
+      expect(Number(refused.retryAfter)).toBeGreaterThan(1);
+      // An ordinary request there goes to the next connection instead (LEASE-1).
+      expect(await served(two.url, 'leased', 'session-plain')).toEqual({ status: 200, served: 'lease-y' });
+      // The owner uses and renews its lease through the other instance too (same key name there).
+      const owner = String(held.json.owner);
+      const claim = { 'x-leeway-lease-owner': owner, 'x-leeway-lease-generation': '1' };
+      expect(await served(two.url, 'leased', 'session-owner', { key: AGENT_KEY, headers: claim })).toEqual({
+        status: 200,
+        served: 'lease-x',
+      });
+      expect(await leaseCall(two.url, AGENT_KEY, { action: 'renew', generation: 1 }, owner)).toMatchObject({
+        status: 200,
+        json: { state: 'renewed', connection: 'lease-x' },
+      });
+      expect(await leaseCall(one.url, AGENT_KEY, { action: 'release', generation: 1 }, owner)).toMatchObject({
+        status: 200,
+        json: { state: 'released', already: false },
+      });
+      await oneSecond();
+      expect(await leaseCall(two.url, AGENT2_KEY, { action: 'acquire' })).toMatchObject({
+        status: 200,
+        json: { connection: 'lease-x', state: 'acquired' },
+      });
+      // And now the first instance refuses the first owner's new lease the same way.
+      await oneSecond();
+      expect((await leaseCall(one.url, AGENT_KEY, { action: 'acquire' }, owner)).status).toBe(429);
+    }, 30_000);
   },
 );
