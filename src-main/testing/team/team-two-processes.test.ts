@@ -144,7 +144,9 @@ describe.skipIf(skip !== null)(
         }
       };
       await traffic(10);
-      // What Redis holds survives the kill (a snapshot), as with a persistent team Redis.
+      // What Redis holds survives the kill (a snapshot), as with a persistent team Redis. A count is
+      // written after its response: snapshot once all 20 have landed, or the last ones are lost with it.
+      await poll(async () => (await consumed(one.url)) === before + 20, 'the 20 counts to land in redis');
       await admin.save();
       await redis.stop();
       await traffic(10);
