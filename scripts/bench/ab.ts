@@ -1,6 +1,6 @@
 /**
  * A/B of two Leeway builds on a noisy machine: `node --import tsx scripts/bench/ab.ts A.js B.js
- * [--engines] [--kinds=cc,small] [--rounds=10] [--requests=400] [--b-flags=--flag,…]`. Both run at once against one
+ * [--engines] [--kinds=cc,small] [--rounds=10] [--requests=400] [--a-flags=…] [--b-flags=--flag,…]`. Both run at once against one
  * upstream (c=2 each), so whatever else loads the machine loads both alike; each round prints B's
  * CPU per request over A's, read from /proc. Run it twice with A and B swapped, and once A/A.
  */
@@ -10,7 +10,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnNode, stopAll } from './children';
 import { createTarget, runBatch, type Kind, type Target } from './load';
-import { cpuMs } from './proc-stats';
+import { cpuMs, threadCpuMs } from './proc-stats';
 import { launchEngines, launchLeeway, type LaunchSetup } from './proxies';
 import { LOCAL_KEY } from './shared';
 
@@ -65,8 +65,12 @@ async function main(): Promise<void> {
   };
   // `--b-flags=--max-semi-space-size=32,…`: node flags for B only (a runtime setting tried against the same build).
   const bFlags = (option('b-flags') ?? '').split(',').filter((f) => f.length > 0);
-  const sides = { A: await start(setup, a), B: await start(setup, b, bFlags) };
+  const aFlags = (option('a-flags') ?? '').split(',').filter((f) => f.length > 0);
+  const sides = { A: await start(setup, a, aFlags), B: await start(setup, b, bFlags) };
   for (const kind of KINDS) await Promise.all([sides.A, sides.B].map((s) => runBatch(s.target, kind, 2, 300)));
+  // Monotonic µs, the clock of V8's .cpuprofile timestamps: lets a profile be cut to the measured rounds.
+  const windowStart = process.hrtime.bigint() / 1000n;
+  const threads0 = { A: threadCpuMs(sides.A.pid), B: threadCpuMs(sides.B.pid) };
   for (const kind of KINDS) {
     const requests = kind === 'cc' || kind === 'small' ? REQUESTS : Math.ceil(REQUESTS / 3);
     const ratios: number[] = [];
@@ -93,7 +97,21 @@ async function main(): Promise<void> {
         `B/A ${(cpuB / cpuA).toFixed(3)} (rounds: ${ratios.map((r) => r.toFixed(2)).join(' ')})`,
     );
   }
+  console.log(`window ${windowStart} ${process.hrtime.bigint() / 1000n} (monotonic µs)`);
+  printThreads(threads0, { A: threadCpuMs(sides.A.pid), B: threadCpuMs(sides.B.pid) });
   await Promise.all([sides.A.target.pool.close(), sides.B.target.pool.close()]);
+}
+
+type Threads = Record<'A' | 'B', Map<string, number>>;
+
+/** CPU per thread name over the measured rounds: tells JS on the main thread from GC and compiler helpers. */
+function printThreads(before: Threads, after: Threads): void {
+  const names = new Set([...after.A.keys(), ...after.B.keys()]);
+  for (const name of names) {
+    const d = (side: 'A' | 'B'): number => (after[side].get(name) ?? 0) - (before[side].get(name) ?? 0);
+    if (d('A') + d('B') > 0)
+      console.log(`thread ${name.padEnd(18)} A ${d('A').toFixed(0)} ms, B ${d('B').toFixed(0)} ms`);
+  }
 }
 
 main().then(

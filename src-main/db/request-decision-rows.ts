@@ -21,8 +21,11 @@ function isRecord(value: unknown): value is DecisionRecord {
   return typeof value === 'object' && value !== null && 'entries' in value && Array.isArray(value.entries);
 }
 
+/** Records per multi-row INSERT (2 values each, far under SQLite's 32 766 variables). */
+const BATCH = 64;
+
 export function createDecisionRows(db: Database): DecisionRows {
-  const insert = db.prepare<[number, string]>(
+  const insert = db.prepare<[(number | string)[]]>(
     'INSERT OR REPLACE INTO request_decisions (request_id, decision_json) VALUES (?, ?)',
   );
   const select = db.prepare<[number], { id: number; json: string }>(
@@ -31,16 +34,31 @@ export function createDecisionRows(db: Database): DecisionRows {
   const newest = db.prepare<[], { id: number; json: string }>(
     'SELECT request_id AS id, decision_json AS json FROM request_decisions ORDER BY request_id DESC LIMIT 1',
   );
+  const insertBatch = db.prepare<[(number | string)[]]>(
+    `INSERT OR REPLACE INTO request_decisions (request_id, decision_json) VALUES ${Array(BATCH).fill('(?, ?)').join(', ')}`,
+  );
+  const values: (number | string)[] = [];
   const held = new Map<number, DecisionRecord>();
   return {
     hold: (id, decision) => void held.set(id, decision),
     forget: (id) => void held.delete(id),
     write(rows) {
       if (held.size === 0) return;
+      // Whole batches in one statement (a statement per row cost ~5 µs a request), the rest singly.
+      values.length = 0;
+      let count = 0;
       for (const row of rows) {
         const decision = held.get(row.id);
-        if (decision !== undefined) insert.run(row.id, JSON.stringify(decision));
+        if (decision === undefined) continue;
+        values.push(row.id, JSON.stringify(decision));
+        if (++count === BATCH) {
+          insertBatch.run(values);
+          values.length = 0;
+          count = 0;
+        }
       }
+      for (let i = 0; i < values.length; i += 2) insert.run(values.slice(i, i + 2));
+      values.length = 0;
     },
     settle(rows) {
       if (held.size === 0) return;

@@ -125,11 +125,11 @@ export function planRequest(ctx: ProxyContext, input: PlanInput): Plan {
   // One read of the settings for the whole plan (a change applies from the next request).
   const settings = ctx.settings();
   const placed = settings.sessionAffinityTtlMs > 0 ? placedSession(ctx, input, resolution.route) : null;
+  // The pin's scope and key, built once: the key is a long string that each map lookup hashes.
+  const scope = placed ? scopeOf(input, placed, resolution) : null;
+  const pinKey = scope ? pinKeyOf(scope) : null;
   // Issue 24 §3: a warm prompt cache on a briefly limited pinned account is waited for, not left.
-  const cached =
-    placed && input.goNow !== true
-      ? cacheHold(ctx, input.model, pinKeyOf(scopeOf(input, placed, resolution)), excluded, now)
-      : null;
+  const cached = pinKey !== null && input.goNow !== true ? cacheHold(ctx, input.model, pinKey, excluded, now) : null;
   if (cached) return cached;
   if (runnable.length === 0) return nothingRunnable(ctx, input.model, resolution, excluded, now);
   // ROUTE-10/11: a pool's system combo is ordered by the quota-share scheduler, never a public strategy.
@@ -139,9 +139,11 @@ export function planRequest(ctx: ProxyContext, input: PlanInput): Plan {
     ? share.ordered
     : orderedByStrategy(ctx, input, conversationOf, resolution, runnable, settings, now);
   const quotaShare = share ? { release: share.release } : null;
-  const base = { kind: 'candidates' as const, excluded, combo: resolution.combo, quotaShare };
-  if (placed === null) return { ...base, candidates: ordered, pin: null };
-  return withPin(ctx, input, placed, resolution, ordered, base);
+  const combo = resolution.combo;
+  if (scope === null || pinKey === null)
+    return { kind: 'candidates', excluded, combo, quotaShare, candidates: ordered, pin: null };
+  const pinned = withPin(ctx, scope, pinKey, ordered, settings.sessionAffinityTtlMs, now);
+  return { kind: 'candidates', excluded, combo, quotaShare, candidates: pinned.candidates, pin: pinned.pin };
 }
 
 /**
@@ -184,16 +186,12 @@ function orderedByStrategy(
 /** The session's pin on top of the strategy's order; a session moved off its account goes back while the cache there is warm. */
 function withPin(
   ctx: ProxyContext,
-  input: PlanInput,
-  placed: PlacedSession,
-  resolution: Resolved,
+  scope: PinScope,
+  pinKey: string,
   ordered: readonly Target[],
-  base: Omit<CandidatesPlan, 'candidates' | 'pin'>,
-): CandidatesPlan {
-  const ttlMs = ctx.settings().sessionAffinityTtlMs;
-  const now = ctx.now();
-  const scope = scopeOf(input, placed, resolution);
-  const pinKey = pinKeyOf(scope);
+  ttlMs: number,
+  now: number,
+): Pick<CandidatesPlan, 'candidates' | 'pin'> {
   const stored = ctx.affinity.get(pinKey);
   const proposal = orderByPin(ordered, connectionIdOf, stored, ttlMs, now);
   // Issue 24 §3: back to the old account while its prompt cache is still warm.
@@ -201,10 +199,10 @@ function withPin(
   const home = back ? proposal.order.find((t) => connectionIdOf(t) === back.connectionId) : undefined;
   if (home) {
     const order = [home, ...proposal.order.filter((t) => t !== home)];
-    return { ...base, candidates: order, pin: { scope, key: pinKey, stored, decided: connectionIdOf(home) } };
+    return { candidates: order, pin: { scope, key: pinKey, stored, decided: connectionIdOf(home) } };
   }
   const decided = proposal.kind === 'pinned' ? proposal.connectionId : null;
-  return { ...base, candidates: proposal.order, pin: { scope, key: pinKey, stored, decided } };
+  return { candidates: proposal.order, pin: { scope, key: pinKey, stored, decided } };
 }
 
 /** Issue 13 §6: an unknown model says which API format does serve it, when only the format stands in the way. */
