@@ -50,8 +50,7 @@ export function recordRefusal(ctx: Pick<ProxyContext, 'record' | 'now'>, refusal
     errorCode: error.code,
     servedVia: null,
     sessionPin: null,
+    // Issue 24 §1: its decision record (no candidate met) is the one the row implies: not stored.
     errorMessage: error.message.length > MAX_MESSAGE ? `${error.message.slice(0, MAX_MESSAGE)}…` : error.message,
-    // Issue 24 §1: every request has a decision record; refused before routing, it met no candidate.
-    decision: { served: null, status, heldMs: 0, queuedMs: 0, entries: [], omitted: 0 },
   });
 }
