@@ -25,13 +25,13 @@ export function loggedPath(pathname: string): string {
 
 /**
  * Issue 13 §3: a refused request gets an activity row like any other — its status, Leeway's
- * error code and message (the reason), no key, no body. Through the same buffered `ctx.record`
+ * error code and message (the reason), no key, no body. Through the same buffered `ctx.host.record`
  * as proxied requests; nothing here touches the disk.
  */
-export function recordRefusal(ctx: Pick<ProxyContext, 'record' | 'now'>, refusal: Refusal): void {
+export function recordRefusal(ctx: Pick<ProxyContext, 'host' | 'now'>, refusal: Refusal): void {
   const { error } = refusal;
   const status = statusOf(error);
-  ctx.record({
+  ctx.host.record({
     ts: refusal.startedAt,
     keyName: refusal.keyName,
     apiFormat: refusal.format,

@@ -54,5 +54,5 @@ export function recordRequest(ctx: ProxyContext, frame: RequestFrame, trail: Req
     const row = { connection: entry.connection, status: entry.status, failover: trail.hops, attempts: trail.attempts };
     entry.decision = decisionOf(trail, servedOf(row), entry.status, ctx.now());
   }
-  ctx.record(entry);
+  ctx.host.record(entry);
 }
