@@ -1,6 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { isModelLocked, NO_LOCKOUTS, type ModelLockoutEntry } from '../resilience/lockout/model-lockouts';
-import { lockoutFact, mergeLockout, readLockoutFact } from './lockout-facts';
+import {
+  clearFact,
+  connectionOfFact,
+  diffLockouts,
+  lockoutFact,
+  mergeClear,
+  mergeLockout,
+  readClearFact,
+  readLockoutFact,
+} from './lockout-facts';
 
 const entry = (connectionId: string, until: number): ModelLockoutEntry => ({
   provider: 'openai@https://api.example',
@@ -37,5 +46,41 @@ describe('team lockout facts', () => {
   it('ISSUE-24 a fact that is not a lockout is ignored', () => {
     expect(readLockoutFact('{"provider":"p"}', 'id-b')).toBeNull();
     expect(readLockoutFact('not json', 'id-b')).toBeNull();
+  });
+});
+
+describe('team lockout clears', () => {
+  it('ISSUE-24 §4, LOCK-7: a clear removes a lock whose last failure is not newer, and keeps a newer one', () => {
+    const local = mergeLockout(NO_LOCKOUTS, entry('id-b', 9_000));
+    const clear = readClearFact(clearFact(entry('id-a', 9_000), 'work', 1_000).json);
+    expect(clear).toEqual({
+      provider: 'openai@https://api.example',
+      kind: 'quota_family',
+      model: 'gpt-x',
+      clearedAt: 1_000,
+    });
+    expect(mergeClear(local, clear!, 'id-b')).toEqual({});
+    expect(mergeClear(local, { ...clear!, clearedAt: 999 }, 'id-b')).toBe(local);
+    expect(mergeClear(local, clear!, 'id-other')).toBe(local);
+  });
+
+  it('ISSUE-24 §4: a clear is not read as a lock, nor a lock as a clear', () => {
+    const fact = clearFact(entry('id-a', 9_000), 'work', 1_000);
+    expect(readLockoutFact(fact.json, 'id-b')).toBeNull();
+    expect(readClearFact(lockoutFact(entry('id-a', 9_000), 'work').json)).toBeNull();
+  });
+
+  it('ISSUE-24 §4, LOCK-13: lock and clear of one local key share one fact name, whatever the exact spelling', () => {
+    const exact = (model: string): ModelLockoutEntry => ({ ...entry('id-a', 9_000), kind: 'exact', model });
+    expect(lockoutFact(exact('GPT-X '), 'work').name).toBe(clearFact(exact('gpt-x'), 'work', 1).name);
+    expect(connectionOfFact(lockoutFact(exact('gpt-x'), 'work').name)).toBe('work');
+  });
+
+  it('ISSUE-24 §4: the diff names entries set or replaced and entries gone', () => {
+    const one = mergeLockout(NO_LOCKOUTS, entry('id-a', 5_000));
+    const two = mergeLockout(one, { ...entry('id-a', 6_000), model: 'gpt-y' });
+    expect(diffLockouts(one, two)).toEqual({ set: [two[Object.keys(two)[1]!]], gone: [] });
+    expect(diffLockouts(two, {})).toEqual({ set: [], gone: Object.values(two) });
+    expect(diffLockouts(two, two)).toEqual({ set: [], gone: [] });
   });
 });
