@@ -149,6 +149,20 @@ describe.skipIf(skip !== null)(
       expect(b.locks()[0]?.expiresAt).toBe(a.locks()[0]?.expiresAt);
     });
 
+    it('ISSUE-24 §4: a lock set while Redis is down reaches the other instance once Redis is back', async () => {
+      const [a, b] = await fresh();
+      await server.stop();
+      await vi.waitFor(() => expect(a.share.isUp()).toBe(false), { timeout: 2_000, interval: 10 });
+      a.lock();
+      await new Promise((r) => setTimeout(r, 300));
+      expect(b.locks()).toEqual([]);
+      await server.restart();
+      await vi.waitFor(() => expect(b.locks()).toEqual([expect.objectContaining({ connectionId: 'id-b' })]), {
+        timeout: 5_000,
+        interval: 20,
+      });
+    });
+
     it('ISSUE-24 §4, LOCK-7: an operator clear travels, and a stale copy of the lock does not bring it back', async () => {
       const [a, b] = await fresh();
       const lockedAt = Date.now() - 10;
