@@ -68,13 +68,6 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
       absorbing = was;
     }
   };
-  const share = (kind: string, name: string, json: string, at: number): void => {
-    latest.set(`${kind}\u0000${name}`, { json, at });
-    if (!absorbing) bus?.publish(kind, name, json, at);
-  };
-  const names = { idOf: deps.idOf, nameOf: deps.nameOf, share };
-  const lockouts = createLockoutShare({ ...names, now: deps.now ?? Date.now });
-  const usage = createUsageShare({ ...names, quietly });
 
   const absorbWith =
     (engine: Absorbers) =>
@@ -92,6 +85,13 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
       quietly(() => engine.absorbHealth(id, fromRow({ ...row, connectionId: id })));
     };
 
+  const share = (kind: string, name: string, json: string, at: number): void => {
+    latest.set(`${kind}\u0000${name}`, { json, at });
+    if (!absorbing) bus?.publish(kind, name, json, at);
+  };
+  const names = { idOf: deps.idOf, nameOf: deps.nameOf, share };
+  const lockouts = createLockoutShare({ ...names, now: deps.now ?? Date.now });
+  const usage = createUsageShare({ ...names, quietly });
   return {
     wrapHealth: (rows) => ({
       loadAll: () => rows.loadAll(),
