@@ -9,10 +9,13 @@ import type { RedisCtor } from '../quota/store/redis-link';
 import type { RefreshOwnership } from '../providers/claude-oauth/oauth-tokens';
 import { createRefreshLock } from './refresh-lock';
 import { openTeamBus, type TeamBus, type TeamFact } from './team-bus';
+import { createLockoutShare, LOCKOUT, type LockoutEngine } from './lockout-share';
+import { CLAUDE_USAGE, createUsageShare, type UsageEngine } from './usage-share';
 
 /**
- * What a Leeway instance shares with its team over the quota store's Redis (issue 24 §4): today
- * each connection's cooldown and terminal state (write-through: SQLite first, then Redis). Facts
+ * What a Leeway instance shares with its team over the quota store's Redis (issue 24 §4): each
+ * connection's cooldown and terminal state (write-through: SQLite first, then Redis), provider
+ * breakers, model lockouts (`lockout-share.ts`) and Claude usage windows (`usage-share.ts`). Facts
  * travel by connection name; each instance maps them to its own connection ids.
  */
 export interface TeamShareDeps {
@@ -22,6 +25,8 @@ export interface TeamShareDeps {
   nameOf(connectionId: string): string | null;
   log(line: string): void;
   loadRedis?: () => Promise<RedisCtor | null>;
+  /** The clock that decides whether a shared lockout has expired (default Date.now). */
+  now?: () => number;
 }
 
 export interface TeamShare {
@@ -31,6 +36,8 @@ export interface TeamShare {
   wrapBreakers(rows: BreakerRowStore): BreakerRowStore;
   /** Connects (when a Redis is configured); absorbed facts go to the engine. */
   start(engine: Absorbers): Promise<void>;
+  /** The Claude runtime (built after the bus): its usage windows are shared from now on. */
+  attachClaude(claude: UsageEngine): void;
   /** Whether facts reach Redis right now. */
   isUp(): boolean;
   /** One refresh-token owner per Claude connection across the team; rejects while Redis is unreachable. */
@@ -41,7 +48,7 @@ export interface TeamShare {
 const HEALTH = 'health';
 const BREAKER = 'breaker';
 
-type Absorbers = Pick<ResilienceRuntime, 'absorbHealth' | 'absorbBreaker'>;
+type Absorbers = Pick<ResilienceRuntime, 'absorbHealth' | 'absorbBreaker'> & LockoutEngine;
 
 export function createTeamShare(deps: TeamShareDeps): TeamShare {
   const instanceId = randomUUID();
@@ -53,17 +60,20 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
 
   /** Runs an absorb with publishing off: a fact just taken from the team is not sent back (no echo). */
   const quietly = (run: () => void): void => {
+    const was = absorbing;
     absorbing = true;
     try {
       run();
     } finally {
-      absorbing = false;
+      absorbing = was;
     }
   };
 
   const absorbWith =
     (engine: Absorbers) =>
     (fact: TeamFact): void => {
+      if (fact.kind === LOCKOUT) return quietly(() => lockouts.absorb(engine, fact.name, fact.json));
+      if (fact.kind === CLAUDE_USAGE) return usage.absorb(fact.name, fact.json);
       if (fact.kind === BREAKER) {
         const parsed = parseJson(fact.json);
         if (parsed !== undefined) quietly(() => engine.absorbBreaker(fact.name, restoreBreakerState(parsed)));
@@ -79,7 +89,9 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
     latest.set(`${kind}\u0000${name}`, { json, at });
     if (!absorbing) bus?.publish(kind, name, json, at);
   };
-
+  const names = { idOf: deps.idOf, nameOf: deps.nameOf, share };
+  const lockouts = createLockoutShare({ ...names, now: deps.now ?? Date.now });
+  const usage = createUsageShare({ ...names, quietly });
   return {
     wrapHealth: (rows) => ({
       loadAll: () => rows.loadAll(),
@@ -101,6 +113,7 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
     async start(engine) {
       const target = deps.redis();
       if (target === null) return;
+      lockouts.watch(engine);
       const Ctor = await (deps.loadRedis ?? loadIoredis)();
       if (!Ctor) return deps.log('[team] sharing needs the ioredis package, which is not installed');
       bus = openTeamBus({
@@ -108,11 +121,14 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
         url: target.url,
         prefix: target.prefix,
         instanceId,
-        kinds: [HEALTH, BREAKER],
+        kinds: [HEALTH, BREAKER, LOCKOUT, CLAUDE_USAGE],
         absorb: absorbWith(engine),
         current: (kind, name) => latest.get(`${kind}\u0000${name}`) ?? null,
         log: (line) => deps.log(line.split(target.url).join(maskRedisUrl(target.url))),
       });
+    },
+    attachClaude: (claude) => {
+      if (deps.redis() !== null) usage.attach(claude);
     },
     isUp: () => bus?.isUp() ?? false,
     refreshOwnership: {
