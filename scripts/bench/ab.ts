@@ -1,6 +1,6 @@
 /**
  * A/B of two Leeway builds on a noisy machine: `node --import tsx scripts/bench/ab.ts A.js B.js
- * [--engines] [--kinds=cc,small] [--rounds=10] [--requests=400] [--b-flags=--flag,…]`. Both run at once against one
+ * [--engines] [--kinds=cc,small] [--rounds=10] [--requests=400] [--a-flags=…] [--b-flags=--flag,…]`. Both run at once against one
  * upstream (c=2 each), so whatever else loads the machine loads both alike; each round prints B's
  * CPU per request over A's, read from /proc. Run it twice with A and B swapped, and once A/A.
  */
@@ -9,8 +9,9 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { spawnNode, stopAll } from './children';
-import { createTarget, runBatch, type Kind, type Target } from './load';
-import { cpuMs } from './proc-stats';
+import { createTarget, runBatch, type BatchResult, type Kind, type Target } from './load';
+import { mb, median, percentile } from './report';
+import { cpuMs, memory, threadCpuMs } from './proc-stats';
 import { launchEngines, launchLeeway, type LaunchSetup } from './proxies';
 import { LOCAL_KEY } from './shared';
 
@@ -65,35 +66,82 @@ async function main(): Promise<void> {
   };
   // `--b-flags=--max-semi-space-size=32,…`: node flags for B only (a runtime setting tried against the same build).
   const bFlags = (option('b-flags') ?? '').split(',').filter((f) => f.length > 0);
-  const sides = { A: await start(setup, a), B: await start(setup, b, bFlags) };
+  const aFlags = (option('a-flags') ?? '').split(',').filter((f) => f.length > 0);
+  const sides = { A: await start(setup, a, aFlags), B: await start(setup, b, bFlags) };
   for (const kind of KINDS) await Promise.all([sides.A, sides.B].map((s) => runBatch(s.target, kind, 2, 300)));
-  for (const kind of KINDS) {
-    const requests = kind === 'cc' || kind === 'small' ? REQUESTS : Math.ceil(REQUESTS / 3);
-    const ratios: number[] = [];
-    let cpuA = 0;
-    let cpuB = 0;
-    for (let round = 0; round < ROUNDS; round++) {
-      const a0 = cpuMs(sides.A.pid);
-      const b0 = cpuMs(sides.B.pid);
-      const [ra, rb] = await Promise.all([
-        runBatch(sides.A.target, kind, 2, requests),
-        runBatch(sides.B.target, kind, 2, requests),
-      ]);
-      if (ra.errors + rb.errors > 0) throw new Error(`${kind}: errors A ${ra.firstError} B ${rb.firstError}`);
-      const da = cpuMs(sides.A.pid) - a0;
-      const db = cpuMs(sides.B.pid) - b0;
-      cpuA += da;
-      cpuB += db;
-      ratios.push(db / da);
-    }
-    ratios.sort((x, y) => x - y);
-    const n = ROUNDS * requests;
-    console.log(
-      `${kind.padEnd(10)} CPU/request A ${(cpuA / n).toFixed(4)} ms, B ${(cpuB / n).toFixed(4)} ms; ` +
-        `B/A ${(cpuB / cpuA).toFixed(3)} (rounds: ${ratios.map((r) => r.toFixed(2)).join(' ')})`,
-    );
-  }
+  // Monotonic µs, the clock of V8's .cpuprofile timestamps: lets a profile be cut to the measured rounds.
+  const windowStart = process.hrtime.bigint() / 1000n;
+  const threads0 = { A: threadCpuMs(sides.A.pid), B: threadCpuMs(sides.B.pid) };
+  for (const kind of KINDS) await measureKind(sides, kind);
+  console.log(`window ${windowStart} ${process.hrtime.bigint() / 1000n} (monotonic µs)`);
+  printThreads(threads0, { A: threadCpuMs(sides.A.pid), B: threadCpuMs(sides.B.pid) });
+  const rssA = memory(sides.A.pid).peakRss;
+  const rssB = memory(sides.B.pid).peakRss;
+  console.log(`peak RSS   A ${mb(rssA).toFixed(1)} MB, B ${mb(rssB).toFixed(1)} MB; B/A ${(rssB / rssA).toFixed(3)}`);
   await Promise.all([sides.A.target.pool.close(), sides.B.target.pool.close()]);
+}
+
+/** Rounds of one kind, both sides at once: CPU per request from /proc, then latency, TTFB and req/s over all rounds. */
+async function measureKind(sides: Record<'A' | 'B', Side>, kind: Kind): Promise<void> {
+  const requests = kind === 'cc' || kind === 'small' ? REQUESTS : Math.ceil(REQUESTS / 3);
+  const ratios: number[] = [];
+  const sum = { A: emptyTiming(), B: emptyTiming() };
+  for (let round = 0; round < ROUNDS; round++) {
+    const a0 = cpuMs(sides.A.pid);
+    const b0 = cpuMs(sides.B.pid);
+    const [ra, rb] = await Promise.all([
+      runBatch(sides.A.target, kind, 2, requests),
+      runBatch(sides.B.target, kind, 2, requests),
+    ]);
+    if (ra.errors + rb.errors > 0) throw new Error(`${kind}: errors A ${ra.firstError} B ${rb.firstError}`);
+    const da = cpuMs(sides.A.pid) - a0;
+    const db = cpuMs(sides.B.pid) - b0;
+    addTiming(sum.A, ra, da);
+    addTiming(sum.B, rb, db);
+    ratios.push(db / da);
+  }
+  ratios.sort((x, y) => x - y);
+  const n = ROUNDS * requests;
+  const { A, B } = sum;
+  console.log(
+    `${kind.padEnd(10)} CPU/request A ${(A.cpuMs / n).toFixed(4)} ms, B ${(B.cpuMs / n).toFixed(4)} ms; ` +
+      `B/A ${(B.cpuMs / A.cpuMs).toFixed(3)} (rounds: ${ratios.map((r) => r.toFixed(2)).join(' ')})`,
+  );
+  const ratio = (f: (t: Timing) => number): string => (f(B) / f(A)).toFixed(3);
+  const streamed = kind === 'stream' || kind === 'cc-stream';
+  console.log(
+    `${''.padEnd(10)} B/A: p50 ${ratio((t) => median(t.totalMs))}, p99 ${ratio((t) => percentile(t.totalMs, 99))}, ` +
+      `req/s ${ratio((t) => t.totalMs.length / t.wallMs)}` +
+      (streamed ? `, first token p50 ${ratio((t) => median(t.ttfbMs))}` : ''),
+  );
+}
+
+interface Timing {
+  totalMs: number[];
+  ttfbMs: number[];
+  wallMs: number;
+  cpuMs: number;
+}
+
+const emptyTiming = (): Timing => ({ totalMs: [], ttfbMs: [], wallMs: 0, cpuMs: 0 });
+
+function addTiming(into: Timing, batch: BatchResult, cpu: number): void {
+  for (const t of batch.totalMs) into.totalMs.push(t);
+  for (const t of batch.ttfbMs) into.ttfbMs.push(t);
+  into.wallMs += batch.wallMs;
+  into.cpuMs += cpu;
+}
+
+type Threads = Record<'A' | 'B', Map<string, number>>;
+
+/** CPU per thread name over the measured rounds: tells JS on the main thread from GC and compiler helpers. */
+function printThreads(before: Threads, after: Threads): void {
+  const names = new Set([...after.A.keys(), ...after.B.keys()]);
+  for (const name of names) {
+    const d = (side: 'A' | 'B'): number => (after[side].get(name) ?? 0) - (before[side].get(name) ?? 0);
+    if (d('A') + d('B') > 0)
+      console.log(`thread ${name.padEnd(18)} A ${d('A').toFixed(0)} ms, B ${d('B').toFixed(0)} ms`);
+  }
 }
 
 main().then(

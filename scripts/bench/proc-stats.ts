@@ -1,6 +1,6 @@
 /** CPU time and memory of another process, read from /proc (Linux only). */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 let ticksPerSecond: number | null = null;
 
@@ -51,4 +51,22 @@ export function procAvailable(): boolean {
   } catch {
     return false;
   }
+}
+
+/** CPU milliseconds per thread name of `pid` (threads of one name summed): where a process's CPU goes. */
+export function threadCpuMs(pid: number): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    } catch {
+      continue; // the thread ended between the listing and the read
+    }
+    const name = tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    const ms = ((Number(fields[11]) + Number(fields[12])) * 1000) / clockTicks();
+    out.set(name, (out.get(name) ?? 0) + ms);
+  }
+  return out;
 }

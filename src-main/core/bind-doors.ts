@@ -80,7 +80,7 @@ export async function bindDoors(options: BindOptions, disposers: Disposers): Pro
         limits = settings;
         proxyGate.open(track(createProxyHandler(ctx, adminGate ? null : admin)));
         // The admin door keeps the proxy's guards (Host, Origin) but answers no /v1 route.
-        adminGate?.open(track(createProxyHandler({ ...ctx, verifyKey: () => null }, admin)));
+        adminGate?.open(track(createProxyHandler({ ...ctx, config: { ...ctx.config, verifyKey: () => null } }, admin)));
       },
       lose(message) {
         for (const gate of gates) gate.lose(message);

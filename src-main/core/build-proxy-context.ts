@@ -28,36 +28,39 @@ export function buildProxyContext(services: Services, input: RequestPathInput): 
   const { storage, settings, resilience, quota, catalog, loss } = services;
   const { obs, events } = input;
   return {
-    catalog: catalog.get,
-    settings: settings.get,
-    verifyKey: obs.rememberKeys(createKeyVerifier(storage.keys, events, input.now)),
-    pools: services.pools,
-    resilience: resilience.port,
-    slots: services.slots,
-    hooks: createClaudeHooks(services.claude),
-    affinity: storage.affinity,
-    leases: storage.leases,
-    promptCache: createPromptCacheBook(),
-    roundRobin: createRoundRobinStore({ stickyRoundRobinLimit: () => settings.get().stickyRoundRobinLimit }),
-    quota: quota.runtime,
-    quotaShare: createQuotaShareDispatch(quota.runtime),
-    quotaShareWaitsForSlot: () => resilience.settings.get().quotaShareConcurrencyLimit.enabled,
-    cooldownWait: {
-      settings: () => resilience.settings.get().comboCooldownWait,
-      snapshot: (at) => resilience.control.snapshot(at),
+    config: {
+      catalog: catalog.get,
+      settings: settings.get,
+      verifyKey: obs.rememberKeys(createKeyVerifier(storage.keys, events, input.now)),
+      quotaShareWaitsForSlot: () => resilience.settings.get().quotaShareConcurrencyLimit.enabled,
+      throughputWatchdog: () => resilience.settings.get().streamRecovery.throughputWatchdog,
+      allowedHosts: new Set(input.allowedHost === null ? [] : [input.allowedHost]),
+      version: LEEWAY_VERSION,
+      emergencyFallbackEnv: input.emergencyFallbackEnv,
+      dashboardUrl: input.dashboardUrl,
     },
-    throughputWatchdog: () => resilience.settings.get().streamRecovery.throughputWatchdog,
-    log: obs.log,
+    engines: {
+      resilience: resilience.port,
+      slots: services.slots,
+      quota: quota.runtime,
+      quotaShare: createQuotaShareDispatch(quota.runtime),
+      roundRobin: createRoundRobinStore({ stickyRoundRobinLimit: () => settings.get().stickyRoundRobinLimit }),
+      cooldownWait: {
+        settings: () => resilience.settings.get().comboCooldownWait,
+        snapshot: (at) => resilience.control.snapshot(at),
+      },
+    },
+    sessions: { affinity: storage.affinity, leases: storage.leases, promptCache: createPromptCacheBook() },
+    upstream: { pools: services.pools, hooks: createClaudeHooks(services.claude) },
+    host: {
+      log: obs.log,
+      // After the data dir is lost nothing more is logged; the gate refuses new requests already.
+      record: obs.record((entry) => {
+        if (loss.lost() === null) events.emit('activity.request', { entry: storage.requestLog.append(entry) });
+      }),
+      storage: () => ({ status: services.storageStatus(), lost: loss.lost() !== null }),
+      inFlight: input.inFlight,
+    },
     now: input.now,
-    // After the data dir is lost nothing more is logged; the gate refuses new requests already.
-    record: obs.record((entry) => {
-      if (loss.lost() === null) events.emit('activity.request', { entry: storage.requestLog.append(entry) });
-    }),
-    allowedHosts: new Set(input.allowedHost === null ? [] : [input.allowedHost]),
-    version: LEEWAY_VERSION,
-    emergencyFallbackEnv: input.emergencyFallbackEnv,
-    dashboardUrl: input.dashboardUrl,
-    inFlight: input.inFlight,
-    storage: () => ({ status: services.storageStatus(), lost: loss.lost() !== null }),
   };
 }

@@ -306,7 +306,15 @@ describe('data directory (issue 8)', () => {
     const started = await first.start();
     if (!started.ok) throw new Error(started.error.message);
     const port = new URL(started.value.proxyUrl).port;
-    const before = readdirSync(dir).map((name) => [name, statSync(join(dir, name)).mtimeMs]);
+    const snapshot = () => readdirSync(dir).map((name) => [name, statSync(join(dir, name)).mtimeMs]);
+    // The first core's log file is opened a moment after start: compare once its own writes settled.
+    let before = snapshot();
+    for (let settled = false; !settled;) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      const now = snapshot();
+      settled = JSON.stringify(now) === JSON.stringify(before);
+      before = now;
+    }
 
     const second = await core(dir).start();
     expect(second.ok).toBe(false);
@@ -314,7 +322,7 @@ describe('data directory (issue 8)', () => {
     expect(second.error.message).not.toContain('\n');
     expect(second.error.message).toContain(dir);
     expect(second.error.message).toContain(`port ${port}`);
-    expect(readdirSync(dir).map((name) => [name, statSync(join(dir, name)).mtimeMs])).toEqual(before);
+    expect(snapshot()).toEqual(before);
 
     const rpc = await fetch(`${started.value.proxyUrl}/api/rpc/app.info`, {
       method: 'POST',

@@ -98,7 +98,7 @@ export async function startServices(
     log,
   });
   disposers.push(() => catalog.close());
-  // Issue 24 §4: cooldowns, terminal states, open breakers, session pins and leases shared with the team on the quota store's Redis.
+  // Issue 24 §4: cooldowns, terminal states, open breakers, model lockouts, session pins and leases shared with the team on the quota store's Redis.
   const team = createTeamShareFor(storage, catalog.get, env.vars, log);
   disposers.push(() => team.close());
   const rows = resilienceStoresOf(storage.db);
@@ -130,6 +130,8 @@ export async function startServices(
     now,
     ownership: team.refreshOwnership,
   });
+  // Issue 24 §4: Claude usage windows go to and come from the team too.
+  team.attachClaude(claude);
 
   const storageStatus = (): StorageStatus =>
     storageStatusOf(storage.health, loss.lost(), store.isOpen() ? storage.requestLog.held() : null);

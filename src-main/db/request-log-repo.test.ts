@@ -66,6 +66,55 @@ describe('request log', () => {
     expect(rows()).toBe(10);
   });
 
+  it('ISSUE-24 §1: decision records written in whole batches and singly read back exactly; a row without one has the record it implies', () => {
+    const { db, log } = setup(200);
+    const ids: number[] = [];
+    const failed = { connection: 'x', status: 503, reason: 'upstream_error', ms: 12, upstreamModel: 'mx' };
+    const attempts = [failed, { connection: 'work', status: 200, reason: 'served', ms: 30, upstreamModel: 'mw' }];
+    // 150 rows, every one but each tenth with a record: two full batches of 64 and a remainder.
+    for (let i = 0; i < 150; i++) {
+      const decision =
+        i % 10 === 9
+          ? undefined
+          : {
+              served: `c${i}`,
+              status: 200,
+              heldMs: i,
+              queuedMs: 0,
+              entries: [
+                { kind: 'attempted' as const, connection: `c${i}`, model: 'm', status: 200, reason: 'served', ms: i },
+              ],
+              omitted: 0,
+            };
+      ids.push(log.append(entry(decision === undefined ? { attempts, failover: [failed] } : { decision })).id);
+    }
+    log.flush();
+    const stored = db.prepare<[], { n: number }>('SELECT COUNT(*) AS n FROM request_decisions').get()?.n;
+    expect(stored).toBe(135);
+    for (const [i, id] of ids.entries()) {
+      const read = log.decision(id);
+      if (i % 10 !== 9) expect(read).toEqual({ id, decision: expect.objectContaining({ served: `c${i}`, heldMs: i }) });
+      else
+        expect(read).toEqual({
+          id,
+          decision: {
+            served: 'work',
+            status: 200,
+            heldMs: 0,
+            queuedMs: 0,
+            omitted: 0,
+            entries: [
+              { kind: 'attempted', connection: 'x', model: 'mx', status: 503, reason: 'upstream_error', ms: 12 },
+              { kind: 'attempted', connection: 'work', model: 'mw', status: 200, reason: 'served', ms: 30 },
+            ],
+          },
+        });
+    }
+    // `last` is the newest request's, stored or implied; an id no row has has none.
+    expect(log.decision('last')?.id).toBe(ids.at(-1));
+    expect(log.decision(99_999)).toBeNull();
+  });
+
   it('PROD-16: append returns the entry with an id at once and writes nothing until the batch fills', () => {
     const { log, rows } = setup(3);
     const first = log.append(entry({ failover: [{ connection: 'home', status: 429, reason: 'rate_limited' }] }));

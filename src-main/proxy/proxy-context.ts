@@ -18,43 +18,32 @@ import type { ConnectionSlots } from '../resilience/queue/connection-slots';
 import type { InFlightRequests } from './stages/in-flight';
 import type { ResiliencePort } from '../resilience/resilience-port';
 
-/** What the proxy needs from the core; read through functions so a change is seen at once. */
+/**
+ * What the proxy needs from the core, as five ports and a clock (issue 22): read through functions
+ * where a value may change, so a change is seen from the next request.
+ */
 export interface ProxyContext {
+  /** What is configured: the catalog, settings, keys and the resilience settings the path reads. */
+  config: ProxyConfig;
+  /** The engines that screen, order, admit and learn. */
+  engines: ProxyEngines;
+  /** What ties a session to an account: pins, leases and where its prompt cache lives. */
+  sessions: ProxySessions;
+  /** The upstream side: connection pools and provider hooks. */
+  upstream: ProxyUpstream;
+  /** Where the path reports to: operator log, activity rows, storage state, requests in flight. */
+  host: ProxyHost;
+  now(): number;
+}
+
+export interface ProxyConfig {
   catalog(): Catalog;
   settings(): Settings;
   verifyKey(plainKey: string): LocalKeyView | null;
-  pools: UpstreamPools;
-  resilience: ResiliencePort;
-  /** maxConcurrent semaphores, one per connection. */
-  slots: ConnectionSlots;
-  /** Provider behaviour around each attempt (Claude tokens, lane, limit reset). */
-  hooks: ProviderHooks;
-  /** Session pins (memory first, flushed by the core's timer). */
-  affinity: AffinityRepo;
-  /** Exclusive leases (memory book, written at once on each change). */
-  leases: LeasesRepo;
-  /** Issue 24 §3: where each session's prompt cache lives (memory: a cache is cold after 5 minutes). */
-  promptCache: PromptCacheBook;
-  /** Combos' round-robin memory. */
-  roundRobin: RoundRobinStore;
-  /** The quota engine: pre-check, post-record, saturation (issue 10). */
-  quota: QuotaRuntime;
-  /** The `qtSd/` combos' scheduler (ROUTE-10/11) and its in-flight leases. */
-  quotaShare: QuotaShareDispatch;
   /** CONC-5: whether quota-share dispatch waits for a connection's maxConcurrent slot (CONC-3). */
   quotaShareWaitsForSlot(): boolean;
-  /** CONC-7..9: the cooldown-wait bounds and, read only on a refusal's path, what is cooling and why. */
-  cooldownWait: { settings(): ComboCooldownWaitSettings; snapshot(now: number): CooldownSnapshot };
   /** WATCH-1..7: the slow-stream watchdog's settings in force (absent: off). */
   throughputWatchdog?(): ThroughputWatchdogSettings;
-  /** Operator-facing warnings (never secrets). */
-  log(line: string): void;
-  now(): number;
-  record(entry: NewRequestLogEntry): void;
-  /** Issue 21 §9: model requests running now, so a shutdown can wait for them and end the rest. */
-  inFlight: InFlightRequests;
-  /** Issue 21 §16: whether the data directory takes writes (`lost`: it is gone), for `/health`. */
-  storage(): { status: StorageStatus; lost: boolean };
   /** Extra Host names accepted besides loopback (when bound for remote use). */
   allowedHosts: ReadonlySet<string>;
   version: string;
@@ -65,4 +54,43 @@ export interface ProxyContext {
   emergencyFallbackEnv?: boolean;
   /** The dashboard's address without its token, for refusals that send the user there (issue 21 §12). */
   dashboardUrl?: string;
+}
+
+export interface ProxyEngines {
+  resilience: ResiliencePort;
+  /** maxConcurrent semaphores, one per connection. */
+  slots: ConnectionSlots;
+  /** The quota engine: pre-check, post-record, saturation (issue 10). */
+  quota: QuotaRuntime;
+  /** The `qtSd/` combos' scheduler (ROUTE-10/11) and its in-flight leases. */
+  quotaShare: QuotaShareDispatch;
+  /** Combos' round-robin memory. */
+  roundRobin: RoundRobinStore;
+  /** CONC-7..9: the cooldown-wait bounds and, read only on a refusal's path, what is cooling and why. */
+  cooldownWait: { settings(): ComboCooldownWaitSettings; snapshot(now: number): CooldownSnapshot };
+}
+
+export interface ProxySessions {
+  /** Session pins (memory first, flushed by the core's timer). */
+  affinity: AffinityRepo;
+  /** Exclusive leases (memory book, written at once on each change). */
+  leases: LeasesRepo;
+  /** Issue 24 §3: where each session's prompt cache lives (memory: a cache is cold after 5 minutes). */
+  promptCache: PromptCacheBook;
+}
+
+export interface ProxyUpstream {
+  pools: UpstreamPools;
+  /** Provider behaviour around each attempt (Claude tokens, lane, limit reset). */
+  hooks: ProviderHooks;
+}
+
+export interface ProxyHost {
+  /** Operator-facing warnings (never secrets). */
+  log(line: string): void;
+  record(entry: NewRequestLogEntry): void;
+  /** Issue 21 §16: whether the data directory takes writes (`lost`: it is gone), for `/health`. */
+  storage(): { status: StorageStatus; lost: boolean };
+  /** Issue 21 §9: model requests running now, so a shutdown can wait for them and end the rest. */
+  inFlight: InFlightRequests;
 }

@@ -21,6 +21,10 @@ import { HEALTHY, type ConnectionHealth } from './cooldown/connection-health';
 import { mergeHealth } from './cooldown/merge-health';
 import { mergeBreaker } from './breaker/merge-breaker';
 import type { BreakerState } from './breaker/breaker-state';
+import type { ModelLockouts } from './lockout/model-lockouts';
+
+/** Told after each change of the model lockouts, with the state before and after (issue 24 §4). */
+export type LockoutsListener = (before: ModelLockouts, after: ModelLockouts, now: number) => void;
 
 /** The resilience engine as the core holds it: the proxy's port, the operator's control, the settings. */
 export interface ResilienceRuntime {
@@ -33,6 +37,10 @@ export interface ResilienceRuntime {
   absorbHealth(connectionId: string, remote: ConnectionHealth): boolean;
   /** A provider breaker another instance opened, merged into ours; false when nothing changed. */
   absorbBreaker(providerId: string, remote: BreakerState): boolean;
+  /** Model lockouts another instance learnt or cleared: `fold` merges them into ours; false when nothing changed. */
+  absorbLockouts(fold: (local: ModelLockouts) => ModelLockouts): boolean;
+  /** One listener for every change of this instance's lockouts (recorded, extended, decayed, cleared, absorbed). */
+  onLockoutsChanged(listener: LockoutsListener): void;
 }
 
 /** Coalesces bursts of changes into one `cooldowns.changed` event per tick, so a storm of failures is one UI update. */
@@ -75,7 +83,17 @@ export function createResilienceRuntime(
     repos,
   );
   let notifier: () => void = () => undefined;
-  const onChange = () => notifier();
+  let lockoutsListener: LockoutsListener | null = null;
+  let seenLockouts = state.lockouts;
+  // Every lockout change ends in onChange; comparing the (immutable) record's identity costs nothing.
+  const onChange = () => {
+    if (state.lockouts !== seenLockouts) {
+      const before = seenLockouts;
+      seenLockouts = state.lockouts;
+      lockoutsListener?.(before, seenLockouts, now());
+    }
+    notifier();
+  };
   const control = createResilienceControl(state, repos, catalog, onChange);
   notifier = createChangeNotifier(() => events.emit('cooldowns.changed', { snapshot: control.snapshot(now()) }));
   const egress = createEgressRuntime(stores.egress, env, catalog, now);
@@ -101,6 +119,14 @@ export function createResilienceRuntime(
       onChange();
       return true;
     },
+    absorbLockouts(fold) {
+      const merged = fold(state.lockouts);
+      if (merged === state.lockouts) return false;
+      state.lockouts = merged;
+      onChange();
+      return true;
+    },
+    onLockoutsChanged: (listener) => void (lockoutsListener = listener),
     settings: {
       get: () => state.settings,
       update(patch) {

@@ -47,7 +47,13 @@ describe.skipIf(skip !== null)(
         log: () => undefined,
       });
       shares.push(share);
-      await share.start({ absorbHealth: () => true, absorbBreaker: () => true }, { pins, leases });
+      const engine = {
+        absorbHealth: () => true,
+        absorbBreaker: () => true,
+        absorbLockouts: () => false,
+        onLockoutsChanged: () => undefined,
+      };
+      await share.start(engine, { pins, leases });
       await vi.waitFor(() => expect(share.isUp()).toBe(true), { timeout: 5_000, interval: 20 });
       return { share, pins, leases, key, conn };
     }

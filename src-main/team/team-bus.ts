@@ -61,14 +61,21 @@ export function openTeamBus(deps: TeamBusDeps): TeamBus {
     if (fact && fact.from !== deps.instanceId && deps.kinds.includes(fact.kind)) deps.absorb(fact);
   };
 
-  /** On (re)connect: absorb the team's facts, then send what changed here while Redis was away. */
-  const resync = async (): Promise<void> => {
+  const absorbAll = async (): Promise<void> => {
     for (const kind of deps.kinds) {
       const all = await cmd.hgetall(hashOf(kind));
       for (const text of Object.values(all)) receive(text);
     }
+  };
+
+  /** On (re)connect: absorb the team's facts, then send what changed here while Redis was away. */
+  const resync = async (): Promise<void> => {
+    await absorbAll();
     for (const key of [...dirty]) {
-      const [kind = '', name = ''] = key.split('\u0000');
+      // Only the kind ends at the first NUL: a name may hold more (lockout names do).
+      const cut = key.indexOf('\u0000');
+      const kind = key.slice(0, cut);
+      const name = key.slice(cut + 1);
       const now = deps.current(kind, name);
       if (now) await send(kind, name, now.json, now.at);
       dirty.delete(key);
@@ -89,7 +96,14 @@ export function openTeamBus(deps: TeamBusDeps): TeamBus {
     up = false;
   });
   sub.on('message', (_channel: string, text: string) => receive(text));
-  sub.on('ready', () => void sub.subscribe(channel).catch(() => undefined));
+  // The two connections come back at different moments: a fact announced before the subscription
+  // took hold is in the hash, so it is read once more (merges are idempotent) when the command side is ready.
+  sub.on('ready', () => {
+    sub
+      .subscribe(channel)
+      .then(() => (cmd.status === 'ready' ? absorbAll() : undefined))
+      .catch(() => undefined);
+  });
   cmd.connect().catch(() => undefined);
   sub.connect().catch(() => undefined);
 

@@ -37,6 +37,8 @@ describe.skipIf(skip !== null)(`team share on a real redis-server${skip ? ` (ski
     await share.start({
       absorbHealth: (cid, h) => health.push([cid, h]) > 0,
       absorbBreaker: (p, b) => breakers.push([p, b]) > 0,
+      absorbLockouts: () => false,
+      onLockoutsChanged: () => undefined,
     });
     await vi.waitFor(() => expect(share.isUp()).toBe(true), { timeout: 5_000, interval: 20 });
     return {

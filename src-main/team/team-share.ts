@@ -15,10 +15,14 @@ import { pinFactStale } from './pin-merge';
 import { createPinShare } from './pin-share';
 import { createRefreshLock } from './refresh-lock';
 import { openTeamBus, type TeamBus, type TeamFact } from './team-bus';
+import { createLockoutShare, LOCKOUT, type LockoutEngine } from './lockout-share';
+import { CLAUDE_USAGE, createUsageShare, type UsageEngine } from './usage-share';
 
 /**
- * What a Leeway instance shares with its team over the quota store's Redis (issue 24 §4): today
- * each connection's cooldown and terminal state (write-through: SQLite first, then Redis). Facts
+ * What a Leeway instance shares with its team over the quota store's Redis (issue 24 §4): each
+ * connection's cooldown and terminal state (write-through: SQLite first, then Redis), provider
+ * breakers, model lockouts (`lockout-share.ts`), Claude usage windows (`usage-share.ts`), session
+ * pins (`pin-share.ts`) and leases (`lease-share.ts`). Facts
  * travel by connection name; each instance maps them to its own connection ids.
  */
 export interface TeamShareDeps {
@@ -29,9 +33,10 @@ export interface TeamShareDeps {
   /** Local keys by name and back, for session pins and leases (absent: those stay local). */
   keyIdOf?(name: string): string | null;
   keyNameOf?(id: string): string | null;
-  now?(): number;
   log(line: string): void;
   loadRedis?: () => Promise<RedisCtor | null>;
+  /** The clock that decides whether a shared lockout has expired (default Date.now). */
+  now?: () => number;
 }
 
 export interface TeamShare {
@@ -41,6 +46,8 @@ export interface TeamShare {
   wrapBreakers(rows: BreakerRowStore): BreakerRowStore;
   /** Connects (when a Redis is configured); absorbed facts go to the engine, the pin store and the lease book. */
   start(engine: Absorbers, stores?: TeamStores): Promise<void>;
+  /** The Claude runtime (built after the bus): its usage windows are shared from now on. */
+  attachClaude(claude: UsageEngine): void;
   /** Whether facts reach Redis right now. */
   isUp(): boolean;
   /** One refresh-token owner per Claude connection across the team; rejects while Redis is unreachable. */
@@ -55,7 +62,7 @@ const LEASE = 'lease';
 /** How often stale pin and lease facts are deleted from the team's hashes. */
 const SWEEP_EVERY_MS = 10 * 60_000;
 
-type Absorbers = Pick<ResilienceRuntime, 'absorbHealth' | 'absorbBreaker'>;
+type Absorbers = Pick<ResilienceRuntime, 'absorbHealth' | 'absorbBreaker'> & LockoutEngine;
 
 /** Session pins and leases (issue 24 §4), shared when given. */
 export interface TeamStores {
@@ -74,42 +81,21 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
 
   /** Runs an absorb with publishing off: a fact just taken from the team is not sent back (no echo). */
   const quietly = <T>(run: () => T): T => {
+    const was = absorbing;
     absorbing = true;
     try {
       return run();
     } finally {
-      absorbing = false;
+      absorbing = was;
     }
-  };
-
-  const share = (kind: string, name: string, json: string, at: number): void => {
-    latest.set(`${kind}\u0000${name}`, { json, at });
-    if (!absorbing) bus?.publish(kind, name, json, at);
-  };
-  const names = {
-    keyIdOf: deps.keyIdOf ?? (() => null),
-    keyNameOf: deps.keyNameOf ?? (() => null),
-    idOf: deps.idOf,
-    nameOf: deps.nameOf,
-    now: deps.now ?? Date.now,
-  };
-  const pinShare = createPinShare({ ...names, share: (name, json, at) => share(PIN, name, json, at) });
-  const leaseShare = createLeaseShare({ ...names, share: (name, json, at) => share(LEASE, name, json, at) });
-
-  /** A pin or lease fact into its store; false for other kinds. */
-  const absorbStored = (stores: TeamStores, fact: TeamFact): boolean => {
-    if (fact.kind === PIN) quietly(() => pinShare.absorb(fact.json, stores.pins));
-    if (fact.kind !== LEASE) return fact.kind === PIN;
-    const losers = quietly(() => leaseShare.absorb(fact.json, stores.leases));
-    // A conflict this instance's lease lost is news for the team (outside `quietly`).
-    leaseShare.heard(new Map(losers.map((lease) => [lease.ownerHash, lease])));
-    return true;
   };
 
   const absorbWith =
     (engine: Absorbers, stores: TeamStores | undefined) =>
     (fact: TeamFact): void => {
       if (stores && absorbStored(stores, fact)) return;
+      if (fact.kind === LOCKOUT) return quietly(() => lockouts.absorb(engine, fact.name, fact.json));
+      if (fact.kind === CLAUDE_USAGE) return usage.absorb(fact.name, fact.json);
       if (fact.kind === BREAKER) {
         const parsed = parseJson(fact.json);
         if (parsed !== undefined) quietly(() => engine.absorbBreaker(fact.name, restoreBreakerState(parsed)));
@@ -120,6 +106,32 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
       if (id === null || row === null) return;
       quietly(() => engine.absorbHealth(id, fromRow({ ...row, connectionId: id })));
     };
+
+  const share = (kind: string, name: string, json: string, at: number): void => {
+    latest.set(`${kind}\u0000${name}`, { json, at });
+    if (!absorbing) bus?.publish(kind, name, json, at);
+  };
+  const names = { idOf: deps.idOf, nameOf: deps.nameOf, share };
+  const lockouts = createLockoutShare({ ...names, now: deps.now ?? Date.now });
+  const usage = createUsageShare({ ...names, quietly });
+  const keyed = {
+    ...names,
+    keyIdOf: deps.keyIdOf ?? (() => null),
+    keyNameOf: deps.keyNameOf ?? (() => null),
+    now: deps.now ?? Date.now,
+  };
+  const pinShare = createPinShare({ ...keyed, share: (name, json, at) => share(PIN, name, json, at) });
+  const leaseShare = createLeaseShare({ ...keyed, share: (name, json, at) => share(LEASE, name, json, at) });
+
+  /** A pin or lease fact into its store; false for other kinds. */
+  function absorbStored(stores: TeamStores, fact: TeamFact): boolean {
+    if (fact.kind === PIN) quietly(() => pinShare.absorb(fact.json, stores.pins));
+    if (fact.kind !== LEASE) return fact.kind === PIN;
+    const losers = quietly(() => leaseShare.absorb(fact.json, stores.leases));
+    // A conflict this instance's lease lost is news for the team (outside `quietly`).
+    leaseShare.heard(new Map(losers.map((lease) => [lease.ownerHash, lease])));
+    return true;
+  }
 
   const sweep = async (): Promise<void> => {
     const client = bus?.client() ?? null;
@@ -150,6 +162,7 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
     async start(engine, stores) {
       const target = deps.redis();
       if (target === null) return;
+      lockouts.watch(engine);
       stores?.pins.watch(pinShare.heard);
       stores?.leases.watch(leaseShare.heard);
       if (stores) sweeper = setInterval(() => void sweep().catch(() => undefined), SWEEP_EVERY_MS).unref();
@@ -160,11 +173,14 @@ export function createTeamShare(deps: TeamShareDeps): TeamShare {
         url: target.url,
         prefix: target.prefix,
         instanceId,
-        kinds: stores ? [HEALTH, BREAKER, PIN, LEASE] : [HEALTH, BREAKER],
+        kinds: [HEALTH, BREAKER, LOCKOUT, CLAUDE_USAGE, ...(stores ? [PIN, LEASE] : [])],
         absorb: absorbWith(engine, stores),
         current: (kind, name) => latest.get(`${kind}\u0000${name}`) ?? null,
         log: (line) => deps.log(line.split(target.url).join(maskRedisUrl(target.url))),
       });
+    },
+    attachClaude: (claude) => {
+      if (deps.redis() !== null) usage.attach(claude);
     },
     isUp: () => bus?.isUp() ?? false,
     refreshOwnership: {

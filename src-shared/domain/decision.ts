@@ -1,3 +1,5 @@
+import type { FailoverHop } from './request-log';
+
 /**
  * Issue 24 §1: why a request went where it went. Every candidate connection×model in the order the
  * request met it: skipped before dispatch (with the reason and what stands behind it) or attempted
@@ -101,4 +103,48 @@ export function entryText(e: DecisionEntry): string {
   const detail = e.detail === null ? '' : ` (${e.detail})`;
   const wait = e.retryAfterSeconds === null ? '' : `, back in ${shortWait(e.retryAfterSeconds)}`;
   return `${who}: skipped, ${words}${detail}${wait}`;
+}
+
+/** What an activity row keeps that a decision record can be rebuilt from. */
+export interface DecisionRow {
+  connection: string | null;
+  status: number;
+  failover: readonly FailoverHop[];
+  attempts: readonly FailoverHop[];
+}
+
+/** The connection that served: the last attempt's when it says so; a local answer with no attempt names its connection. */
+export function servedOf(row: DecisionRow): string | null {
+  const last = row.attempts.at(-1);
+  if (last === undefined) return row.connection !== null && row.failover.length === 0 ? row.connection : null;
+  return last.reason === 'served' ? last.connection : null;
+}
+
+/** One attempt as a decision entry. */
+export function attemptEntryOf(a: FailoverHop): DecisionAttempt {
+  return {
+    kind: 'attempted',
+    connection: a.connection,
+    model: a.upstreamModel ?? null,
+    status: a.status,
+    reason: a.reason,
+    ms: a.ms ?? null,
+  };
+}
+
+/**
+ * The record a row implies: its attempts in order, nothing skipped, held or queued. Most requests
+ * (served by their first candidate, or refused before routing) have exactly this record, so it is
+ * not stored beside the row but rebuilt from it (issue 22: a JSON write per request saved).
+ */
+export function impliedDecision(row: DecisionRow): DecisionRecord {
+  const entries = row.attempts.slice(0, DECISION_MAX_ENTRIES).map(attemptEntryOf);
+  return {
+    served: servedOf(row),
+    status: row.status,
+    heldMs: 0,
+    queuedMs: 0,
+    entries,
+    omitted: row.attempts.length - entries.length,
+  };
 }

@@ -1,4 +1,4 @@
-import type { ClaudeConnectionStatus } from '../../../src-shared/domain/claude';
+import type { ClaudeConnectionStatus, ClaudeUsage } from '../../../src-shared/domain/claude';
 import type { ConnectionSecret } from '../../../src-shared/domain/connection';
 import { attemptClaudeLimitReset } from './reset/attempt-limit-reset';
 import type { FetchJson } from './reset/fetch-json';
@@ -37,7 +37,8 @@ export interface ClaudeRuntimeDeps {
 export function createClaudeRuntime(deps: ClaudeRuntimeDeps) {
   let lanes: LaneStore = EMPTY_LANE_STORE;
   const resets = createLimitResetStore();
-  const usage = new Map<string, UsageWindows & { observedAt: number }>();
+  const usage = new Map<string, ClaudeUsage>();
+  let usageListener: ((connectionId: string, observed: ClaudeUsage) => void) | null = null;
   const lastReset = new Map<string, { outcome: string; reason: string; at: number }>();
   const lastVia = new Map<string, { via: string; at: number }>();
 
@@ -81,8 +82,12 @@ export function createClaudeRuntime(deps: ClaudeRuntimeDeps) {
       resetTried = false,
     ): Promise<LaneDecision> {
       const now = deps.now();
-      const windows = response.unified.usage;
-      if (windows) usage.set(c.view.id, { ...windows, observedAt: now });
+      const windows: UsageWindows | null = response.unified.usage;
+      if (windows) {
+        const observed = { ...windows, observedAt: now };
+        usage.set(c.view.id, observed);
+        usageListener?.(c.view.id, observed);
+      }
       if (!eligible(c, secret)) {
         if (windows) deps.onChange();
         return { kind: 'none' };
@@ -124,6 +129,20 @@ export function createClaudeRuntime(deps: ClaudeRuntimeDeps) {
       }
       if (windows || decision.kind !== 'none') deps.onChange();
       return decision;
+    },
+
+    /** Issue 24 §4: one listener for every usage observation of this instance (the team shares it). */
+    onUsage(listener: (connectionId: string, observed: ClaudeUsage) => void): void {
+      usageListener = listener;
+    },
+
+    /** A usage observation another instance made; the later `observedAt` wins. False when ours is as new. */
+    absorbUsage(connectionId: string, observed: ClaudeUsage): boolean {
+      const local = usage.get(connectionId);
+      if (local !== undefined && local.observedAt >= observed.observedAt) return false;
+      usage.set(connectionId, observed);
+      deps.onChange();
+      return true;
     },
 
     /** The announced reset of a usage wall (epoch ms), so a wall nobody handled cools until then, not a guess. */

@@ -120,6 +120,19 @@ function resets(headers: ResponseHeaders, now: number): Record<SignalWindow, num
   };
 }
 
+/**
+ * Whether any header could state a window: one pass over the names instead of ~20 lookups and
+ * the arrays they fill, since most responses (any API key without rate-limit headers) state none.
+ */
+function mayStateWindows(headers: ResponseHeaders): boolean {
+  for (const name in headers) {
+    const c = name.charCodeAt(0);
+    if (c === 97 /* a */ && name.startsWith('anthropic-ratelimit-')) return true;
+    if (c === 120 /* x */ && (name.startsWith('x-ratelimit-') || name.startsWith('x-codex-'))) return true;
+  }
+  return false;
+}
+
 const WINDOW_ORDER: readonly SignalWindow[] = ['5h', '7d', 'requests', 'tokens'];
 
 /**
@@ -127,6 +140,7 @@ const WINDOW_ORDER: readonly SignalWindow[] = ['5h', '7d', 'requests', 'tokens']
  * reset alone (`used: null`). Null when the headers state none (the common case: nothing allocated).
  */
 export function readWindows(headers: ResponseHeaders, now: number): WindowSignal[] | null {
+  if (!mayStateWindows(headers)) return null;
   const found = fills(headers);
   const at = resets(headers, now);
   const out: WindowSignal[] = found.map(([name, used]) => ({ name, used, resetAt: at[name] }));

@@ -26,7 +26,7 @@ function sendJson(res: ServerResponse, status: number, body: unknown, head: bool
 }
 
 export function serveGeminiModels(ctx: ProxyContext, res: ServerResponse, model: string | null, head: boolean): void {
-  const ids = listModels(ctx.catalog(), 'gemini');
+  const ids = listModels(ctx.config.catalog(), 'gemini');
   if (model === null) return sendJson(res, 200, geminiModelList(ids), head);
   const id = model.startsWith('models/') ? model.slice('models/'.length) : model;
   if (ids.includes(id)) return sendJson(res, 200, geminiModel(id), head);
@@ -34,7 +34,7 @@ export function serveGeminiModels(ctx: ProxyContext, res: ServerResponse, model:
 }
 
 export async function serveGeminiCount(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const body = await readBody(req, res, ctx.settings().maxBodyBytes);
+  const body = await readBody(req, res, ctx.config.settings().maxBodyBytes);
   if (!body.ok) return sendClientError(res, 'gemini', body.error);
   const json = parseObject(body.value.toString('utf8'));
   if (!json) return sendClientError(res, 'gemini', invalidJson());

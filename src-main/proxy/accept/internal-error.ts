@@ -37,13 +37,13 @@ export function logInternalError(log: (line: string) => void, req: IncomingMessa
  * row saying `internal_error`.
  */
 export function answerInternalError(
-  ctx: Pick<ProxyContext, 'log' | 'record' | 'now'>,
+  ctx: Pick<ProxyContext, 'host' | 'now'>,
   req: IncomingMessage,
   res: ServerResponse,
   refusal: Omit<Refusal, 'error'>,
   error: unknown,
 ): void {
-  logInternalError(ctx.log, req, error);
+  logInternalError(ctx.host.log, req, error);
   sendClientError(res, refusal.format, INTERNAL_ERROR);
   recordRefusal(ctx, { ...refusal, error: INTERNAL_ERROR });
 }

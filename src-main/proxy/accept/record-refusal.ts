@@ -25,13 +25,13 @@ export function loggedPath(pathname: string): string {
 
 /**
  * Issue 13 §3: a refused request gets an activity row like any other — its status, Leeway's
- * error code and message (the reason), no key, no body. Through the same buffered `ctx.record`
+ * error code and message (the reason), no key, no body. Through the same buffered `ctx.host.record`
  * as proxied requests; nothing here touches the disk.
  */
-export function recordRefusal(ctx: Pick<ProxyContext, 'record' | 'now'>, refusal: Refusal): void {
+export function recordRefusal(ctx: Pick<ProxyContext, 'host' | 'now'>, refusal: Refusal): void {
   const { error } = refusal;
   const status = statusOf(error);
-  ctx.record({
+  ctx.host.record({
     ts: refusal.startedAt,
     keyName: refusal.keyName,
     apiFormat: refusal.format,
@@ -50,8 +50,7 @@ export function recordRefusal(ctx: Pick<ProxyContext, 'record' | 'now'>, refusal
     errorCode: error.code,
     servedVia: null,
     sessionPin: null,
+    // Issue 24 §1: its decision record (no candidate met) is the one the row implies: not stored.
     errorMessage: error.message.length > MAX_MESSAGE ? `${error.message.slice(0, MAX_MESSAGE)}…` : error.message,
-    // Issue 24 §1: every request has a decision record; refused before routing, it met no candidate.
-    decision: { served: null, status, heldMs: 0, queuedMs: 0, entries: [], omitted: 0 },
   });
 }

@@ -108,7 +108,7 @@ function createRequestHandler(ctx: ProxyContext, secondary: SecondaryHandler | n
 
 function arrive(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse): Arrival {
   const startedAt = ctx.now();
-  const hostError = checkTarget(req, ctx.allowedHosts);
+  const hostError = checkTarget(req, ctx.config.allowedHosts);
   const url = req.url ?? '/';
   const q = url.indexOf('?');
   const rawPath = q === -1 ? url : url.slice(0, q);
@@ -118,7 +118,7 @@ function arrive(ctx: ProxyContext, req: IncomingMessage, res: ServerResponse): A
   const pathname = repair === null ? rawPath : repairedPath(rawPath, repair);
   if (repair !== null) {
     res.setHeader(WARNING_HEADER, v1Warning(repair));
-    logV1Repair(ctx, repair, ctx.log, rawPath, startedAt);
+    logV1Repair(ctx, repair, ctx.host.log, rawPath, startedAt);
   }
   const search = q === -1 ? '' : url.slice(q);
   return { req, res, startedAt, pathname, search, format: guessFormat(req, pathname), hostError };
@@ -174,12 +174,12 @@ function serve(ctx: ProxyContext, arrival: Arrival, endpoint: ProxyEndpoint): vo
   const { req, res } = arrival;
   const head = req.method === 'HEAD';
   if (endpoint.kind === 'health') {
-    const storage = ctx.storage();
-    const answer = healthAnswer(storage.status, storage.lost, ctx.version, ctx.settings().paused);
+    const storage = ctx.host.storage();
+    const answer = healthAnswer(storage.status, storage.lost, ctx.config.version, ctx.config.settings().paused);
     return sendJson(res, answer.httpStatus, answer.body, head);
   }
   const plainKey = localKeyOf(req.headers) ?? (arrival.format === 'gemini' ? geminiQueryKey(arrival.search) : null);
-  const key = plainKey ? ctx.verifyKey(plainKey) : null;
+  const key = plainKey ? ctx.config.verifyKey(plainKey) : null;
   if (!key) {
     const message = plainKey
       ? 'Invalid local API key'
@@ -223,7 +223,7 @@ function serveLeases(ctx: ProxyContext, arrival: Arrival, key: LocalKeyView): Pr
 function serveModels(ctx: ProxyContext, arrival: Arrival, head: boolean): void {
   const { req, res, search } = arrival;
   const modelFormat = req.headers['anthropic-version'] !== undefined ? 'anthropic' : 'openai';
-  const catalog = ctx.catalog();
+  const catalog = ctx.config.catalog();
   const body = modelsBody(modelFormat, listModels(catalog, modelFormat), {
     search,
     details: discoveredDetails(catalog),
@@ -252,7 +252,7 @@ function serveModel(
     };
     return refuse(ctx, arrival, error, endpoint.name);
   }
-  return readBody(req, res, ctx.settings().maxBodyBytes)
+  return readBody(req, res, ctx.config.settings().maxBodyBytes)
     .then((body) => {
       if (!body.ok) {
         refuseBody(req, res, endpoint.format, body.error);

@@ -25,7 +25,7 @@ type Answer = { ok: true; body: Record<string, unknown> } | { ok: false; error: 
 
 function grantOf(ctx: ProxyContext, lease: ActiveLease, owner: string): LeaseGrant {
   const connection =
-    ctx.catalog().connections.find((c) => c.view.id === lease.connectionId)?.view.name ?? lease.connectionId;
+    ctx.config.catalog().connections.find((c) => c.view.id === lease.connectionId)?.view.name ?? lease.connectionId;
   return { owner, generation: lease.generation, connection, expiresAt: lease.expiresAt };
 }
 
@@ -36,7 +36,7 @@ function grantOf(ctx: ProxyContext, lease: ActiveLease, owner: string): LeaseGra
 function eligibleConnections(ctx: ProxyContext, key: LocalKeyView): { ids: string[]; excluded: TargetExclusion[] } {
   const excluded: TargetExclusion[] = [];
   const targets = [];
-  for (const c of ctx.catalog().connections) {
+  for (const c of ctx.config.catalog().connections) {
     if (!key.allowedConnections.includes(c.view.name)) continue;
     if (!c.view.enabled || !c.secret) {
       excluded.push({
@@ -49,12 +49,12 @@ function eligibleConnections(ctx: ProxyContext, key: LocalKeyView): { ids: strin
     }
     targets.push({ connection: c, upstreamModel: c.view.models[0] ?? '' });
   }
-  const screened = ctx.resilience.screen(targets, ctx.now());
+  const screened = ctx.engines.resilience.screen(targets, ctx.now());
   return { ids: screened.runnable.map((t) => t.connection.view.id), excluded: [...excluded, ...screened.excluded] };
 }
 
 function commit(ctx: ProxyContext, next: LeaseBook): AppError | null {
-  const stored = ctx.leases.commit(next);
+  const stored = ctx.sessions.leases.commit(next);
   return stored.ok ? null : stored.error;
 }
 
@@ -106,7 +106,7 @@ function acquire(
   const eligible = eligibleConnections(ctx, key);
   const ttlMs = input.ttlMs ?? DEFAULT_LEASE_TTL_MS;
   const step = acquireLease(
-    ctx.leases.book(),
+    ctx.sessions.leases.book(),
     { ownerHash: plain.ownerHash, keyId: key.id, candidates: eligible.ids, ttlMs },
     ctx.now(),
   );
@@ -134,7 +134,7 @@ function acquire(
 }
 
 function renew(ctx: ProxyContext, input: RequestOf<'renew'>, claim: LeaseClaim, owner: string): Answer {
-  const step = renewLease(ctx.leases.book(), claim, input.ttlMs ?? DEFAULT_LEASE_TTL_MS, ctx.now());
+  const step = renewLease(ctx.sessions.leases.book(), claim, input.ttlMs ?? DEFAULT_LEASE_TTL_MS, ctx.now());
   if (step.decision.kind === 'refused') return refusal({ code: step.decision.code, message: step.decision.message });
   const failed = commit(ctx, step.book);
   return failed
@@ -143,7 +143,7 @@ function renew(ctx: ProxyContext, input: RequestOf<'renew'>, claim: LeaseClaim, 
 }
 
 function release(ctx: ProxyContext, input: RequestOf<'release'>, claim: LeaseClaim): Answer {
-  const step = releaseLease(ctx.leases.book(), claim, input.reason ?? 'owner_exit', ctx.now());
+  const step = releaseLease(ctx.sessions.leases.book(), claim, input.reason ?? 'owner_exit', ctx.now());
   if (step.decision.kind === 'refused') return refusal({ code: step.decision.code, message: step.decision.message });
   const failed = commit(ctx, step.book);
   if (failed) return refusal(failed);

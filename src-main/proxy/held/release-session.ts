@@ -8,19 +8,18 @@ import type { RequestFrame } from '../stages/frame';
  * exclusive lease it presented (ended as the client's cancel) and its session pins — so the next
  * pass may go to any free connection. Returns how many ties went (0: it had none).
  */
-export function releaseSessionTies(
-  ctx: Pick<ProxyContext, 'leases' | 'affinity' | 'now'>,
-  frame: RequestFrame,
-): number {
+export function releaseSessionTies(ctx: Pick<ProxyContext, 'sessions' | 'now'>, frame: RequestFrame): number {
   let released = 0;
   if (frame.claim) {
-    const step = releaseLease(ctx.leases.book(), frame.claim, 'client_cancelled', ctx.now());
-    if (step.decision.kind === 'released' && !step.decision.already && ctx.leases.commit(step.book).ok) released++;
+    const step = releaseLease(ctx.sessions.leases.book(), frame.claim, 'client_cancelled', ctx.now());
+    if (step.decision.kind === 'released' && !step.decision.already && ctx.sessions.leases.commit(step.book).ok)
+      released++;
   }
   if (frame.session !== null) {
     const keyId = frame.request.key.id;
-    for (const pin of ctx.affinity.list()) {
-      if (pin.keyId === keyId && pin.session === frame.session) released += ctx.affinity.clear({ key: pinKeyOf(pin) });
+    for (const pin of ctx.sessions.affinity.list()) {
+      if (pin.keyId === keyId && pin.session === frame.session)
+        released += ctx.sessions.affinity.clear({ key: pinKeyOf(pin) });
     }
   }
   return released;

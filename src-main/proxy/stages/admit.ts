@@ -45,7 +45,7 @@ export function admitLeaseGate(
   excluded: TargetExclusion[],
   claim: LeaseClaim | null,
 ): { ok: true; candidates: readonly Target[] } | NoTarget {
-  const book = ctx.leases.book();
+  const book = ctx.sessions.leases.book();
   const now = ctx.now();
   const step = admitLeases(book, candidates, (t) => t.connection.view.id, claim, now);
   const decision = step.decision;
@@ -54,7 +54,7 @@ export function admitLeaseGate(
     case 'held':
     case 'moved': {
       if (step.book !== book) {
-        const stored = ctx.leases.commit(step.book);
+        const stored = ctx.sessions.leases.commit(step.book);
         if (!stored.ok) return { kind: 'refused', error: stored.error };
       }
       if (decision.allowed.length !== candidates.length) {
@@ -94,7 +94,7 @@ export function admitLeaseGate(
 
 /** Whether a pool allocates this request's key at all: one Map lookup; only then does the quota gate run. */
 export function quotaApplies(ctx: ProxyContext, frame: RequestFrame): boolean {
-  return ctx.quota.coversKey(frame.request.key.id);
+  return ctx.engines.quota.coversKey(frame.request.key.id);
 }
 
 /** The quota pre-check's findings, kept for the answer's header and the pass's final refusal. */
@@ -136,7 +136,7 @@ export function admitQuotaGate(
     maxTokens: frame.parsed.maxTokens,
     model: candidates[0]?.upstreamModel ?? frame.parsed.model,
   });
-  const gate = gateCandidates(ctx.quota, request.key.id, candidates, connectionIdOf, cost, now);
+  const gate = gateCandidates(ctx.engines.quota, request.key.id, candidates, connectionIdOf, cost, now);
   return gate instanceof Promise ? gate.then((g) => settleQuotaGate(excluded, g)) : settleQuotaGate(excluded, gate);
 }
 
@@ -221,7 +221,7 @@ export function admitCandidate(
   const claim = frame.claim;
   const view = target.connection.view;
   if (claim) {
-    const fence = checkFence(ctx.leases.book(), claim, view.id, ctx.now());
+    const fence = checkFence(ctx.sessions.leases.book(), claim, view.id, ctx.now());
     if (fence.kind === 'refused') return { kind: 'refused', error: { code: fence.code, message: fence.message } };
   }
   // No maxConcurrent: no slot, no queue, nothing to wait for, so no promise either (the common case).
@@ -272,9 +272,9 @@ function admitToBreaker(
 ): CandidateAdmission {
   const view = target.connection.view;
   const holdsSlot = slot === 'held' || slot === 'queued';
-  const admitted = ctx.resilience.admit(target, ctx.now(), goNow);
+  const admitted = ctx.engines.resilience.admit(target, ctx.now(), goNow);
   if (!admitted.ok) {
-    if (holdsSlot) ctx.slots.release(view.id);
+    if (holdsSlot) ctx.engines.slots.release(view.id);
     return { kind: 'skip', exclusion: admitted.exclusion };
   }
   const admission = admitted.admission;
@@ -285,17 +285,17 @@ function admitToBreaker(
     queuedMs,
     release() {
       admission.release();
-      if (holdsSlot) ctx.slots.release(view.id);
+      if (holdsSlot) ctx.engines.slots.release(view.id);
     },
   };
 }
 
 /** QUEUE-7: the settings in force (env < stored) under the connection's own overrides; QUEUE-4's floor. */
 function budgetsOf(ctx: ProxyContext, target: Target): QueueBudgets {
-  const settings = ctx.settings();
+  const settings = ctx.config.settings();
   // The request's own start timeout is at most the longer of these two: the backstop never undercuts it.
   const ownTimeoutMs = Math.max(settings.responseTimeoutMs, settings.streamHeadersTimeoutMs);
-  return resolveQueueBudgets(ctx.slots.settings(), target.connection.view.rateLimitOverrides, ownTimeoutMs);
+  return resolveQueueBudgets(ctx.engines.slots.settings(), target.connection.view.rateLimitOverrides, ownTimeoutMs);
 }
 
 /** How a queue is named in its refusals: the connection and the model (the reference's `provider/model`). */
@@ -316,10 +316,10 @@ async function takeSlot(
 ): Promise<SlotOutcome> {
   const view = target.connection.view;
   const max = view.maxConcurrent ?? Number.POSITIVE_INFINITY;
-  if (ctx.slots.tryAcquire(view.id, max)) return 'held';
+  if (ctx.engines.slots.tryAcquire(view.id, max)) return 'held';
   if (!isLast && !waitForSlot) return 'busy';
   // QUEUE-8/10: the pure admission check decides before the request joins the queue.
-  const full = checkQueueAdmission(ctx.slots.queued(view.id), budgets.maxQueueDepth, identityOf(target));
+  const full = checkQueueAdmission(ctx.engines.slots.queued(view.id), budgets.maxQueueDepth, identityOf(target));
   // A full queue on a candidate with others behind it: the next one may serve at once.
   if (full) return isLast ? { refused: full } : 'busy';
   const outcome = await waitForQueue(ctx, frame, view, max, budgets);
@@ -347,13 +347,13 @@ async function waitForQueue(
   budgets: QueueBudgets,
 ): Promise<SlotWait> {
   const now = ctx.now();
-  const what = `a free slot on ${view.name} (${ctx.slots.queued(view.id) + 1} waiting, at most ${max} at once)`;
+  const what = `a free slot on ${view.name} (${ctx.engines.slots.queued(view.id) + 1} waiting, at most ${max} at once)`;
   const held = holdInputOf(frame, 'queue', what, now + budgets.maxWaitMs, { goNow: true, release: false });
-  const waited = await waitHeld(ctx.inFlight.held, frame.signal, held, now, (signal) =>
-    ctx.slots.acquire(view.id, max, signal, budgets.maxWaitMs, budgets.maxQueueDepth),
+  const waited = await waitHeld(ctx.host.inFlight.held, frame.signal, held, now, (signal) =>
+    ctx.engines.slots.acquire(view.id, max, signal, budgets.maxWaitMs, budgets.maxQueueDepth),
   );
   if (waited.kind === 'waited' || waited.value === 'acquired') return waited.value;
-  return ctx.slots.tryAcquire(view.id, Number.POSITIVE_INFINITY) ? 'acquired' : 'aborted';
+  return ctx.engines.slots.tryAcquire(view.id, Number.POSITIVE_INFINITY) ? 'acquired' : 'aborted';
 }
 
 /**

@@ -177,7 +177,7 @@ function send(
   signal: AbortSignal,
 ): Promise<SendResult> {
   const { request, parsed } = frame;
-  const hooks = ctx.hooks.forAttempt(target.connection, {
+  const hooks = ctx.upstream.hooks.forAttempt(target.connection, {
     startedAt: request.startedAt,
     responseTimeoutMs: frame.responseTimeoutMs,
   });
@@ -187,7 +187,7 @@ function send(
       : undefined;
   // One literal with every field (no spread in the middle): the common shape stays one hidden class.
   return sendWithHooks(
-    ctx.pools,
+    ctx.upstream.pools,
     hooks,
     {
       target,
@@ -206,7 +206,7 @@ function send(
           keepAlive: frame.keepAlive,
           keepAliveHeaders: { 'x-leeway-connection': target.connection.view.name },
           held: {
-            board: ctx.inFlight.held,
+            board: ctx.host.inFlight.held,
             request: frame.signal,
             input: (what: string, until: number) => holdInputOf(frame, 'lane', what, until, NO_SKIP),
             now: ctx.now,
@@ -275,7 +275,7 @@ async function begin(
 
 /** One boolean check per stream when the watchdog is off (WATCH-5); else a fresh meter with the proxy's clock. */
 function watchFor(ctx: ProxyContext, idleMs: number): ChunkWatch | null {
-  const settings = ctx.throughputWatchdog?.();
+  const settings = ctx.config.throughputWatchdog?.();
   const watchdog = settings?.enabled ? createStreamWatchdog(settings, idleMs) : null;
   return watchdog ? (chunk) => watchdog.push(chunk, ctx.now()) : null;
 }

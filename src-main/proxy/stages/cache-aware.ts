@@ -14,15 +14,15 @@ import type { PinPlan } from './plan';
  * loop holds for, CONC-7) instead of moving and paying for a cold cache elsewhere.
  */
 export function cacheHold(
-  ctx: Pick<ProxyContext, 'settings' | 'promptCache'>,
+  ctx: Pick<ProxyContext, 'config' | 'sessions'>,
   model: string,
   pinKey: string,
   excluded: readonly TargetExclusion[],
   now: number,
 ): NoTarget | null {
-  const waitMs = ctx.settings().cacheWaitMs;
+  const waitMs = ctx.config.settings().cacheWaitMs;
   if (waitMs <= 0) return null;
-  const cache = ctx.promptCache.get(pinKey)?.current;
+  const cache = ctx.sessions.promptCache.get(pinKey)?.current;
   if (!isWarm(cache, now)) return null;
   const mine = excluded.find((e) => e.connection === cache.connection && e.reason === 'unavailable');
   if (!mine || mine.retryAfterSeconds === null || mine.retryAfterSeconds * 1000 > waitMs) return null;
@@ -32,12 +32,12 @@ export function cacheHold(
 
 /** The pinned account answered a short 429 with a warm cache: end the pass cooling, so the loop waits for it. */
 export function waitsForCache(ctx: ProxyContext, model: string, pin: PinPlan | null, record: Failed): boolean {
-  if (!pin || !ctx.cooldownWait.settings().enabled) return false;
+  if (!pin || !ctx.engines.cooldownWait.settings().enabled) return false;
   const answer = record.answer;
   if (answer.kind !== 'upstream-error' || answer.status !== 429) return false;
   const now = ctx.now();
   // What the engines learnt from the 429 decides: the connection must be back within the setting.
-  const screened = ctx.resilience.screen([record.target], now);
+  const screened = ctx.engines.resilience.screen([record.target], now);
   return cacheHold(ctx, model, pin.key, screened.excluded, now) !== null;
 }
 
@@ -50,7 +50,7 @@ export interface CacheLoss {
 
 export function cacheLossOf(ctx: ProxyContext, pin: PinPlan | null, target: Target): CacheLoss | null {
   if (!pin) return null;
-  const lost = lostBy(ctx.promptCache.get(pin.key), target.connection.view.id, ctx.now());
+  const lost = lostBy(ctx.sessions.promptCache.get(pin.key), target.connection.view.id, ctx.now());
   return lost ? { connection: lost.connection, tokens: lost.tokens, usd: rebuildUsd(lost) } : null;
 }
 
@@ -80,5 +80,5 @@ export function learnCache(
     tokens,
     lastUsedAt: now,
   };
-  ctx.promptCache.set(pin.key, afterAnswer(ctx.promptCache.get(pin.key), mark, now));
+  ctx.sessions.promptCache.set(pin.key, afterAnswer(ctx.sessions.promptCache.get(pin.key), mark, now));
 }

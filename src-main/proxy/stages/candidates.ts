@@ -28,7 +28,7 @@ export async function runCandidates(
   admitted: Admitted,
 ): Promise<PassResult> {
   const { plan, candidates } = admitted;
-  const waitForSlot = plan.quotaShare !== null && ctx.quotaShareWaitsForSlot();
+  const waitForSlot = plan.quotaShare !== null && ctx.config.quotaShareWaitsForSlot();
   let picked = false;
   for (let i = 0; i < candidates.length; i++) {
     const target = candidates[i];

@@ -66,13 +66,13 @@ export async function holdForCooldown(
 ): Promise<HoldResult> {
   // Issue 24 §2: after "use any connection now" nothing is waited for again.
   if (trail.goNow) return GIVE_UP_SILENTLY;
-  const settings = ctx.cooldownWait.settings();
+  const settings = ctx.engines.cooldownWait.settings();
   const held = trail.held ?? { waits: 0, heldMs: 0, streamOpened: false };
   // Read on a refusal's path only: what is cooling, and when the first of it serves again.
   const list = excluded();
   if (list === null) return GIVE_UP_SILENTLY;
   const now = ctx.now();
-  const candidates = waitCandidatesOf(list, ctx.cooldownWait.snapshot(now));
+  const candidates = waitCandidatesOf(list, ctx.engines.cooldownWait.snapshot(now));
   const decision = decideCooldownWait(candidates, held, settings, now);
   if (decision.kind === 'give-up') {
     const earliest = earliestOf(candidates, now);
@@ -81,7 +81,7 @@ export async function holdForCooldown(
 
   // A hold is never silent: the log says it, and a stream says what it waits for and until when.
   const what = `${decision.connection}'s cooldown to end at ${clockOf(decision.until, now)}`;
-  ctx.log(
+  ctx.host.log(
     `[proxy] holding a request for ${quoteUserText(frame.parsed.model)}: waiting for ${what} (${Math.ceil(decision.ms / 1000)} s, wait ${held.waits + 1} of at most ${settings.maxAttempts})`,
   );
   const { res } = frame.request;
@@ -92,7 +92,7 @@ export async function holdForCooldown(
     frame.keepAlive.start({}, what);
   }
   const waited = await waitHeld(
-    ctx.inFlight.held,
+    ctx.host.inFlight.held,
     frame.signal,
     holdInputOf(frame, 'cooldown', what, decision.until, { goNow: true, release: true }),
     now,
@@ -124,7 +124,7 @@ function actOn(
 ): void {
   if (action === 'go-now') trail.goNow = true;
   else releaseSessionTies(ctx, frame);
-  ctx.log(
+  ctx.host.log(
     `[proxy] a held request for ${quoteUserText(frame.parsed.model)} stopped waiting for ${what}: ${action} from the dashboard`,
   );
 }

@@ -1,12 +1,28 @@
 import type { TargetExclusion } from '../../../src-shared/domain/cooldown';
 import {
+  attemptEntryOf,
   DECISION_MAX_ENTRIES,
   type DecisionEntry,
   type DecisionRecord,
   type DecisionSkip,
 } from '../../../src-shared/domain/decision';
-import type { RequestAttempt } from '../../../src-shared/domain/request-log';
 import type { RequestTrail } from './trail';
+
+/**
+ * Whether the record is the one the activity row implies (`impliedDecision`): nothing skipped,
+ * held, queued or thrown away, so only its attempts (which the row keeps) say anything. Then it is
+ * not stored, and the read rebuilds it from the row.
+ */
+export function impliedByRow(trail: RequestTrail): boolean {
+  return (
+    trail.skipped.length === 0 &&
+    (trail.lateSkips === null || trail.lateSkips.length === 0) &&
+    trail.held === null &&
+    Math.round(trail.queuedMs) === 0 &&
+    trail.cacheLost === null &&
+    trail.attempts.every((a) => a.ms === undefined || Number.isInteger(a.ms))
+  );
+}
 
 /**
  * Issue 24 §1: the request's decision record, from what the stages already computed: the screens'
@@ -29,7 +45,7 @@ export function decisionOf(trail: RequestTrail, served: string | null, status: n
       const skip = late[next]?.[1];
       if (skip) add(() => skipOf(skip, now));
     }
-    add(() => attemptOf(attempt));
+    add(() => attemptEntryOf(attempt));
   });
   for (; late !== null && next < late.length; next++) {
     const skip = late[next]?.[1];
@@ -55,16 +71,5 @@ function skipOf(e: TargetExclusion, now: number): DecisionSkip {
     retryAfterSeconds: e.retryAfterSeconds,
     until: e.retryAfterSeconds === null ? null : now + e.retryAfterSeconds * 1000,
     detail: e.detail ?? null,
-  };
-}
-
-function attemptOf(a: RequestAttempt): DecisionEntry {
-  return {
-    kind: 'attempted',
-    connection: a.connection,
-    model: a.upstreamModel ?? null,
-    status: a.status,
-    reason: a.reason,
-    ms: a.ms ?? null,
   };
 }

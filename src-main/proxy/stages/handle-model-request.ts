@@ -37,7 +37,7 @@ export async function handleModelRequest(ctx: ProxyContext, asked: ModelRequest)
   // ROUTE-3: a background Responses request is answered in the foreground, and says so.
   const foreground = endpoint.wire === 'responses' ? foregroundBody(asked.body) : null;
   const request = foreground ? { ...asked, body: foreground } : asked;
-  if (foreground) ctx.log(`[proxy] ${BACKGROUND_WARNING}`);
+  if (foreground) ctx.host.log(`[proxy] ${BACKGROUND_WARNING}`);
   // Issue 23: a Gemini body names no model; the URL does (gemini-endpoints.ts).
   const parsed =
     endpoint.urlModel === undefined ? parseModelBody(request.body) : parseGeminiBody(request.body, endpoint);
@@ -65,9 +65,9 @@ export async function handleModelRequest(ctx: ProxyContext, asked: ModelRequest)
     if (!res.writableFinished) signal.abort();
   };
   // Issue 21 §9: a shutdown waits for it, then ends it through this signal (ShuttingDown).
-  ctx.inFlight.add(signal);
+  ctx.host.inFlight.add(signal);
   try {
-    if (ctx.settings().paused) ended = answerError(frame, trail, PAUSED);
+    if (ctx.config.settings().paused) ended = answerError(frame, trail, PAUSED);
     else if (!lease.ok) ended = answerError(frame, trail, lease.error);
     else {
       res.on('close', onClientClose);
@@ -78,7 +78,7 @@ export async function handleModelRequest(ctx: ProxyContext, asked: ModelRequest)
   } catch (error) {
     ended = internalError(ctx, frame, trail, error);
   } finally {
-    ctx.inFlight.delete(signal);
+    ctx.host.inFlight.delete(signal);
     res.off('close', onClientClose);
     recordRequest(ctx, frame, trail, loggedEnd(ended));
   }
@@ -93,7 +93,7 @@ function frameOf(
   claim: RequestFrame['claim'],
   foreground: boolean,
 ): RequestFrame {
-  const settings = ctx.settings();
+  const settings = ctx.config.settings();
   const headersTimeoutMs = parsed.stream ? settings.streamHeadersTimeoutMs : settings.responseTimeoutMs;
   return {
     request,
@@ -116,6 +116,6 @@ function frameOf(
  * in its format and the activity row says internal_error (not that the client left).
  */
 function internalError(ctx: ProxyContext, frame: RequestFrame, trail: RequestTrail, error: unknown): Ended {
-  logInternalError(ctx.log, frame.request.req, error);
+  logInternalError(ctx.host.log, frame.request.req, error);
   return answerError(frame, trail, INTERNAL_ERROR);
 }

@@ -60,20 +60,20 @@ export function learnAttempt(
   body: Buffer,
 ): AttemptVerdict | null {
   if (seen.observation.kind === 'served') {
-    ctx.resilience.learnSuccess(target, admission, ctx.now());
+    ctx.engines.resilience.learnSuccess(target, admission, ctx.now());
     return null;
   }
   const now = ctx.now();
   const outcome = outcomeOf(seen, target, now);
   if (outcome === null) return null;
-  ctx.roundRobin.failed(target, outcome, now, body); // issue 11: strategy memory (health, ROUTE-4, ROUTE-5)
-  return ctx.resilience.learnFailure(target, admission, seen.operation, outcome, now);
+  ctx.engines.roundRobin.failed(target, outcome, now, body); // issue 11: strategy memory (health, ROUTE-4, ROUTE-5)
+  return ctx.engines.resilience.learnFailure(target, admission, seen.operation, outcome, now);
 }
 
 /** The combo's strategy made this pick (no pin decided it): the round-robin memory moves on. */
 export function learnPick(ctx: ProxyContext, plan: CandidatesPlan, target: Target): void {
   if (plan.combo && plan.pin?.decided !== target.connection.view.id)
-    ctx.roundRobin.picked(plan.combo, target, plan.candidates);
+    ctx.engines.roundRobin.picked(plan.combo, target, plan.candidates);
 }
 
 const PIN_MARK: Record<PinChange['kind'], SessionPinMark | null> = {
@@ -95,8 +95,8 @@ export function learnPin(
   const pin = plan.pin;
   if (!pin) return NOT_PINNED;
   const id = target.connection.view.id;
-  const change = learnServed(pin.stored, pin.scope, id, ctx.settings().sessionAffinityTtlMs, ctx.now());
-  if (change.kind !== 'disabled') ctx.affinity.put(change.pin, pin.key);
+  const change = learnServed(pin.stored, pin.scope, id, ctx.config.settings().sessionAffinityTtlMs, ctx.now());
+  if (change.kind !== 'disabled') ctx.sessions.affinity.put(change.pin, pin.key);
   return { pinned: pin.decided === id, mark: PIN_MARK[change.kind] };
 }
 
@@ -117,8 +117,8 @@ export function learnAnswered(
   const now = ctx.now();
   // Read once by the connection's adapter (issue 22 step 3); both memories take the same value.
   const signals = adapterFor(target.connection.view.kind).signals(200, headers, null, now);
-  ctx.roundRobin.served(target, signals, outcome?.ttfbMs ?? null, now); // issue 11: strategy memory
-  ctx.quota.record(
+  ctx.engines.roundRobin.served(target, signals, outcome?.ttfbMs ?? null, now); // issue 11: strategy memory
+  ctx.engines.quota.record(
     keyId,
     target.connection.view.id,
     { usage: outcome?.usage ?? null, model: target.upstreamModel, windows: signals.windows },

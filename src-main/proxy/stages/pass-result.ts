@@ -58,6 +58,6 @@ export function coolingAfter(ctx: ProxyContext, trail: RequestTrail, record: Fai
   const status = statusOfFailure(record);
   // After a keep-alive stream was opened for an earlier wait, the causes behind the exclusions decide alone.
   const cooling = status !== null ? COOLING_STATUSES.has(status) : trail.held?.streamOpened === true;
-  if (!cooling || !ctx.cooldownWait.settings().enabled) return null;
+  if (!cooling || !ctx.engines.cooldownWait.settings().enabled) return null;
   return { kind: 'cooling', cooling: { from: 'failure', record } };
 }

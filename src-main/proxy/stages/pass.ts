@@ -73,11 +73,11 @@ function quotaRefused(
 function withQuota(ctx: ProxyContext, plan: CandidatesPlan, quota: Extract<QuotaGateResult, { ok: true }>): Admitted {
   const excluded = quota.excluded.length === 0 ? plan.excluded : [...plan.excluded, ...quota.excluded];
   if (quota.mark.penalized.size === 0) return { plan, candidates: quota.candidates, excluded, quota: quota.mark };
-  const candidates = ctx.roundRobin.rescorePenalized(
+  const candidates = ctx.engines.roundRobin.rescorePenalized(
     plan.combo,
     quota.candidates,
     quota.mark.penalized,
-    ctx.quota.softDeprioritizeFactor(),
+    ctx.engines.quota.softDeprioritizeFactor(),
     plan.pin?.decided ?? null,
     ctx.now(),
   );

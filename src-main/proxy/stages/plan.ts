@@ -113,35 +113,37 @@ type Resolved = Extract<ReturnType<typeof resolveTargets>, { kind: 'targets' }>;
  * top, the session's pin (soft, AFF-6: it only reorders what survived the filters).
  */
 export function planRequest(ctx: ProxyContext, input: PlanInput): Plan {
-  const resolution = resolveTargets(ctx.catalog(), input.model, input.wire);
+  const resolution = resolveTargets(ctx.config.catalog(), input.model, input.wire);
   if (resolution.kind === 'unknown_model') return unknownModel(ctx, input, resolution.available);
   const excluded: TargetExclusion[] = resolution.excluded.map(asExclusion);
   const allowed = allowedFor(input.key, resolution.targets, excluded);
   const now = ctx.now();
-  const screened = ctx.resilience.screen(allowed, now);
+  const screened = ctx.engines.resilience.screen(allowed, now);
   for (const e of screened.excluded) excluded.push(e);
   // Issue 24 §2: "use any connection now" tries what the screen held back rather than waiting again.
   const runnable = screened.runnable.length === 0 && input.goNow === true ? allowed : screened.runnable;
   // One read of the settings for the whole plan (a change applies from the next request).
-  const settings = ctx.settings();
+  const settings = ctx.config.settings();
   const placed = settings.sessionAffinityTtlMs > 0 ? placedSession(ctx, input, resolution.route) : null;
+  // The pin's scope and key, built once: the key is a long string that each map lookup hashes.
+  const scope = placed ? scopeOf(input, placed, resolution) : null;
+  const pinKey = scope ? pinKeyOf(scope) : null;
   // Issue 24 §3: a warm prompt cache on a briefly limited pinned account is waited for, not left.
-  const cached =
-    placed && input.goNow !== true
-      ? cacheHold(ctx, input.model, pinKeyOf(scopeOf(input, placed, resolution)), excluded, now)
-      : null;
+  const cached = pinKey !== null && input.goNow !== true ? cacheHold(ctx, input.model, pinKey, excluded, now) : null;
   if (cached) return cached;
   if (runnable.length === 0) return nothingRunnable(ctx, input.model, resolution, excluded, now);
   // ROUTE-10/11: a pool's system combo is ordered by the quota-share scheduler, never a public strategy.
-  const share = resolution.system ? ctx.quotaShare.order(resolution.system, runnable, input.model, now) : null;
+  const share = resolution.system ? ctx.engines.quotaShare.order(resolution.system, runnable, input.model, now) : null;
   const conversationOf = placed ?? placedSession(ctx, input, resolution.route);
   const ordered = share
     ? share.ordered
     : orderedByStrategy(ctx, input, conversationOf, resolution, runnable, settings, now);
   const quotaShare = share ? { release: share.release } : null;
-  const base = { kind: 'candidates' as const, excluded, combo: resolution.combo, quotaShare };
-  if (placed === null) return { ...base, candidates: ordered, pin: null };
-  return withPin(ctx, input, placed, resolution, ordered, base);
+  const combo = resolution.combo;
+  if (scope === null || pinKey === null)
+    return { kind: 'candidates', excluded, combo, quotaShare, candidates: ordered, pin: null };
+  const pinned = withPin(ctx, scope, pinKey, ordered, settings.sessionAffinityTtlMs, now);
+  return { kind: 'candidates', excluded, combo, quotaShare, candidates: pinned.candidates, pin: pinned.pin };
 }
 
 /**
@@ -152,7 +154,7 @@ function placedSession(ctx: ProxyContext, input: PlanInput, route: string | null
   if (input.session === null) return null;
   const agent = input.agent ?? null;
   if (agent === null) return { session: input.session };
-  return pinSessionOf(input.session, agent, subagentModeOf(ctx.catalog().routes, route));
+  return pinSessionOf(input.session, agent, subagentModeOf(ctx.config.catalog().routes, route));
 }
 
 /** AFF-7: scoped to the key, the session and what was asked for (a route by its glob, so every model it catches shares one pin). */
@@ -176,43 +178,42 @@ function orderedByStrategy(
   const body = input.body ?? null;
   const combo = resolution.combo;
   const conversation =
-    placed?.session ?? (body !== null && ctx.roundRobin.wantsConversation(combo) ? prefixHashOf(body) : null);
-  const emergencyFallback = emergencyFallbackEnabled(ctx.emergencyFallbackEnv === true, settings.emergencyFallback);
-  return ctx.roundRobin.order(combo, runnable, { body, conversation, emergencyFallback }, now);
+    placed?.session ?? (body !== null && ctx.engines.roundRobin.wantsConversation(combo) ? prefixHashOf(body) : null);
+  const emergencyFallback = emergencyFallbackEnabled(
+    ctx.config.emergencyFallbackEnv === true,
+    settings.emergencyFallback,
+  );
+  return ctx.engines.roundRobin.order(combo, runnable, { body, conversation, emergencyFallback }, now);
 }
 
 /** The session's pin on top of the strategy's order; a session moved off its account goes back while the cache there is warm. */
 function withPin(
   ctx: ProxyContext,
-  input: PlanInput,
-  placed: PlacedSession,
-  resolution: Resolved,
+  scope: PinScope,
+  pinKey: string,
   ordered: readonly Target[],
-  base: Omit<CandidatesPlan, 'candidates' | 'pin'>,
-): CandidatesPlan {
-  const ttlMs = ctx.settings().sessionAffinityTtlMs;
-  const now = ctx.now();
-  const scope = scopeOf(input, placed, resolution);
-  const pinKey = pinKeyOf(scope);
-  const stored = ctx.affinity.get(pinKey);
+  ttlMs: number,
+  now: number,
+): Pick<CandidatesPlan, 'candidates' | 'pin'> {
+  const stored = ctx.sessions.affinity.get(pinKey);
   const proposal = orderByPin(ordered, connectionIdOf, stored, ttlMs, now);
   // Issue 24 §3: back to the old account while its prompt cache is still warm.
-  const back = warmReturn(ctx.promptCache.get(pinKey), now);
+  const back = warmReturn(ctx.sessions.promptCache.get(pinKey), now);
   const home = back ? proposal.order.find((t) => connectionIdOf(t) === back.connectionId) : undefined;
   if (home) {
     const order = [home, ...proposal.order.filter((t) => t !== home)];
-    return { ...base, candidates: order, pin: { scope, key: pinKey, stored, decided: connectionIdOf(home) } };
+    return { candidates: order, pin: { scope, key: pinKey, stored, decided: connectionIdOf(home) } };
   }
   const decided = proposal.kind === 'pinned' ? proposal.connectionId : null;
-  return { ...base, candidates: proposal.order, pin: { scope, key: pinKey, stored, decided } };
+  return { candidates: proposal.order, pin: { scope, key: pinKey, stored, decided } };
 }
 
 /** Issue 13 §6: an unknown model says which API format does serve it, when only the format stands in the way. */
 function unknownModel(ctx: ProxyContext, input: PlanInput, available: readonly string[]): Plan {
-  const nothing = noConnectionsError(ctx.catalog(), ctx.dashboardUrl);
+  const nothing = noConnectionsError(ctx.config.catalog(), ctx.config.dashboardUrl);
   if (nothing) return { kind: 'refused', error: nothing };
   const list = available.slice(0, 50).join(', ') || 'none configured';
-  const refusing = refusingFormat(ctx.catalog(), input.model, input.wire);
+  const refusing = refusingFormat(ctx.config.catalog(), input.model, input.wire);
   const served = refusing.length === 0 ? 'is not served by any connection' : servedOnlyBy(refusing);
   return {
     kind: 'refused',
@@ -232,14 +233,14 @@ function nothingRunnable(
   excluded: readonly TargetExclusion[],
   now: number,
 ): Plan {
-  const nothing = noConnectionsError(ctx.catalog(), ctx.dashboardUrl);
+  const nothing = noConnectionsError(ctx.config.catalog(), ctx.config.dashboardUrl);
   if (nothing) return { kind: 'refused', error: nothing };
   const none = noTarget(model, excluded);
   if (none.kind === 'cooling') {
     const parts = excluded.map(
       (e) => `${e.connection}=${e.reason}${e.retryAfterSeconds === null ? '' : `:${e.retryAfterSeconds}s`}`,
     );
-    exclusionLogFor(ctx, ctx.log).report(model, resolution.combo !== null, parts, now);
+    exclusionLogFor(ctx, ctx.host.log).report(model, resolution.combo !== null, parts, now);
   }
   return none;
 }

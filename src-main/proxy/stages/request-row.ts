@@ -2,15 +2,9 @@ import type { NewRequestLogEntry } from '../../../src-shared/domain/request-log'
 import type { ProxyContext } from '../proxy-context';
 import type { Ended } from './answer';
 import type { RequestFrame } from './frame';
-import { decisionOf } from './decision-record';
+import { servedOf } from '../../../src-shared/domain/decision';
+import { decisionOf, impliedByRow } from './decision-record';
 import type { RequestTrail } from './trail';
-
-/** The connection that served: the last attempt's, when it says so (a local estimate names its connection too). */
-function served(trail: RequestTrail, connection: string | null): string | null {
-  const last = trail.attempts.at(-1);
-  if (last === undefined) return connection !== null && trail.hops.length === 0 ? connection : null;
-  return last.reason === 'served' ? last.connection : null;
-}
 
 /**
  * The request's row in the activity log, made from its trail once it ended; buffered, written by
@@ -54,7 +48,11 @@ export function recordRequest(ctx: ProxyContext, frame: RequestFrame, trail: Req
     entry.cacheLostTokens = trail.cacheLost.tokens;
     entry.cacheLostUsd = trail.cacheLost.usd;
   }
-  // Issue 24: a value made from the trail; serialised only when the log is flushed.
-  entry.decision = decisionOf(trail, served(trail, entry.connection), entry.status, ctx.now());
-  ctx.record(entry);
+  // Issue 24: a value made from the trail, serialised when the log is flushed; the common record
+  // (attempts only) is rebuilt from the row on read instead.
+  if (!impliedByRow(trail)) {
+    const row = { connection: entry.connection, status: entry.status, failover: trail.hops, attempts: trail.attempts };
+    entry.decision = decisionOf(trail, servedOf(row), entry.status, ctx.now());
+  }
+  ctx.host.record(entry);
 }

@@ -28,6 +28,20 @@ describe.skipIf(skip !== null)(`redis quota store${skip ? ` (skipped: ${skip})` 
     await client.flushdb();
   });
 
+  it('ISSUE-24 §4: an op id is applied once, whichever comes first: the consume (resent late by the client) or its replay', async () => {
+    const redis = createRedisQuotaStore(client, { prefix: 'test:' });
+    const index = Math.floor((T0 + 1) / HOUR);
+    // The journal replayed the timed-out consume first; ioredis then delivers the original.
+    await redis.replay({ id: 'op-1', keyId: 'alice', dim: DIM, index, delta: 3, floor: 0 });
+    await expect(redis.consumeRaw('alice', DIM, 3, T0 + 1, 'op-1')).resolves.toEqual({ curr: 3, prev: 0 });
+    // The usual order: the consume ran, so its replay adds nothing.
+    await redis.consumeRaw('alice', DIM, 2, T0 + 2, 'op-2');
+    await redis.replay({ id: 'op-2', keyId: 'alice', dim: DIM, index, delta: 2, floor: 0 });
+    // A consume with a fresh id (every live consume has one) adds as before.
+    await redis.consumeRaw('alice', DIM, 4, T0 + 3, 'op-3');
+    await expect(store.peek('alice', DIM, T0 + 4)).resolves.toBeCloseTo(9, 9);
+  });
+
   it('QWIN-3: consume 100 then peek gives 100; a fresh key reads 0', async () => {
     await expect(store.consume('alice', DIM, 100, T0 + 10)).resolves.toBeCloseTo(100, 9);
     await expect(store.peek('alice', DIM, T0 + 20)).resolves.toBeCloseTo(100, 9);

@@ -50,14 +50,18 @@ export type RedisQuotaClient = Pick<Redis, 'eval' | 'mget' | 'scan' | 'del' | 'q
 
 /**
  * QWIN-5: the whole consume as one script, one EVAL — add to the current bucket, (re)arm both
- * buckets' expiry, read the previous one. Returns both values as strings (a Lua number would come
+ * buckets' expiry, read the previous one. With an op id it adds only if that id is new: a consume
+ * that timed out is journaled and replayed under its id, and ioredis may still deliver the original
+ * (resent on reconnect) after the replay; whichever comes second adds nothing. Returns both values as strings (a Lua number would come
  * back truncated to an integer); the weighting by elapsed time is done by the caller.
  */
 const CONSUME_SCRIPT = `
-local curr = redis.call('INCRBYFLOAT', KEYS[1], ARGV[1])
+local fresh = true
+if KEYS[3] then fresh = redis.call('SET', KEYS[3], '1', 'NX', 'EX', ARGV[3]) end
+local curr
+if fresh then curr = redis.call('INCRBYFLOAT', KEYS[1], ARGV[1]) else curr = redis.call('GET', KEYS[1]) or '0' end
 redis.call('EXPIRE', KEYS[1], ARGV[2])
 redis.call('EXPIRE', KEYS[2], ARGV[2])
-if KEYS[3] then redis.call('SET', KEYS[3], '1', 'EX', ARGV[3]) end
 local prev = redis.call('GET', KEYS[2])
 if not prev then prev = '0' end
 return {curr, prev}
