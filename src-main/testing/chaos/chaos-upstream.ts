@@ -65,6 +65,29 @@ export interface ChaosUpstreamOptions {
   /** Upper bound of the delay of a `slow` answer (default 250 ms; keep it under the proxy's timeouts). */
   maxLatencyMs?: number;
   weights?: Partial<Record<ChaosPhase, ChaosWeights>>;
+  /**
+   * The storm's opening draws: every action once in seeded order (`shuffled`, the default), or
+   * `failures-first`: the failures every breaker counts (reset, 503, cut mid-answer) first, then the
+   * other failures, then the successes, each group in seeded order, so the breaker sees a run of
+   * failures however few draws get past the cooldowns.
+   */
+  prelude?: 'shuffled' | 'failures-first';
+}
+
+/** The `failures-first` prelude's groups, in order. */
+const PRELUDE_GROUPS: readonly (readonly ChaosAction[])[] = [
+  ['reset_before', 'unavailable', 'reset_mid'],
+  ['hang', 'stall_error', 'ok_error_body', 'empty_ok'],
+  ['ok', 'slow'],
+];
+
+function shuffled(actions: readonly ChaosAction[], random: () => number): ChaosAction[] {
+  const out = [...actions];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j] as ChaosAction, out[i] as ChaosAction];
+  }
+  return out;
 }
 
 export interface ChaosUpstream {
@@ -211,11 +234,11 @@ export async function startChaosUpstream(options: ChaosUpstreamOptions): Promise
   const actions: Record<ChaosPhase, Record<ChaosAction, number>> = { storm: emptyTally(), healed: emptyTally() };
   // The storm opens with every one of its actions once, in seeded order, so even a short storm
   // (the breaker soon shields the upstream) shows each kind of failure; random draws follow.
-  const prelude = CHAOS_ACTIONS.filter((action) => weights.storm[action] > 0);
-  for (let i = prelude.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [prelude[i], prelude[j]] = [prelude[j] as ChaosAction, prelude[i] as ChaosAction];
-  }
+  const drawable = (action: ChaosAction): boolean => weights.storm[action] > 0;
+  const prelude =
+    options.prelude === 'failures-first'
+      ? PRELUDE_GROUPS.flatMap((group) => shuffled(group.filter(drawable), random))
+      : shuffled(CHAOS_ACTIONS.filter(drawable), random);
   let phase: ChaosPhase = 'storm';
   let requests = 0;
   let closing = false;
