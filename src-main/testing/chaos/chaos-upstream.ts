@@ -6,6 +6,7 @@
  * normal answer). The storm opens with each of its actions once, so a short storm still shows all.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { stormPrelude, type PreludeKind } from './chaos-prelude';
 import type { AddressInfo, Socket } from 'node:net';
 import { anthropicStreamFrames, splitText } from '../sse-frames';
 
@@ -71,23 +72,7 @@ export interface ChaosUpstreamOptions {
    * other failures, then the successes, each group in seeded order, so the breaker sees a run of
    * failures however few draws get past the cooldowns.
    */
-  prelude?: 'shuffled' | 'failures-first';
-}
-
-/** The `failures-first` prelude's groups, in order. */
-const PRELUDE_GROUPS: readonly (readonly ChaosAction[])[] = [
-  ['reset_before', 'unavailable', 'reset_mid'],
-  ['hang', 'stall_error', 'ok_error_body', 'empty_ok'],
-  ['ok', 'slow'],
-];
-
-function shuffled(actions: readonly ChaosAction[], random: () => number): ChaosAction[] {
-  const out = [...actions];
-  for (let i = out.length - 1; i > 0; i--) {
-    const j = Math.floor(random() * (i + 1));
-    [out[i], out[j]] = [out[j] as ChaosAction, out[i] as ChaosAction];
-  }
-  return out;
+  prelude?: PreludeKind;
 }
 
 export interface ChaosUpstream {
@@ -234,11 +219,7 @@ export async function startChaosUpstream(options: ChaosUpstreamOptions): Promise
   const actions: Record<ChaosPhase, Record<ChaosAction, number>> = { storm: emptyTally(), healed: emptyTally() };
   // The storm opens with every one of its actions once, in seeded order, so even a short storm
   // (the breaker soon shields the upstream) shows each kind of failure; random draws follow.
-  const drawable = (action: ChaosAction): boolean => weights.storm[action] > 0;
-  const prelude =
-    options.prelude === 'failures-first'
-      ? PRELUDE_GROUPS.flatMap((group) => shuffled(group.filter(drawable), random))
-      : shuffled(CHAOS_ACTIONS.filter(drawable), random);
+  const prelude = stormPrelude(options.prelude ?? 'shuffled', CHAOS_ACTIONS, weights.storm, random);
   let phase: ChaosPhase = 'storm';
   let requests = 0;
   let closing = false;

@@ -1,43 +1,19 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ClaudeConnectionStatus } from '../../../src-shared/domain/claude';
-import { spawnHeadless, type HeadlessProcess } from '../crash/headless-process';
+import type { HeadlessProcess } from '../crash/headless-process';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream';
 import { redisUnavailableReason, startRedisServer, type RedisServer } from '../redis-server';
 import { anthropicConnection, TEST_ADMIN_TOKEN, TEST_LOCAL_KEY } from '../start-leeway';
+import { askMember, poll, removeTeamDirs, startTeamMember, teamRpc } from './team-process.testkit';
 
 /** Issue 24 §4: model lockouts and Claude usage windows shared by two real Leeway processes on one redis-server. */
 const skip = redisUnavailableReason();
-const dirs: string[] = [];
 let redis: RedisServer;
 let first: FakeUpstream;
 let second: FakeUpstream;
 let sub: FakeUpstream;
 let one: HeadlessProcess;
 let two: HeadlessProcess;
-
-async function ask(url: string, model: string): Promise<{ status: number; connection: string | null }> {
-  const res = await fetch(`${url}/v1/messages`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': TEST_LOCAL_KEY, 'anthropic-version': '2023-06-01' },
-    body: JSON.stringify({ model, max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
-  });
-  await res.text();
-  return { status: res.status, connection: res.headers.get('x-leeway-connection') };
-}
-
-async function rpc(url: string, method: string, input: unknown): Promise<unknown> {
-  const res = await fetch(`${url}/api/rpc/${method}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify(input),
-  });
-  const body = (await res.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
-  if (!body.ok) throw new Error(`${method}: ${body.error?.message ?? res.status}`);
-  return body.value;
-}
 
 async function lockouts(url: string): Promise<Array<{ provider: string; connection: string; model: string }>> {
   const res = await fetch(`${url}/api/resilience/model-cooldowns`, {
@@ -47,9 +23,6 @@ async function lockouts(url: string): Promise<Array<{ provider: string; connecti
 }
 
 async function instance(): Promise<HeadlessProcess> {
-  const dir = mkdtempSync(join(tmpdir(), 'leeway-team-'));
-  dirs.push(dir);
-  const configFile = join(dir, 'config.json');
   const claude = {
     name: 'sub',
     kind: 'claude-oauth',
@@ -59,35 +32,22 @@ async function instance(): Promise<HeadlessProcess> {
     expiresAt: 4_102_444_800_000,
     models: ['claude-opus-4-7'],
   };
-  writeFileSync(
-    configFile,
-    JSON.stringify({
+  const p = await startTeamMember(
+    {
       keys: [{ name: 'test', key: TEST_LOCAL_KEY }],
       connections: [
         anthropicConnection('first', first.url, { priority: 1, models: ['model-a', 'model-b'] }),
         anthropicConnection('second', second.url, { priority: 2, models: ['model-a'] }),
         claude,
       ],
-    }),
+    },
+    redis.url,
   );
-  const p = await spawnHeadless({
-    dataDir: join(dir, 'data'),
-    configFile,
-    adminToken: TEST_ADMIN_TOKEN,
-    env: { QUOTA_STORE_DRIVER: 'redis', QUOTA_STORE_REDIS_URL: redis.url },
-    startTimeoutMs: 60_000,
-  });
-  await rpc(p.url, 'resilience.updateSettings', { modelLockout: { enabled: true } });
+  await teamRpc(p.url, 'resilience.updateSettings', { modelLockout: { enabled: true } });
   return p;
 }
 
-const poll = async (check: () => Promise<boolean>, what: string, timeoutMs = 15_000): Promise<void> => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+const ask = askMember;
 
 describe.skipIf(skip !== null)(
   `model lockouts and Claude usage across two Leeway processes${skip ? ` (skipped: ${skip})` : ''}`,
@@ -104,7 +64,7 @@ describe.skipIf(skip !== null)(
     afterAll(async () => {
       await Promise.all([one, two].filter(Boolean).map((p) => p.stop('SIGTERM')));
       await Promise.all([first.close(), second.close(), sub.close(), redis.dispose()]);
-      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+      removeTeamDirs();
     });
 
     it('ISSUE-24 §4, LOCK-3: a model lockout learnt by one instance makes the other skip that model on that connection within 1 s; a clear travels back', async () => {
@@ -143,7 +103,7 @@ describe.skipIf(skip !== null)(
       });
       expect(await ask(one.url, 'claude-opus-4-7')).toEqual({ status: 200, connection: 'sub' });
       const fiveHour = async (url: string) =>
-        ((await rpc(url, 'claude.status', {})) as ClaudeConnectionStatus[])[0]?.usage?.fiveHour?.utilization;
+        ((await teamRpc(url, 'claude.status', {})) as ClaudeConnectionStatus[])[0]?.usage?.fiveHour?.utilization;
       expect(await fiveHour(one.url)).toBe(0.97);
       await poll(async () => (await fiveHour(two.url)) === 0.97, 'the usage window on the second instance', 1_000);
       expect(sub.requests).toHaveLength(1);

@@ -1,17 +1,14 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnHeadless, type HeadlessProcess } from '../crash/headless-process';
+import type { HeadlessProcess } from '../crash/headless-process';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream';
 import { redisUnavailableReason, startRedisServer, type RedisServer } from '../redis-server';
-import { anthropicConnection, TEST_ADMIN_TOKEN, TEST_LOCAL_KEY } from '../start-leeway';
+import { anthropicConnection, TEST_LOCAL_KEY } from '../start-leeway';
+import { askMember, poll, removeTeamDirs, startTeamMember, teamRpc } from './team-process.testkit';
 import { AGENT2_KEY, AGENT_KEY, askInSession, leaseCall, servedBy, sessionConfig } from './team-sessions.testkit';
 
 /** Issue 24 §4: two real Leeway processes, each with its own data dir, on one real redis-server. */
 const skip = redisUnavailableReason();
-const dirs: string[] = [];
 let redis: RedisServer;
 let admin: Redis;
 let first: FakeUpstream;
@@ -21,43 +18,18 @@ let shared: FakeUpstream;
 let one: HeadlessProcess;
 let two: HeadlessProcess;
 
-async function ask(url: string): Promise<{ status: number; connection: string | null }> {
-  const res = await fetch(`${url}/v1/messages`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-api-key': TEST_LOCAL_KEY, 'anthropic-version': '2023-06-01' },
-    body: JSON.stringify({ model: 'main', max_tokens: 16, messages: [{ role: 'user', content: 'hi' }] }),
-  });
-  await res.text();
-  return { status: res.status, connection: res.headers.get('x-leeway-connection') };
-}
-
-async function rpc(url: string, method: string, input: unknown): Promise<unknown> {
-  const res = await fetch(`${url}/api/rpc/${method}`, {
-    method: 'POST',
-    headers: { authorization: `Bearer ${TEST_ADMIN_TOKEN}`, 'content-type': 'application/json' },
-    body: JSON.stringify(input),
-  });
-  const body = (await res.json()) as { ok: boolean; value?: unknown; error?: { message: string } };
-  if (!body.ok) throw new Error(`${method}: ${body.error?.message ?? res.status}`);
-  return body.value;
-}
-
 /** The `test` key's consumption of pool `team` as an instance reports it. */
 async function consumed(url: string): Promise<number> {
-  const usage = (await rpc(url, 'quota.poolUsage', { id: 'team' })) as {
+  const usage = (await teamRpc(url, 'quota.poolUsage', { id: 'team' })) as {
     dimensions: Array<{ keys: Array<{ key: string; consumed: number }> }>;
   };
   return usage.dimensions[0]?.keys.find((k) => k.key === 'test')?.consumed ?? 0;
 }
 
 async function instance(withCold: boolean): Promise<HeadlessProcess> {
-  const dir = mkdtempSync(join(tmpdir(), 'leeway-team-'));
-  dirs.push(dir);
-  const configFile = join(dir, 'config.json');
   const sessions = sessionConfig(shared.url, withCold);
-  writeFileSync(
-    configFile,
-    JSON.stringify({
+  const p = await startTeamMember(
+    {
       keys: [{ name: 'test', key: TEST_LOCAL_KEY }, ...sessions.keys],
       connections: [
         anthropicConnection('first', first.url, { priority: 1 }),
@@ -74,16 +46,10 @@ async function instance(withCold: boolean): Promise<HeadlessProcess> {
         },
         ...sessions.combos,
       ],
-    }),
+    },
+    redis.url,
   );
-  const p = await spawnHeadless({
-    dataDir: join(dir, 'data'),
-    configFile,
-    adminToken: TEST_ADMIN_TOKEN,
-    env: { QUOTA_STORE_DRIVER: 'redis', QUOTA_STORE_REDIS_URL: redis.url },
-    startTimeoutMs: 60_000,
-  });
-  await rpc(p.url, 'quota.upsertPool', {
+  await teamRpc(p.url, 'quota.upsertPool', {
     name: 'team',
     connection: 'second',
     dimensions: [{ unit: 'requests', window: 'hourly', limit: 100_000 }],
@@ -92,17 +58,8 @@ async function instance(withCold: boolean): Promise<HeadlessProcess> {
   return p;
 }
 
-const poll = async (
-  check: () => Promise<boolean>,
-  what: string | (() => string),
-  timeoutMs = 15_000,
-): Promise<void> => {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'string' ? what : what()}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-};
+/** The combo `main` over `first` and `second`. */
+const ask = (url: string) => askMember(url, 'main');
 
 describe.skipIf(skip !== null)(
   `a team of two Leeway processes on one Redis${skip ? ` (skipped: ${skip})` : ''}`,
@@ -123,7 +80,7 @@ describe.skipIf(skip !== null)(
       await Promise.all([one, two].filter(Boolean).map((p) => p.stop('SIGTERM')));
       admin.disconnect();
       await Promise.all([first.close(), second.close(), shared.close(), redis.dispose()]);
-      for (const d of dirs) rmSync(d, { recursive: true, force: true });
+      removeTeamDirs();
     });
 
     it('ISSUE-24 §4: a 429 learnt by one instance makes the other skip that connection within one second', async () => {
