@@ -69,7 +69,7 @@ export interface ChaosUpstreamOptions {
   /**
    * The storm's opening draws: every action once in seeded order (`shuffled`, the default), or
    * `failures-first`: the failures every breaker counts (reset, 503, cut mid-answer) first, then the
-   * other failures, then the successes, each group in seeded order, so the breaker sees a run of
+   * successes, then the other failures, each group in seeded order, so the breaker sees a run of
    * failures however few draws get past the cooldowns.
    */
   prelude?: PreludeKind;
