@@ -1,5 +1,10 @@
 import type { RequestDecision } from '../../src-shared/domain/decision';
-import type { NewRequestLogEntry, RequestLogEntry, RequestLogQuery } from '../../src-shared/domain/request-log';
+import type {
+  FailoverHop,
+  NewRequestLogEntry,
+  RequestLogEntry,
+  RequestLogQuery,
+} from '../../src-shared/domain/request-log';
 import { createDecisionRows } from './request-decision-rows';
 import type { Database } from './open';
 import { copyHop } from './request-log-hops';
@@ -53,6 +58,16 @@ const int = (value: number): number => Math.round(value);
 const intOrNull = (value: number | null): number | null => (value === null ? null : Math.round(value));
 
 /**
+ * Hops as stored. The proxy hands its trail's lists over once the request ended and builds each hop
+ * with whole milliseconds: those are kept as they are (a copy per hop per request was most of an
+ * append's cost); any other list is copied and rounded.
+ */
+function storedHops(hops: FailoverHop[]): FailoverHop[] {
+  for (const hop of hops) if (hop.ms !== undefined && !Number.isInteger(hop.ms)) return hops.map(copyHop);
+  return hops;
+}
+
+/**
  * The entry as stored: its id, numbers rounded the way the INTEGER columns keep them (so append()
  * and list() agree), hops copied. Same result as normaliseEntry({ ...entry, id }), built as one
  * literal: the two spreads cost ~20 µs a request (measured; they overwrite fields of the copied
@@ -75,7 +90,7 @@ function storedEntry(entry: NewRequestLogEntry, id: number): RequestLogEntry {
     outputTokens: intOrNull(entry.outputTokens),
     cacheReadTokens: intOrNull(entry.cacheReadTokens),
     cacheWriteTokens: intOrNull(entry.cacheWriteTokens),
-    failover: entry.failover.map(copyHop),
+    failover: storedHops(entry.failover),
     errorCode: entry.errorCode,
     servedVia: entry.servedVia,
     sessionPin: entry.sessionPin,
@@ -85,7 +100,7 @@ function storedEntry(entry: NewRequestLogEntry, id: number): RequestLogEntry {
     cacheLostUsd: entry.cacheLostUsd ?? null,
     translated: entry.translated ?? null,
     upstreamModel: entry.upstreamModel ?? null,
-    attempts: entry.attempts === undefined ? [] : entry.attempts.map(copyHop),
+    attempts: entry.attempts === undefined ? [] : storedHops(entry.attempts),
     errorMessage: entry.errorMessage ?? null,
     agentId: entry.agentId ?? null,
     parentAgentId: entry.parentAgentId ?? null,

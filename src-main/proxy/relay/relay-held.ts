@@ -2,14 +2,18 @@ import type { ServerResponse } from 'node:http';
 import type { RelayInput, RelayOutcome } from './relay';
 import type { RelayObservers } from './relay-observers';
 
+const EMPTY = Buffer.alloc(0);
+
 /** The held reads through the client-side observers, the last one joined with what they still held. */
 function heldBytes(chunks: readonly Buffer[], { chain, clientSide }: RelayObservers): (Buffer | null)[] {
-  const out = chunks.map((chunk, i) => (i < chunks.length - 1 ? chain.onChunk(chunk, clientSide) : null));
-  const last = chunks.at(-1);
+  const out: (Buffer | null)[] = [];
+  const lastAt = chunks.length - 1;
+  for (let i = 0; i < lastAt; i++) out.push(chain.onChunk(chunks[i] ?? EMPTY, clientSide));
+  const last = chunks[lastAt];
   if (last) {
     const tail = chain.onChunk(last, clientSide);
     const rest = chain.onEnd();
-    out[out.length - 1] = tail && rest ? Buffer.concat([tail, rest]) : (tail ?? rest);
+    out.push(tail && rest ? Buffer.concat([tail, rest]) : (tail ?? rest));
   }
   return out;
 }

@@ -144,21 +144,21 @@ export async function attemptCandidate(
     return seen({ kind: 'untranslatable', error: prepared.error }, endpoint.operation, null, prepared.bridge);
   const result = await send(ctx, frame, target, prepared, signal);
   const { operation, bridge } = prepared;
-  if (result.kind === 'failed') return seen(failedSend(result), operation, result.via, bridge);
+  if (result.kind === 'failed') return seen(failedSend(result), operation, result.via ?? null, bridge);
   const raw = result.response;
   const secrets = secretListOf(target.connection.secret, result.sentSecret);
   if (raw.statusCode < 200 || raw.statusCode >= 300) {
     const body = (await readUpstreamBody(raw.body, ERROR_BODY_CAP, frame.errorBodyTimeoutMs)) ?? Buffer.alloc(0);
-    if (signal.aborted) return seen({ kind: 'refused', reason: 'aborted' }, operation, result.via, bridge);
+    if (signal.aborted) return seen({ kind: 'refused', reason: 'aborted' }, operation, result.via ?? null, bridge);
     const observed: Observation = {
       kind: 'error-response',
       upstream: raw,
       body,
       bodyText: redactSecrets(body.toString('utf8'), secrets),
       secrets,
-      wallResetAt: result.wallResetAt,
+      wallResetAt: result.wallResetAt ?? null,
     };
-    return seen(observed, operation, result.via, bridge);
+    return seen(observed, operation, result.via ?? null, bridge);
   }
   const upstream = bridge
     ? bridgeResponse(raw, bridge, prepared.requests, {
@@ -166,7 +166,17 @@ export async function attemptCandidate(
         idSeed: idSeedOf(frame.request.startedAt),
       })
     : raw;
-  return seen(await begin(ctx, frame, upstream, secrets, signal), operation, result.via, bridge);
+  // Nothing is committed to the client until the answer has really begun (and, for JSON, parses).
+  // Read here, not in a function of its own: one async frame per attempt (see candidates.ts).
+  const begun = beginOf(ctx, frame, upstream);
+  const start = await readAnswerStart(upstream, {
+    sse: begun.sse,
+    tap: begun.tap,
+    signal,
+    now: ctx.now,
+    watch: begun.watch,
+  });
+  return seen(observationOf(start, upstream, begun, secrets), operation, result.via ?? null, bridge);
 }
 
 function send(
@@ -229,19 +239,27 @@ function failedSend(result: Extract<SendResult, { kind: 'failed' }>): Observatio
   }
 }
 
-/** Nothing is committed to the client until the answer has really begun (and, for JSON, parses). */
-async function begin(
-  ctx: ProxyContext,
-  frame: RequestFrame,
-  upstream: UpstreamAnswer,
-  secrets: readonly string[],
-  signal: AbortSignal,
-): Promise<Observation> {
+interface Beginning {
+  tap: UsageTap;
+  sse: RequestFrame['request']['endpoint']['wire'] | null;
+  watch: ChunkWatch | null;
+}
+
+/** What reading a 2xx answer's start needs: the usage tap, the stream's format, its watchdog. */
+function beginOf(ctx: ProxyContext, frame: RequestFrame, upstream: UpstreamAnswer): Beginning {
   const contentType = headerValue(upstream.headers['content-type']);
   const tap = createUsageTap(contentType);
   const sse = contentType?.includes('text/event-stream') ? frame.request.endpoint.wire : null;
-  const watch = sse === null ? null : watchFor(ctx, frame.bodyTimeoutMs);
-  const start = await readAnswerStart(upstream, { sse, tap, signal, now: ctx.now, watch });
+  return { tap, sse, watch: sse === null ? null : watchFor(ctx, frame.bodyTimeoutMs) };
+}
+
+/** What the answer's start says: served, a stream that opened with an error, an error body, or no answer. */
+function observationOf(
+  start: AnswerStart,
+  upstream: UpstreamAnswer,
+  { tap, watch }: Beginning,
+  secrets: readonly string[],
+): Observation {
   switch (start.kind) {
     case 'aborted':
       return { kind: 'refused', reason: 'aborted' };

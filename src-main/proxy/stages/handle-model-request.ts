@@ -10,11 +10,12 @@ import { BACKGROUND_WARNING, foregroundBody } from '../accept/responses-backgrou
 import type { ProxyContext } from '../proxy-context';
 import { sendClientError } from '../relay/client-errors';
 import { createKeepAlive } from '../relay/sse-keepalive';
-import { leaseClaimOf } from './admit';
+import { leaseClaimOf } from './admit-lease';
 import { answerError, type Ended } from './answer';
 import type { ModelRequest, RequestFrame } from './frame';
 import { recordRequest } from './request-row';
-import { runRequest } from './request-loop';
+import { afterPass } from './request-loop';
+import { runPass } from './pass';
 import { loggedEnd } from './shutdown-answer';
 import { createTrail, type RequestTrail } from './trail';
 
@@ -28,7 +29,7 @@ const PAUSED: AppError = {
 
 /**
  * One model request through the stages of ARCHITECTURE §2 (plan → admit → attempt → answer →
- * learn, request-loop.ts). Nothing is committed to the client before an answer really began, so
+ * learn, pass.ts, with cooling holds in request-loop.ts). Nothing is committed to the client before an answer really began, so
  * failover stays possible until then; every attempt is learned from exactly once, and the request
  * is logged once, from its trail.
  */
@@ -73,7 +74,10 @@ export async function handleModelRequest(ctx: ProxyContext, asked: ModelRequest)
       res.on('close', onClientClose);
       // The socket may have gone before we subscribed (a pipelined request behind a closed one): 'close' will not come again.
       if (res.destroyed) signal.abort();
-      ended = await runRequest(ctx, frame, trail);
+      // Awaited only where a promise came: plan, gates and refusals are synchronous (pass.ts).
+      const running = runPass(ctx, frame, trail);
+      const after = afterPass(ctx, frame, trail, running instanceof Promise ? await running : running);
+      ended = after instanceof Promise ? await after : after;
     }
   } catch (error) {
     ended = internalError(ctx, frame, trail, error);

@@ -2,7 +2,7 @@ import { statusOf, type AppError } from '../../../src-shared/contract/errors';
 import type { TargetExclusion } from '../../../src-shared/domain/cooldown';
 import type { Target } from '../../kernel/target';
 import type { ProxyContext } from '../proxy-context';
-import type { QuotaMark } from './admit';
+import type { QuotaMark } from './admit-quota';
 import { answerError, type Ended } from './answer';
 import type { AttemptRecord } from './attempt-record';
 import type { RequestFrame } from './frame';

@@ -1,5 +1,6 @@
 import type { ProxyContext } from '../proxy-context';
-import { admitLeaseGate, admitQuotaGate, quotaApplies, type QuotaGateResult } from './admit';
+import { admitQuotaGate, quotaApplies, type QuotaGateResult } from './admit-quota';
+import { admitLeaseGate } from './admit-lease';
 import { answerError } from './answer';
 import { runCandidates } from './candidates';
 import type { RequestFrame } from './frame';
@@ -10,9 +11,10 @@ import type { RequestTrail } from './trail';
 /**
  * One pass of plan → admit → attempt → answer → learn (ARCHITECTURE §2). Each attempt comes back
  * as a value (candidates.ts): the learner learns it once, the trail keeps it, and the pass moves on
- * only while nothing was committed and the engines say a failover may help.
+ * only while nothing was committed and the engines say a failover may help. Plan and gates are
+ * synchronous in the common case: a plain value when nothing ran, else the candidates' one promise.
  */
-export async function runPass(ctx: ProxyContext, frame: RequestFrame, trail: RequestTrail): Promise<PassResult> {
+export function runPass(ctx: ProxyContext, frame: RequestFrame, trail: RequestTrail): PassResult | Promise<PassResult> {
   const plan = planRequest(ctx, {
     model: frame.parsed.model,
     wire: frame.request.endpoint.wire,
@@ -28,15 +30,38 @@ export async function runPass(ctx: ProxyContext, frame: RequestFrame, trail: Req
   }
   // Issue 24: the screens' reasons, kept for the decision record (the gates add to these lists).
   trail.skipped = plan.excluded;
+  let gated: ReturnType<typeof admitGates>;
   try {
-    const gated = admitGates(ctx, frame, trail, plan);
-    const admitted = gated instanceof Promise ? await gated : gated;
-    if (!('plan' in admitted)) return admitted;
-    trail.skipped = admitted.excluded;
-    return await runCandidates(ctx, frame, trail, admitted);
-  } finally {
+    gated = admitGates(ctx, frame, trail, plan);
+  } catch (error) {
     plan.quotaShare?.release();
+    throw error;
   }
+  if (gated instanceof Promise)
+    return gated.then(
+      (admitted) => candidatesOf(ctx, frame, trail, plan, admitted),
+      (error: unknown) => {
+        plan.quotaShare?.release();
+        throw error;
+      },
+    );
+  return candidatesOf(ctx, frame, trail, plan, gated);
+}
+
+/** The admitted candidates' run (which releases the plan's quota share when it ends), or the gates' answer. */
+function candidatesOf(
+  ctx: ProxyContext,
+  frame: RequestFrame,
+  trail: RequestTrail,
+  plan: CandidatesPlan,
+  admitted: Admitted | PassResult,
+): PassResult | Promise<PassResult> {
+  if (!('plan' in admitted)) {
+    plan.quotaShare?.release();
+    return admitted;
+  }
+  trail.skipped = admitted.excluded;
+  return runCandidates(ctx, frame, trail, admitted);
 }
 
 /**

@@ -7,7 +7,7 @@ import { movePast } from './candidates';
 import { holdForCooldown, type HoldResult } from './cooldown-hold';
 import type { RequestFrame } from './frame';
 import { runPass } from './pass';
-import type { Cooling } from './pass-result';
+import type { Cooling, PassResult } from './pass-result';
 import { planRequest } from './plan';
 import { freeAgain } from './reset-words';
 import { endedByShutdown } from './shutdown-answer';
@@ -16,25 +16,46 @@ import type { RequestTrail } from './trail';
 type Reset = NonNullable<Extract<HoldResult, { kind: 'give-up' }>['reset']>;
 
 /**
- * The request loop: passes of plan → admit → attempt until one ends the request. A pass that ends
- * only because targets are cooling is a value here, not an answer yet: the loop holds the request
+ * The request loop after a pass (plan → admit → attempt, pass.ts) ended: the answer it gave, or,
+ * when it ended only because targets are cooling, not an answer yet: the loop holds the request
  * for the earliest one (CONC-7..9, cooldown-hold.ts) and runs another pass, or gives the answer,
- * saying when the first target serves again. Null: the client left before any answer.
+ * saying when the first target serves again. Null: the client left before any answer. The first
+ * pass is awaited in the request's own frame: a request that never cools makes no loop frame.
  */
-export async function runRequest(ctx: ProxyContext, frame: RequestFrame, trail: RequestTrail): Promise<Ended | null> {
+export function afterPass(
+  ctx: ProxyContext,
+  frame: RequestFrame,
+  trail: RequestTrail,
+  pass: PassResult,
+): Ended | null | Promise<Ended | null> {
+  if (pass.kind === 'aborted') return endedByShutdown(frame, trail);
+  if (pass.kind === 'ended') return pass.ended;
+  return holdAndRun(ctx, frame, trail, pass.cooling);
+}
+
+/** Passes that end cooling: hold for the earliest target and run another, until one ends or no wait helps. */
+async function holdAndRun(
+  ctx: ProxyContext,
+  frame: RequestFrame,
+  trail: RequestTrail,
+  first: Cooling,
+): Promise<Ended | null> {
+  let cooling = first;
   for (;;) {
-    const pass = await runPass(ctx, frame, trail);
-    if (pass.kind === 'aborted') return endedByShutdown(frame, trail);
-    if (pass.kind === 'ended') return pass.ended;
-    const cooling = pass.cooling;
-    const hold = await holdForCooldown(ctx, frame, trail, () => exclusionsOf(ctx, frame, cooling));
-    if (hold.kind === 'give-up') return finish(ctx, frame, trail, cooling, hold.reset);
+    const current = cooling;
+    const hold = await holdForCooldown(ctx, frame, trail, () => exclusionsOf(ctx, frame, current));
+    if (hold.kind === 'give-up') return finish(ctx, frame, trail, current, hold.reset);
     // A wait follows: the held answer is dropped, and its failure stays in the failover list.
-    if (cooling.from === 'failure') {
-      if (cooling.record.kind === 'failed') movePast(trail, cooling.record);
-      else trail.hops.push(cooling.record.hop);
+    if (current.from === 'failure') {
+      if (current.record.kind === 'failed') movePast(trail, current.record);
+      else trail.hops.push(current.record.hop);
     }
     if (hold.kind === 'aborted') return endedByShutdown(frame, trail);
+    const next = runPass(ctx, frame, trail);
+    const pass = next instanceof Promise ? await next : next;
+    if (pass.kind === 'aborted') return endedByShutdown(frame, trail);
+    if (pass.kind === 'ended') return pass.ended;
+    cooling = pass.cooling;
   }
 }
 

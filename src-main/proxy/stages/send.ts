@@ -9,10 +9,10 @@ import { waitHeld } from '../held/hold-wait';
 
 /** One candidate's send as the attempt stage sees it, with what the provider hooks did on the way. */
 export type SendResult = DispatchResult & {
-  /** `low-priority-accepted`, `limit-reset`, `slot-busy` … when the answer came after a hook's re-send. */
-  via: string | null;
+  /** `low-priority-accepted`, `limit-reset`, `slot-busy` … when the answer came after a hook's re-send (absent: none). */
+  via?: string | null;
   /** The announced end of a usage wall nobody handled: the connection cools until then (not a guess). */
-  wallResetAt: number | null;
+  wallResetAt?: number | null;
   /** Why a `credential` failure happened: a dead login (recorded as needs_reauth) or a refresh that failed for now. */
   credentialReason?: 'needs_reauth' | 'refresh_failed';
 };
@@ -55,8 +55,8 @@ export function sendWithHooks(
   /** How a hook's wait is shown to a streaming client; only needed (and only built) with hooks. */
   wait: Wait | null,
 ): Promise<SendResult> {
-  // The common case (no provider hooks) is one dispatch, without an async frame of its own around it.
-  if (!hooks || !wait) return dispatchToTarget(pools, request).then(withoutHooks);
+  // The common case (no provider hooks) is one dispatch's own promise: no frame, no `.then` around it.
+  if (!hooks || !wait) return dispatchToTarget(pools, request);
   return sendWithRounds(pools, hooks, request, wait);
 }
 
@@ -75,10 +75,6 @@ interface Wait {
  */
 function withSend(result: DispatchResult, via: string | null, wallResetAt: number | null): SendResult {
   return Object.assign(result, { via, wallResetAt });
-}
-
-function withoutHooks(result: DispatchResult): SendResult {
-  return withSend(result, null, null);
 }
 
 async function sendWithRounds(

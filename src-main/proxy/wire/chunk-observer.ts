@@ -30,34 +30,42 @@ export interface ObserverChain {
   readonly cut: StreamCut | null;
 }
 
-export function chainObservers(observers: readonly ChunkObserver[]): ObserverChain {
-  const chain = {
-    cut: null as StreamCut | null,
-    onChunk(chunk: Buffer, from = 0): Buffer | null {
-      let bytes: Buffer | null = chunk;
-      for (let i = from; i < observers.length && bytes !== null; i++) bytes = step(observers[i], bytes);
-      return bytes;
-    },
-    onEnd(): Buffer | null {
-      // What the observers before one released at the end passes it first; then it releases its own.
-      let rest: Buffer | null = null;
-      for (const observer of observers) {
-        const passed: Buffer | null = rest === null ? null : step(observer, rest);
-        const held = observer.onEnd();
-        rest = passed !== null && held !== null ? Buffer.concat([passed, held]) : (passed ?? held);
-      }
-      return rest;
-    },
-  };
+/** A class, not a literal with closures: one object per chain, twice per request (answer start, relay). */
+class Chain implements ObserverChain {
+  cut: StreamCut | null = null;
+
+  constructor(private readonly observers: readonly ChunkObserver[]) {}
+
+  onChunk(chunk: Buffer, from = 0): Buffer | null {
+    const observers = this.observers;
+    let bytes: Buffer | null = chunk;
+    for (let i = from; i < observers.length && bytes !== null; i++) bytes = this.step(observers[i], bytes);
+    return bytes;
+  }
+
+  onEnd(): Buffer | null {
+    // What the observers before one released at the end passes it first; then it releases its own.
+    let rest: Buffer | null = null;
+    for (const observer of this.observers) {
+      const passed: Buffer | null = rest === null ? null : this.step(observer, rest);
+      const held = observer.onEnd();
+      rest = passed !== null && held !== null ? Buffer.concat([passed, held]) : (passed ?? held);
+    }
+    return rest;
+  }
+
   /** One observer's answer for `bytes`: what passes on (a cut is noted, the read passes). */
-  function step(observer: ChunkObserver | undefined, bytes: Buffer): Buffer | null {
+  private step(observer: ChunkObserver | undefined, bytes: Buffer): Buffer | null {
     const out = observer === undefined ? bytes : observer.onChunk(bytes);
     // Most observers pass the read on as it came: that costs one comparison.
     if (out === bytes || out === null || out instanceof Uint8Array) return out;
-    chain.cut ??= out;
+    this.cut ??= out;
     return bytes;
   }
-  return chain;
+}
+
+export function chainObservers(observers: readonly ChunkObserver[]): ObserverChain {
+  return new Chain(observers);
 }
 
 /** The attempt's throughput watchdog as an observer: it reads each upstream read and may cut (WATCH-1). */
