@@ -44,7 +44,11 @@ export function buildProxyContext(services: Services, input: RequestPathInput): 
       slots: services.slots,
       quota: quota.runtime,
       quotaShare: createQuotaShareDispatch(quota.runtime),
-      roundRobin: createRoundRobinStore({ stickyRoundRobinLimit: () => settings.get().stickyRoundRobinLimit }),
+      roundRobin: createRoundRobinStore({
+        stickyRoundRobinLimit: () => settings.get().stickyRoundRobinLimit,
+        // One memory of the providers' windows (issue 22): the quota runtime keeps it, the strategies read it.
+        readings: quota.runtime.saturation,
+      }),
       cooldownWait: {
         settings: () => resilience.settings.get().comboCooldownWait,
         snapshot: (at) => resilience.control.snapshot(at),

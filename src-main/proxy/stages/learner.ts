@@ -115,9 +115,10 @@ export function learnAnswered(
   outcome: RelayOutcome | null,
 ): void {
   const now = ctx.now();
-  // Read once by the connection's adapter (issue 22 step 3); both memories take the same value.
+  // Read once by the connection's adapter (issue 22 step 3); the quota runtime keeps its windows once
+  // (window-readings.ts), for its own counters and for the strategies' ranking.
   const signals = adapterFor(target.connection.view.kind).signals(200, headers, null, now);
-  ctx.engines.roundRobin.served(target, signals, outcome?.ttfbMs ?? null, now); // issue 11: strategy memory
+  ctx.engines.roundRobin.served(target, outcome?.ttfbMs ?? null); // issue 11: strategy memory
   ctx.engines.quota.record(
     keyId,
     target.connection.view.id,

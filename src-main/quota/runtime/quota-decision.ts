@@ -11,7 +11,7 @@ import { msUntilBelow } from '../engine/sliding-window';
 import type { BucketPairs } from '../quota-ports';
 import type { IndexedPool } from './pool-index';
 import { quotaExceededError } from './quota-error';
-import { SATURATION_TTL_MS, type SaturationCache } from './saturation-cache';
+import { SATURATION_TTL_MS, type WindowReadings } from './window-readings';
 
 /** What the pre-check tells the request path (QPIPE-2): go, go but demoted (soft), or the 429. */
 export type QuotaVerdict = { kind: 'allow'; penalized: boolean } | { kind: 'block'; error: AppError };
@@ -21,7 +21,7 @@ const ALLOW: QuotaVerdict = Object.freeze({ kind: 'allow', penalized: false });
 const ALLOW_PENALIZED: QuotaVerdict = Object.freeze({ kind: 'allow', penalized: true });
 
 /** Where the providers' fresh reports come from (the runtime's saturation cache). */
-export type ReportedSaturation = Pick<SaturationCache, 'poolFraction'>;
+export type ReportedSaturation = Pick<WindowReadings, 'poolFraction'>;
 
 /**
  * Per dimension, the utilisation the decision uses: the larger of the counters' and the provider's

@@ -7,7 +7,7 @@ import { buildPoolIndex, EMPTY_INDEX, findPool, type IndexedPool, type PoolIndex
 import { decideForKey, effectiveSaturation, type QuotaVerdict } from './quota-decision';
 import { recordConsumption, type ServedCost } from './quota-record';
 import { createRecordQueue } from './record-queue';
-import { createSaturationCache } from './saturation-cache';
+import { createWindowReadings, type WindowReadings } from './window-readings';
 import type { SignalWindow } from '../../kernel/upstream-signals';
 import type { PoolForCatalog } from '../../kernel/catalog';
 import { systemCombosOf } from './system-combos';
@@ -55,8 +55,11 @@ export interface QuotaRuntime extends QuotaAdmin {
   softDeprioritizeFactor(): number;
   /** The pools' `qtSd/` combos for the catalog (ROUTE-10). */
   catalogPools(): PoolForCatalog[];
-  /** Per connection, the provider's fresh 5 h / 7 d reports, for the quota-share scheduler's gating. */
-  saturation: ReturnType<typeof createSaturationCache>;
+  /**
+   * Per connection, the provider's reports of its windows (window-readings.ts): fresh ones gate the
+   * quota-share scheduler; the combo strategies rank by the binding one. `record` writes it.
+   */
+  saturation: WindowReadings;
 }
 
 const NO_PENALTY: QuotaVerdict = Object.freeze({ kind: 'allow', penalized: false });
@@ -65,7 +68,7 @@ const NONE: ReadonlySet<string> = new Set();
 export function createQuotaRuntime(deps: QuotaRuntimeDeps): QuotaRuntime {
   const { store, log } = deps;
   let index: PoolIndex = EMPTY_INDEX;
-  const saturation = createSaturationCache();
+  const saturation = createWindowReadings();
   const history = createHistory();
   const warnEnforce = createWarnLimiter(log);
   const warnRecord = createWarnLimiter(log);
@@ -146,8 +149,10 @@ export function createQuotaRuntime(deps: QuotaRuntimeDeps): QuotaRuntime {
       return decide(ip, k, pairs, cost, now);
     },
     record(keyId, connectionId, served, now) {
-      if (!index.connections.has(connectionId)) return;
       try {
+        // Every connection's reports are kept once (the strategies read them too, ROUTE-2).
+        if (!index.connections.has(connectionId))
+          return saturation.observeWindows(connectionId, served.windows, now, null);
         const ip = index.byKey.get(keyId)?.get(connectionId);
         // Only a percent dimension counts the growth of the provider's reports (QPIPE-6).
         const growth = ip?.countsPercent === true ? new Map<SignalWindow, number>() : null;

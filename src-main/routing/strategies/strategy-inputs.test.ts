@@ -1,24 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { emergencyFallbackEnabled, isBudgetFailure, parseEmergencyEnv } from './emergency-fallback';
 import { contextWindowOf } from './model-context-windows';
-import { observeQuota, quotaFactsOf, type QuotaMemory } from './quota-memory';
 import { countTools, toolsLimitFrom } from './tools-limit';
 
 describe('strategy inputs', () => {
-  it('ROUTE-2: the binding window is the most spent one that has not reset yet', () => {
-    const m: QuotaMemory = new Map();
-    observeQuota(
-      m,
-      [
-        { name: '5h', used: 0.3, resetAt: 2_000 },
-        { name: '7d', used: 0.8, resetAt: 9_000 },
-      ],
-      1_000,
-    );
-    expect(quotaFactsOf(m, 1_500)).toEqual({ remaining: expect.closeTo(0.2) as number, resetAt: 9_000 });
-    expect(quotaFactsOf(m, 9_500)).toEqual({ remaining: null, resetAt: null });
-  });
-
   it('ROUTE-4: recognises real providers’ tool-count refusals, and only those', () => {
     expect(
       toolsLimitFrom(

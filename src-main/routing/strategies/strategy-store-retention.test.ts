@@ -67,7 +67,7 @@ describe.runIf(gc !== null)('the strategy store never keeps a request body alive
         const head = ordered[0];
         if (!head) throw new Error('nothing ordered');
         store.picked(combo, head, targets);
-        store.served(head, NO_SIGNALS, 5, 2);
+        store.served(head, 5);
         return { collected: new WeakRef(body), first: head };
       })();
       // A WeakRef's target stays alive until the current job ends.

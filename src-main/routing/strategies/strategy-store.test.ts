@@ -6,6 +6,7 @@ import { resolveTargets } from '../resolve-targets';
 import { type Target } from '../../kernel/target';
 import { NO_SIGNALS } from '../../kernel/upstream-signals';
 import { readHeaderSignals } from '../../providers/signals/read-signals';
+import { createWindowReadings } from '../../quota/runtime/window-readings';
 import { seededRng } from './strategy-fixtures.testkit';
 import { createStrategyStore, type RequestHints } from './strategy-store';
 
@@ -75,7 +76,7 @@ describe('strategy store (memory the learn stage feeds)', () => {
     store.order(combo, second, hints(), 2);
     const b = second[1];
     if (!b) throw new Error('no b');
-    store.served(b, NO_SIGNALS, 100, 3);
+    store.served(b, 100);
     expect(names(store.order(combo, plan(), hints(), 4))).toEqual(['b', 'a', 'c']);
   });
 
@@ -88,9 +89,9 @@ describe('strategy store (memory the learn stage feeds)', () => {
     const b = targets[1];
     if (!b) throw new Error('no b');
     // `mine` never planned b: its served() has no combo to remember b for; `other` does.
-    mine.served(b, NO_SIGNALS, 100, 2);
+    mine.served(b, 100);
     expect(names(mine.order(combo, plan(), hints(), 3))).toEqual(['a', 'b', 'c']);
-    other.served(b, NO_SIGNALS, 100, 2);
+    other.served(b, 100);
     expect(names(other.order(combo, plan(), hints(), 3))).toEqual(['b', 'a', 'c']);
   });
 
@@ -126,7 +127,9 @@ describe('strategy store (memory the learn stage feeds)', () => {
   });
 
   it('ROUTE-2: reset-aware learns reset times from served headers and spends the soonest reset first', () => {
-    const store = createStrategyStore(seededRng(1));
+    // The windows are the quota runtime's readings (one memory per fact, issue 22), read by the store.
+    const readings = createWindowReadings();
+    const store = createStrategyStore(seededRng(1), { readings });
     const { combo, plan } = setup('reset-aware');
     const now = 1_700_000_000_000;
     const serve = (i: number, util: string, resetInS: number) => {
@@ -136,7 +139,8 @@ describe('strategy store (memory the learn stage feeds)', () => {
         'anthropic-ratelimit-unified-5h-utilization': util,
         'anthropic-ratelimit-unified-5h-reset': String(Math.floor(now / 1000) + resetInS),
       };
-      store.served(t, readHeaderSignals(200, headers, now), 50, now);
+      readings.observeWindows(t.connection.view.id, readHeaderSignals(200, headers, now).windows, now, null);
+      store.served(t, 50);
     };
     serve(0, '0.2', 4 * 3600);
     serve(1, '0.5', 600);
@@ -146,12 +150,22 @@ describe('strategy store (memory the learn stage feeds)', () => {
   });
 
   it('ROUTE-1: leeway and cost-optimized read the served utilisation and the price table', () => {
-    const store = createStrategyStore(seededRng(1));
+    const readings = createWindowReadings();
+    const store = createStrategyStore(seededRng(1), { readings });
     const h = setup('leeway');
     const [a, b] = h.plan();
     if (!a || !b) throw new Error('targets');
-    store.served(a, readHeaderSignals(200, { 'anthropic-ratelimit-unified-5h-utilization': '0.9' }, 0), 10, 0);
-    store.served(b, readHeaderSignals(200, { 'anthropic-ratelimit-unified-5h-utilization': '0.1' }, 0), 10, 0);
+    const report = (t: Target, used: string) =>
+      readings.observeWindows(
+        t.connection.view.id,
+        readHeaderSignals(200, { 'anthropic-ratelimit-unified-5h-utilization': used }, 0).windows,
+        0,
+        null,
+      );
+    report(a, '0.9');
+    report(b, '0.1');
+    store.served(a, 10);
+    store.served(b, 10);
     // 10 % left still ranks before unknown (c): leeway trusts what the provider said.
     expect(names(store.order(h.combo, h.plan(), hints(), 1))).toEqual(['b', 'a', 'c']);
     const c = setup('cost-optimized');
@@ -166,7 +180,7 @@ describe('strategy store (memory the learn stage feeds)', () => {
     store.order(combo, candidates, hints({ conversation: 'prefix:x' }), 1);
     const c = candidates[2];
     if (!c) throw new Error('no c');
-    store.served(c, NO_SIGNALS, 5, 2);
+    store.served(c, 5);
     expect(names(store.order(combo, plan(), hints({ conversation: 'prefix:x' }), 3))[0]).toBe('c');
     expect(names(store.order(combo, plan(), hints({ conversation: 'prefix:y' }), 3))[0]).toBe('a');
     expect(store.wantsConversation(combo)).toBe(true);
@@ -207,7 +221,7 @@ describe('strategy store (memory the learn stage feeds)', () => {
     );
     expect(names(store.order(combo, plan(), hints({ emergencyFallback: true }), 2))).toEqual(['b', 'c', 'a']);
     expect(names(store.order(combo, plan(), hints({ emergencyFallback: false }), 2))).toEqual(['a', 'b', 'c']);
-    store.served(a, NO_SIGNALS, 10, 3);
+    store.served(a, 10);
     expect(names(store.order(combo, plan(), hints({ emergencyFallback: true }), 4))).toEqual(['a', 'b', 'c']);
   });
 

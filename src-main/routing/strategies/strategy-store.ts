@@ -1,15 +1,14 @@
 import type { ComboView } from '../../../src-shared/domain/combo';
-import type { UpstreamSignals } from '../../kernel/upstream-signals';
+import type { WindowReadings } from '../../quota/runtime/window-readings';
 import { priceOf } from '../../quota/engine/price-table';
 import type { UpstreamOutcome } from '../../kernel/attempt-outcome';
 import type { RuntimeConnection } from '../../kernel/catalog';
 import type { Target } from '../../kernel/target';
 import { isBudgetFailure } from './emergency-fallback';
-import { NO_HEALTH, NO_USAGE, type CandidateFacts, type HealthFacts, type UsageFacts } from './facts';
+import { NO_HEALTH, NO_QUOTA, NO_USAGE, type CandidateFacts, type HealthFacts, type UsageFacts } from './facts';
 import { countsAsFailure, failedHealth, pickedUsage, servedHealth } from './health-memory';
 import { contextWindowOf } from './model-context-windows';
 import { orderByStrategy } from './order-strategy';
-import { observeQuota, quotaFactsOf, type QuotaMemory } from './quota-memory';
 import { shuffle } from './random-orders';
 import {
   DEFAULT_STICKY_LIMIT,
@@ -39,6 +38,11 @@ export interface RequestHints {
 export interface StrategyOptions {
   /** `round-robin`: picks in a row the most recent target keeps (1..100, default 1 = always rotate). */
   stickyRoundRobinLimit?: () => number;
+  /**
+   * The providers' reports of their windows, kept once (quota/runtime/window-readings.ts, written by
+   * the quota runtime's `record`): the quota-aware strategies rank by them (ROUTE-2). Absent: none known.
+   */
+  readings?: Pick<WindowReadings, 'binding'>;
 }
 
 /** The strategies whose order comes from a numeric score: QPIPE-7's factor applies inside it. */
@@ -66,8 +70,8 @@ export interface StrategyStore {
   ): readonly Target[];
   /** The strategy picked `target` for a request no pin decided. */
   picked(combo: ComboView, target: Target, candidates: readonly Target[]): void;
-  /** A served answer: health, latency, quota windows, last known good, the conversation's home. */
-  served(target: Target, signals: UpstreamSignals, ttfbMs: number | null, now: number): void;
+  /** A served answer: health, latency, last known good, the conversation's home (its windows: the quota runtime's readings). */
+  served(target: Target, ttfbMs: number | null): void;
   /** A failed attempt: health, ROUTE-4's tool limit, ROUTE-5's budget mark. */
   failed(target: Target, outcome: UpstreamOutcome, now: number, body?: Buffer | null): void;
 }
@@ -115,7 +119,7 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
   const listedAt = (t: Target): number | undefined =>
     t.plan?.owner === self && t.listedAt !== undefined && t.listedAt >= 0 ? t.listedAt : undefined;
   const health = new Map<string, HealthFacts>();
-  const quota = new Map<string, QuotaMemory>();
+  const readings = options.readings ?? null;
   const usage = new Map<string, Map<string, UsageFacts>>();
   const lastPick = new Map<string, string>();
   const lastGood = new Map<string, string>();
@@ -152,7 +156,7 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
         usage: used?.get(key) ?? NO_USAGE,
         // Facts are read only: the shared "no history" record stands in for a target never served.
         health: health.get(id) ?? NO_HEALTH,
-        quota: quotaFactsOf(quota.get(id), now),
+        quota: readings?.binding(id, now) ?? NO_QUOTA,
         price: priceFor(t.upstreamModel),
         contextWindow: contextWindowOf(t.upstreamModel),
         quotaSoftPenalty: penalized?.has(id) ?? false,
@@ -302,15 +306,10 @@ export function createStrategyStore(rng: () => number = Math.random, options: St
           (decks.get(combo.name) ?? []).filter((k) => k !== key),
         );
     },
-    served(target, signals, ttfbMs, now) {
+    served(target, ttfbMs) {
       const id = idOf(target);
       health.set(id, servedHealth(health.get(id), ttfbMs));
       budgetFailed.delete(id);
-      if (signals.windows.length > 0) {
-        let memory = quota.get(id);
-        if (!memory) quota.set(id, (memory = new Map()));
-        observeQuota(memory, signals.windows, now);
-      }
       const p = planOf(target);
       if (!p?.combo) return;
       lastGood.set(p.combo.name, keyOf(target));
