@@ -1,31 +1,19 @@
 import type { TargetExclusion } from '../../src-shared/domain/cooldown';
-import type { UpstreamOperation } from '../kernel/provider-adapter';
 import type { ResiliencePort } from './resilience-port';
-import type { Admission, UpstreamOutcome, AttemptVerdict } from '../kernel/attempt-outcome';
+import type { Admission } from '../kernel/attempt-outcome';
 import type { Target } from '../kernel/target';
 import { canExecute } from './breaker/breaker-gate';
 import { resetBreaker, type BreakerState } from './breaker/breaker-state';
-import { recordFailure, recordSuccess, releaseProbe } from './breaker/breaker-transitions';
-import { isRuleConnectionQuotaScope } from './classify/classification';
-import { classifyOutcome } from './classify/classify';
+import { recordSuccess, releaseProbe } from './breaker/breaker-transitions';
 import { recordConnectionSuccess } from './cooldown/clear-connection-health';
 import { HEALTHY, isSelectable, type ConnectionHealth } from './cooldown/connection-health';
-import { recordConnectionFailure } from './cooldown/record-connection-failure';
 import { decayOnSuccess } from './lockout/decay-on-success';
 import { isModelLocked } from './lockout/model-lockouts';
-import { recordModelFailure } from './lockout/record-model-failure';
-import { cooldownSettingsFor } from './connection-overrides';
 import type { EgressHooks } from './egress/egress-runtime';
-import { coolSibling, EGRESS_FALLBACK_COOLDOWN_MS, egressLockApplies } from './egress/engine/egress-lock';
 import type { ProviderIdentity } from '../kernel/provider-identity';
 import type { ResiliencePersistence, ResilienceState } from './resilience-state';
-import {
-  checkConnectionGate,
-  checkProviderGate,
-  recordConnectionFailure as gateConnectionFailure,
-  recordGateSuccess,
-  recordProviderFailure,
-} from './window-gate/window-gate';
+import { checkConnectionGate, checkProviderGate, recordGateSuccess } from './window-gate/window-gate';
+import { learnFailure } from './learn-failure';
 
 /** Emptiness without allocating a key array on every successful request. */
 function hasAny(record: object): boolean {
@@ -181,7 +169,7 @@ export function createResilienceService(
     learnFailure(target, admission, operation, outcome, now) {
       settled.add(admission);
       egress?.touched(target.connection.view.id, now);
-      return learnFailure(state, repos, target, admission.probe, operation, outcome, now, onChange, egress);
+      return learnFailure({ state, repos, egress, onChange }, target, admission.probe, operation, outcome, now);
     },
 
     learnSuccess(target, admission, now) {
@@ -220,167 +208,4 @@ export function createResilienceService(
       if (changed) onChange();
     },
   };
-}
-
-/** An announced end (a Claude usage wall's reset) wins over a rule's length; both over computed backoff. */
-function configuredCooldown(
-  ruleMs: number | undefined,
-  outcome: UpstreamOutcome,
-  now: number,
-): { configuredCooldownMs?: number } {
-  if (outcome.kind === 'response' && outcome.cooldownUntil !== undefined && outcome.cooldownUntil > now) {
-    return { configuredCooldownMs: outcome.cooldownUntil - now };
-  }
-  return ruleMs === undefined ? {} : { configuredCooldownMs: ruleMs };
-}
-
-/** The learn step for one failed attempt: classify once, then charge the narrowest scope (COOL-14). */
-function learnFailure(
-  state: ResilienceState,
-  repos: ResiliencePersistence,
-  target: Target,
-  probe: boolean,
-  operation: UpstreamOperation,
-  outcome: UpstreamOutcome,
-  now: number,
-  onChange: () => void,
-  egress: EgressHooks | null,
-): AttemptVerdict {
-  // count_tokens is optional upstream: a 404/405 there says nothing about the connection.
-  if (
-    operation === 'count_tokens' &&
-    outcome.kind === 'response' &&
-    (outcome.status === 404 || outcome.status === 405)
-  ) {
-    return { shouldFailover: true, status: outcome.status, retryAfterMs: null, reason: 'unsupported' };
-  }
-  const c = target.connection.view;
-  const provider = identityOf(target);
-  const classification = classifyOutcome(outcome, {
-    provider,
-    model: target.upstreamModel,
-    connection: c.name,
-    operatorRules: state.settings.providerErrorRules,
-    now,
-  });
-  const settings = state.settings.breaker[provider.profile];
-
-  const breaker = state.breakers.get(provider.id) ?? CLOSED;
-  const nextBreaker = recordFailure(
-    breaker,
-    settings,
-    { countsForBreaker: classification.countsForBreaker, probe },
-    now,
-  );
-  if (nextBreaker !== breaker) {
-    state.breakers.set(provider.id, nextBreaker);
-    if (classification.countsForBreaker) repos.breakers.save(provider.id, nextBreaker, now);
-  }
-  if (classification.countsForBreaker)
-    state.gate = recordProviderFailure(state.gate, provider, state.settings.windowGate, now);
-
-  let cooldownRetryMs: number | null = null;
-  let cooledUntil: number | null = null;
-  // EGRESS-6/7: an IP-bucketed upstream's 429 is a connection cooldown (never a model lock), combo or not.
-  const egressLock =
-    egress !== null &&
-    egressLockApplies(
-      {
-        status: classification.status,
-        reason: classification.reason,
-        terminal: classification.terminal,
-        service: egress.serviceOf(provider),
-        disableCooling: c.disableCooling,
-      },
-      egress.allowlist,
-    );
-  const chargesConnection =
-    egressLock ||
-    classification.scope === 'connection' ||
-    classification.terminal !== null ||
-    classification.requestRejected;
-  if (chargesConnection) {
-    const health = state.health.get(c.id) ?? HEALTHY;
-    const result = recordConnectionFailure(
-      health,
-      {
-        reason: classification.reason,
-        retryHintMs: classification.retryHint?.ms ?? null,
-        ...configuredCooldown(classification.configuredCooldownMs, outcome, now),
-        terminal: classification.terminal,
-        requestRejected: classification.requestRejected,
-        message: classification.message,
-        status: classification.status,
-      },
-      {
-        settings: cooldownSettingsFor(c, provider.profile, state.settings.cooldown),
-        profile: provider.profile,
-        disableCooling: c.disableCooling,
-      },
-      now,
-    );
-    if (result.state !== health) {
-      state.health.set(c.id, result.state);
-      repos.health.save(c.id, result.state, now);
-    }
-    if (result.decision.kind === 'cooldown') {
-      cooldownRetryMs = result.decision.until - now;
-      cooledUntil = result.decision.until;
-    }
-    if (result.decision.kind === 'absorbed') cooldownRetryMs = result.decision.retryAfterMs;
-    state.gate = gateConnectionFailure(state.gate, provider.id, c.id, state.settings.windowGate, now);
-  }
-  // RESTATE-14: a connection that may not cool (disableCooling) takes a rule's connection-wide quota
-  // signal as a model lockout instead, whatever the lockout settings say.
-  const quotaFallThrough = c.disableCooling && isRuleConnectionQuotaScope(classification);
-  if (egress !== null && egressLock) {
-    lockSiblings(state, repos, egress, c.name, {
-      until: cooledUntil ?? now + EGRESS_FALLBACK_COOLDOWN_MS,
-      reason: classification.reason,
-      service: egress.serviceOf(provider),
-      now,
-    });
-  } else if (classification.scope !== 'request' && classification.status !== null) {
-    const locked = recordModelFailure(
-      state.lockouts,
-      {
-        provider: provider.id,
-        connectionId: c.id,
-        model: target.upstreamModel,
-        status: classification.status,
-        reason: classification.reason,
-        ...(classification.retryHint
-          ? { cooldownHintMs: classification.retryHint.ms, hintSource: classification.retryHint.source }
-          : {}),
-        ...(quotaFallThrough ? { bypassSettingsGate: true } : {}),
-      },
-      state.settings.modelLockout,
-      now,
-    );
-    state.lockouts = locked.state;
-  }
-  onChange();
-  return {
-    shouldFailover: classification.shouldFailover,
-    status: classification.status,
-    retryAfterMs: classification.announceRetryAfterMs ?? classification.retryHint?.ms ?? cooldownRetryMs,
-    reason: classification.reason,
-  };
-}
-
-/** EGRESS-2/8: cools every allowlisted sibling last seen on the failing connection's egress IP. */
-function lockSiblings(
-  state: ResilienceState,
-  repos: ResiliencePersistence,
-  egress: EgressHooks,
-  connectionName: string,
-  lock: { until: number; reason: string; service: string; now: number },
-): void {
-  for (const id of egress.siblingsOf(connectionName, lock.now)) {
-    const health = state.health.get(id) ?? HEALTHY;
-    const next = coolSibling(health, lock, lock.now);
-    if (next === null) continue;
-    state.health.set(id, next);
-    repos.health.save(id, next, lock.now);
-  }
 }
