@@ -168,15 +168,12 @@ export async function attemptCandidate(
     : raw;
   // Nothing is committed to the client until the answer has really begun (and, for JSON, parses).
   // Read here, not in a function of its own: one async frame per attempt (see candidates.ts).
-  const begun = beginOf(ctx, frame, upstream);
-  const start = await readAnswerStart(upstream, {
-    sse: begun.sse,
-    tap: begun.tap,
-    signal,
-    now: ctx.now,
-    watch: begun.watch,
-  });
-  return seen(observationOf(start, upstream, begun, secrets), operation, result.via ?? null, bridge);
+  const contentType = headerValue(upstream.headers['content-type']);
+  const tap = createUsageTap(contentType);
+  const sse = contentType?.includes('text/event-stream') ? frame.request.endpoint.wire : null;
+  const watch = sse === null ? null : watchFor(ctx, frame.bodyTimeoutMs);
+  const start = await readAnswerStart(upstream, { sse, tap, signal, now: ctx.now, watch });
+  return seen(observationOf(start, upstream, tap, watch, secrets), operation, result.via ?? null, bridge);
 }
 
 function send(
@@ -239,25 +236,12 @@ function failedSend(result: Extract<SendResult, { kind: 'failed' }>): Observatio
   }
 }
 
-interface Beginning {
-  tap: UsageTap;
-  sse: RequestFrame['request']['endpoint']['wire'] | null;
-  watch: ChunkWatch | null;
-}
-
-/** What reading a 2xx answer's start needs: the usage tap, the stream's format, its watchdog. */
-function beginOf(ctx: ProxyContext, frame: RequestFrame, upstream: UpstreamAnswer): Beginning {
-  const contentType = headerValue(upstream.headers['content-type']);
-  const tap = createUsageTap(contentType);
-  const sse = contentType?.includes('text/event-stream') ? frame.request.endpoint.wire : null;
-  return { tap, sse, watch: sse === null ? null : watchFor(ctx, frame.bodyTimeoutMs) };
-}
-
 /** What the answer's start says: served, a stream that opened with an error, an error body, or no answer. */
 function observationOf(
   start: AnswerStart,
   upstream: UpstreamAnswer,
-  { tap, watch }: Beginning,
+  tap: UsageTap,
+  watch: ChunkWatch | null,
   secrets: readonly string[],
 ): Observation {
   switch (start.kind) {

@@ -7,8 +7,11 @@ export const DECISION_HEADER = 'x-leeway-decision';
 
 /** Header-safe: names are the user's own words, so anything but a plain token character becomes `_`. */
 function token(text: string): string {
-  return text.replace(/[^A-Za-z0-9._/+-]/g, '_');
+  // A test first: a name that is already a token (the common case) is returned without a copy.
+  return SAFE.test(text) ? text : text.replace(/[^A-Za-z0-9._/+-]/g, '_');
 }
+
+const SAFE = /^[A-Za-z0-9._/+-]*$/;
 
 const STATUS = /^\d{3}\b/;
 
@@ -46,7 +49,20 @@ function skipText(e: TargetExclusion): string {
  * Names and reasons only: never a key, a body or a session.
  */
 export function decisionHeader(trail: RequestTrail, served: string | null): string {
-  let text = `served=${served === null ? 'none' : token(served)}`;
+  const head = `served=${served === null ? 'none' : token(served)}`;
+  // Most requests: served at once, nothing left out, nothing lost. No lists to walk then.
+  if (trail.skipped.length === 0 && trail.cacheLost === null && !anyFailed(trail)) return head;
+  return withDetail(head, trail);
+}
+
+function anyFailed(trail: RequestTrail): boolean {
+  for (const a of trail.attempts) if (a.reason !== 'served') return true;
+  return false;
+}
+
+/** The header with what was skipped, what failed and what a move lost, cut at DECISION_HEADER_MAX. */
+function withDetail(head: string, trail: RequestTrail): string {
+  let text = head;
   let cut = 0;
   const append = (sep: string, part: string): void => {
     if (cut > 0 || text.length + sep.length + part.length > DECISION_HEADER_MAX - 8) cut += 1;

@@ -1,7 +1,7 @@
 import type { AppError } from '../../../src-shared/contract/errors';
 import { RequestSignal } from '../../kernel/request-signal';
 import { extractAgent } from '../../routing/affinity/agent-key';
-import { extractSessionKey } from '../../routing/affinity/session-key';
+import { sessionKeyOf } from '../../routing/affinity/session-key';
 import { INTERNAL_ERROR, logInternalError } from '../accept/internal-error';
 import { parseGeminiBody } from '../accept/gemini-door';
 import { parseModelBody, type ModelBody } from '../accept/parse-model-body';
@@ -104,7 +104,7 @@ function frameOf(
     parsed,
     keepAlive: createKeepAlive(request.res, request.endpoint.wire === 'gemini'),
     signal,
-    session: extractSessionKey(request.req.headers).session?.value ?? null,
+    session: sessionKeyOf(request.req.headers),
     agent: extractAgent(request.req.headers),
     claim,
     headersTimeoutMs,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { SESSION_HEADERS } from '../../../src-shared/domain/affinity';
-import { extractSessionKey } from './session-key';
+import { extractSessionKey, sessionKeyOf } from './session-key';
 
 describe('extractSessionKey', () => {
   it('AFF-7: with every session header present, x-leeway-session wins and all six are listed to strip', () => {
@@ -52,5 +52,19 @@ describe('extractSessionKey', () => {
 
   it('AFF-1: a repeated header (array value) uses its first value', () => {
     expect(extractSessionKey({ 'x-session-id': ['first', 'second'] }).session?.value).toBe('first');
+  });
+
+  it('AFF-1/AFF-7: sessionKeyOf (the request path\'s read) gives the same key as the extraction, header bag by header bag', () => {
+    const bags: Record<string, string | string[]>[] = [
+      {},
+      { 'x-api-key': 'lw-secret' },
+      { 'x-session-id': '   ', 'session-id': 'fallback' },
+      { 'x-leeway-session': 'a'.repeat(257), 'x-codex-session-id': 'codex-1' },
+      { 'x-claude-code-session-id': 'cc', 'x-leeway-session': 'mine' },
+      { 'x-session-id': ['first', 'second'] },
+      { 'x-omniroute-session': 'bad value' },
+    ];
+    for (const bag of bags) expect(sessionKeyOf(bag)).toBe(extractSessionKey(bag).session?.value ?? null);
+    expect(sessionKeyOf({ 'x-claude-code-session-id': 'cc', 'x-leeway-session': 'mine' })).toBe('mine');
   });
 });

@@ -46,3 +46,17 @@ export function extractSessionKey(headers: HeaderBag): SessionKeyExtraction {
   }
   return { session, strip: strip ?? NONE };
 }
+
+/**
+ * The session key alone, by the same precedence (AFF-1, AFF-7): what the request path needs, read
+ * on every request without the extraction's records.
+ */
+export function sessionKeyOf(headers: HeaderBag): string | null {
+  for (const header of SESSION_HEADERS) {
+    const raw = headers[header];
+    if (raw === undefined) continue;
+    const value = validValue(Array.isArray(raw) ? (raw[0] ?? '') : raw);
+    if (value !== null) return value;
+  }
+  return null;
+}
