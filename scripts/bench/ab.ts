@@ -1,7 +1,7 @@
 /**
  * A/B of two Leeway builds on a noisy machine: `node --import tsx scripts/bench/ab.ts A.js B.js
- * [--engines] [--kinds=cc,small] [--rounds=10] [--requests=400] [--a-flags=…] [--b-flags=--flag,…]`. Both run at once against one
- * upstream (c=2 each), so whatever else loads the machine loads both alike; each round prints B's
+ * [--engines] [--kinds=cc,small] [--rounds=10] [--requests=400] [--c=2] [--a-flags=…] [--b-flags=--flag,…]`. Both run at once
+ * against one upstream (c=2 each unless --c), so whatever else loads the machine loads both alike; each round prints B's
  * CPU per request over A's, read from /proc. Run it twice with A and B swapped, and once A/A.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -25,6 +25,8 @@ const isKind = (k: string): k is Kind => (ALL_KINDS as readonly string[]).includ
 const KINDS = (option('kinds') ?? 'cc,small').split(',').filter(isKind);
 const ROUNDS = Number(option('rounds') ?? 10);
 const REQUESTS = Number(option('requests') ?? 400);
+/** Requests in flight per side (`--c=8`: 16 at once on the machine, as `npm run bench`'s stream phase). */
+const CONCURRENCY = Number(option('c') ?? 2);
 
 interface Side {
   pid: number;
@@ -68,7 +70,8 @@ async function main(): Promise<void> {
   const bFlags = (option('b-flags') ?? '').split(',').filter((f) => f.length > 0);
   const aFlags = (option('a-flags') ?? '').split(',').filter((f) => f.length > 0);
   const sides = { A: await start(setup, a, aFlags), B: await start(setup, b, bFlags) };
-  for (const kind of KINDS) await Promise.all([sides.A, sides.B].map((s) => runBatch(s.target, kind, 2, 300)));
+  for (const kind of KINDS)
+    await Promise.all([sides.A, sides.B].map((s) => runBatch(s.target, kind, CONCURRENCY, 300)));
   // Monotonic µs, the clock of V8's .cpuprofile timestamps: lets a profile be cut to the measured rounds.
   const windowStart = process.hrtime.bigint() / 1000n;
   const threads0 = { A: threadCpuMs(sides.A.pid), B: threadCpuMs(sides.B.pid) };
@@ -90,8 +93,8 @@ async function measureKind(sides: Record<'A' | 'B', Side>, kind: Kind): Promise<
     const a0 = cpuMs(sides.A.pid);
     const b0 = cpuMs(sides.B.pid);
     const [ra, rb] = await Promise.all([
-      runBatch(sides.A.target, kind, 2, requests),
-      runBatch(sides.B.target, kind, 2, requests),
+      runBatch(sides.A.target, kind, CONCURRENCY, requests),
+      runBatch(sides.B.target, kind, CONCURRENCY, requests),
     ]);
     if (ra.errors + rb.errors > 0) throw new Error(`${kind}: errors A ${ra.firstError} B ${rb.firstError}`);
     const da = cpuMs(sides.A.pid) - a0;
