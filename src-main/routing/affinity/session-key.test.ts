@@ -54,7 +54,7 @@ describe('extractSessionKey', () => {
     expect(extractSessionKey({ 'x-session-id': ['first', 'second'] }).session?.value).toBe('first');
   });
 
-  it('AFF-1/AFF-7: sessionKeyOf (the request path\'s read) gives the same key as the extraction, header bag by header bag', () => {
+  it("AFF-1/AFF-7: sessionKeyOf (the request path's read) gives the same key as the extraction, header bag by header bag", () => {
     const bags: Record<string, string | string[]>[] = [
       {},
       { 'x-api-key': 'lw-secret' },
