@@ -42,11 +42,22 @@ export function createOutageJournal(): OutageJournal {
   const instance = randomUUID();
   let seq = 0;
 
+  /**
+   * What Redis must hold at least once `d` is applied: this instance's bucket total less the deltas
+   * of the same bucket still waiting to be replayed after it. Without that subtraction a Redis
+   * restarted empty was raised to the whole total by the first of several uncertain consumes (each
+   * kept apart under its own id), and every later one added its delta again: 10 consumes of 1 on a
+   * mirrored 5 gave 24 instead of 15 (a clean-clone CI run caught it).
+   */
   const floorOf = (local: LocalQuotaStore, d: Delta): number => {
     const out = { prev: new Float64Array(1), curr: new Float64Array(1) };
     // Reading at the bucket's own start gives its value as `curr` (or 0 once it rolled out of the pair).
     local.sync().readManyInto([d.keyId], [d.dim], d.index * d.dim.windowMs, out);
-    return out.curr[0] ?? 0;
+    let pending = 0;
+    for (const e of deltas.values())
+      if (e !== d && e.index === d.index && e.keyId === d.keyId && e.dim.key === d.dim.key)
+        pending += e.delta + (e.sending?.delta ?? 0);
+    return Math.max(0, (out.curr[0] ?? 0) - pending);
   };
 
   return {

@@ -4,6 +4,8 @@ import { createSqliteQuotaStore } from '../../core/sqlite-quota-store';
 import { redisUnavailableReason, startRedisServer, type RedisServer } from '../../testing/redis-server';
 import { createTempDb, type TempDb } from '../../testing/temp-db';
 import type { DimensionRef } from '../quota-ports';
+import { createOutageJournal } from './outage-journal';
+import { createRedisQuotaStore } from './redis-store';
 import { createQuotaStoreFactory, type SwitchingQuotaStore } from './store-factory';
 
 const HOUR = 3_600_000;
@@ -119,4 +121,33 @@ describe.skipIf(skip !== null)(`quota outage merge on a real redis-server${skip 
     // Redis ran the paused consume when the pause ended; its marker made the replay a no-op.
     await expect(admin.get(bucket)).resolves.toBe('8');
   }, 30_000);
+
+  it('ISSUE-24 QDRV-6: consumes whose outcome was unknown, replayed one by one into a Redis restarted empty, give back exactly what this instance saw', async () => {
+    await admin.flushdb();
+    const temp = createTempDb();
+    const local = createSqliteQuotaStore(temp.db, { log: () => undefined });
+    const client = new Redis(server.url, { maxRetriesPerRequest: 0 });
+    try {
+      // SQLite mirrored Redis's 5; then 10 consumes of 1 timed out on Redis and were served by SQLite.
+      local.mirror('alice', DIM, T0, 0, 5);
+      const journal = createOutageJournal();
+      for (let i = 0; i < 10; i++) {
+        await local.consume('alice', DIM, 1, T0 + i);
+        journal.record('alice', DIM, 1, T0 + i, journal.nextId());
+      }
+      expect(journal.size()).toBe(10);
+      await expect(journal.drain(createRedisQuotaStore(client), local, T0 + 20)).resolves.toBe(true);
+      // Each replay is raised only to the total less what is still to come: 15, not 15 + 9.
+      await expect(admin.get(bucket)).resolves.toBe('15');
+      // Redis kept its data instead (5 there): the same deltas make it exactly 15 too.
+      await admin.set(bucket, '5');
+      const again = createOutageJournal();
+      for (let i = 0; i < 10; i++) again.record('alice', DIM, 1, T0 + i, again.nextId());
+      await expect(again.drain(createRedisQuotaStore(client), local, T0 + 20)).resolves.toBe(true);
+      await expect(admin.get(bucket)).resolves.toBe('15');
+    } finally {
+      client.disconnect();
+      temp.close();
+    }
+  });
 });
