@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { LEASE_OWNER_PATTERN } from '../../../src-shared/domain/lease';
 import { startFakeUpstream, type FakeUpstream } from '../../testing/fake-upstream';
 import { anthropicConnection, startLeeway, TEST_LOCAL_KEY, type RunningLeeway } from '../../testing/start-leeway';
+import { leaseCall } from '../../testing/team/team-sessions.testkit';
 
 const AGENT_KEY = 'lw-agent-key-0123456789abcdef';
 const AGENT2_KEY = 'lw-agent2-key-0123456789abcdef';
@@ -52,22 +53,15 @@ interface Grant {
   state: string;
 }
 
+/** The lease door through the team testkit's call; the grant's fields typed for these tests. */
 async function lease(h: RunningLeeway, key: string, body: Record<string, unknown>, owner?: string) {
-  const res = await fetch(`${h.url}/api/v1/session-leases`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      'x-api-key': key,
-      ...(owner ? { 'x-leeway-lease-owner': owner } : {}),
-    },
-    body: JSON.stringify(body),
-  });
-  return { res, json: (await res.json()) as Record<string, unknown> & Partial<Grant> };
+  const answer = await leaseCall(h.url, key, body, owner);
+  return { ...answer, json: answer.json as Record<string, unknown> & Partial<Grant> };
 }
 
 async function acquire(h: RunningLeeway, key = AGENT_KEY, owner?: string): Promise<Grant> {
-  const { res, json } = await lease(h, key, { action: 'acquire' }, owner);
-  expect(res.status).toBe(200);
+  const { status, json } = await lease(h, key, { action: 'acquire' }, owner);
+  expect(status).toBe(200);
   const { owner: id, generation, connection, expiresAt, state } = json;
   if (
     id === undefined ||
@@ -114,12 +108,12 @@ describe('exclusive leases on the proxy port (POST /api/v1/session-leases)', () 
     expect(usedB.res.headers.get('x-leeway-connection')).toBe('acct-b');
 
     const renewed = await lease(h, AGENT_KEY, { action: 'renew', generation: 1, ttlMs: 600_000 }, first.owner);
-    expect(renewed.res.status).toBe(200);
+    expect(renewed.status).toBe(200);
     expect(renewed.json).toMatchObject({ generation: 1, connection: 'acct-a', state: 'renewed' });
     expect(renewed.json.expiresAt as number).toBeGreaterThan(first.expiresAt);
 
     const released = await lease(h, AGENT_KEY, { action: 'release', generation: 1 }, first.owner);
-    expect(released.res.status).toBe(200);
+    expect(released.status).toBe(200);
     expect(released.json).toMatchObject({ state: 'released', generation: 1, already: false });
     const again = await lease(h, AGENT_KEY, { action: 'release', generation: 1 }, first.owner);
     expect(again.json).toMatchObject({ already: true });
@@ -143,7 +137,7 @@ describe('exclusive leases on the proxy port (POST /api/v1/session-leases)', () 
     // acct-a has nothing in flight, yet an ordinary key is sent past it: the lease is the fence, not occupancy.
     expect((await ask(h, TEST_LOCAL_KEY)).res.headers.get('x-leeway-connection')).toBe('acct-b');
     const released = await lease(h, AGENT_KEY, { action: 'release', generation: grant.generation }, grant.owner);
-    expect(released.res.status).toBe(200);
+    expect(released.status).toBe(200);
     expect((await ask(h, TEST_LOCAL_KEY)).res.headers.get('x-leeway-connection')).toBe('acct-a');
   });
 
@@ -174,9 +168,9 @@ describe('exclusive leases on the proxy port (POST /api/v1/session-leases)', () 
     await acquire(h);
     await acquire(h, AGENT2_KEY);
     const third = await lease(h, AGENT_KEY, { action: 'acquire' });
-    expect(third.res.status).toBe(429);
+    expect(third.status).toBe(429);
     expect((third.json.leeway as { code: string }).code).toBe('lease_capacity_unavailable');
-    const retry = Number(third.res.headers.get('retry-after'));
+    const retry = Number(third.retryAfter);
     expect(retry).toBeGreaterThanOrEqual(1);
     expect(retry).toBeLessThanOrEqual(120);
 
@@ -200,15 +194,15 @@ describe('exclusive leases on the proxy port (POST /api/v1/session-leases)', () 
 
   it('LEASE-3: a key without the lease:exclusive scope is refused with 403 lease_scope_required', async () => {
     const { h } = await scene();
-    const { res, json } = await lease(h, TEST_LOCAL_KEY, { action: 'acquire' });
-    expect(res.status).toBe(403);
+    const { status, json } = await lease(h, TEST_LOCAL_KEY, { action: 'acquire' });
+    expect(status).toBe(403);
     expect((json.leeway as { code: string }).code).toBe('lease_scope_required');
   });
 
   it('LEASE-5: the door needs the local key, JSON actions and POST', async () => {
     const { h } = await scene();
-    expect((await lease(h, 'lw-wrong-key-000000000000', { action: 'acquire' })).res.status).toBe(401);
-    expect((await lease(h, AGENT_KEY, { action: 'steal' })).res.status).toBe(400);
+    expect((await lease(h, 'lw-wrong-key-000000000000', { action: 'acquire' })).status).toBe(401);
+    expect((await lease(h, AGENT_KEY, { action: 'steal' })).status).toBe(400);
     const get = await fetch(`${h.url}/api/v1/session-leases`, { headers: { 'x-api-key': AGENT_KEY } });
     expect(get.status).toBe(405);
   });

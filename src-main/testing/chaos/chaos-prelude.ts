@@ -1,4 +1,4 @@
-import type { ChaosAction, ChaosWeights } from './chaos-upstream';
+import type { ChaosAction, ChaosWeights } from './chaos-draw';
 
 /** How a chaos upstream's storm opens (see `ChaosUpstreamOptions.prelude`). */
 export type PreludeKind = 'shuffled' | 'failures-first';

@@ -8,57 +8,26 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { stormPrelude, type PreludeKind } from './chaos-prelude';
 import type { AddressInfo, Socket } from 'node:net';
-import { anthropicStreamFrames, splitText } from '../sse-frames';
+import {
+  CHAOS_ACTIONS,
+  createPrng,
+  emptyTally,
+  HEALED_WEIGHTS,
+  pickAction,
+  STORM_WEIGHTS,
+  type ChaosAction,
+  type ChaosWeights,
+} from './chaos-draw';
+import {
+  answerChunks,
+  errorBodyOk,
+  parseRequest,
+  UNAVAILABLE_BODY,
+  unavailableHeaders,
+  type Parsed,
+} from './chaos-answers';
 
 export type ChaosPhase = 'storm' | 'healed';
-
-/**
- * What the upstream does with one request: `ok` answers at once, `slow` after a random delay
- * (below the proxy's timeouts), `reset_before` destroys the socket without a byte, `reset_mid`
- * sends 200 headers and part of the body then destroys it, `hang` never answers (the proxy's
- * timeout must cut it), `unavailable` answers 503 with Anthropic's error envelope, `stall_error`
- * sends 503 headers and half of that envelope, then stalls (hangs after the headers);
- * `ok_error_body` answers 200 whose body is a rate-limit error (a stream: whose first event is),
- * `empty_ok` answers 200 with no body at all (issue 21 §1: neither may reach a client as a success).
- */
-export const CHAOS_ACTIONS = [
-  'ok',
-  'slow',
-  'reset_before',
-  'reset_mid',
-  'hang',
-  'unavailable',
-  'stall_error',
-  'ok_error_body',
-  'empty_ok',
-] as const;
-export type ChaosAction = (typeof CHAOS_ACTIONS)[number];
-export type ChaosWeights = Readonly<Record<ChaosAction, number>>;
-
-/** Mostly failures, every kind represented. */
-export const STORM_WEIGHTS: ChaosWeights = {
-  ok: 10,
-  slow: 10,
-  reset_before: 20,
-  reset_mid: 10,
-  hang: 10,
-  unavailable: 30,
-  stall_error: 5,
-  ok_error_body: 5,
-  empty_ok: 5,
-};
-/** Always a normal answer, some of them a little late. */
-export const HEALED_WEIGHTS: ChaosWeights = {
-  ok: 80,
-  slow: 20,
-  reset_before: 0,
-  reset_mid: 0,
-  hang: 0,
-  unavailable: 0,
-  stall_error: 0,
-  ok_error_body: 0,
-  empty_ok: 0,
-};
 
 export interface ChaosUpstreamOptions {
   name: string;
@@ -90,121 +59,6 @@ export interface ChaosUpstream {
   readonly sockets: { opened: number; closed: number; open(): number };
   /** Resolves once the server and every socket it accepted are closed and no timer is left. */
   close(): Promise<void>;
-}
-
-/** mulberry32: a tiny, fast, seedable PRNG with a 2^32 period; plenty for drawing chaos. */
-export function createPrng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
-
-/** Draws one action in proportion to its weight; `roll` is in [0, 1). */
-export function pickAction(weights: ChaosWeights, roll: number): ChaosAction {
-  const total = CHAOS_ACTIONS.reduce((sum, action) => sum + Math.max(0, weights[action]), 0);
-  if (total <= 0) return 'ok';
-  let point = roll * total;
-  for (const action of CHAOS_ACTIONS) {
-    point -= Math.max(0, weights[action]);
-    if (point < 0) return action;
-  }
-  return 'ok';
-}
-
-const emptyTally = (): Record<ChaosAction, number> => ({
-  ok: 0,
-  slow: 0,
-  reset_before: 0,
-  reset_mid: 0,
-  hang: 0,
-  unavailable: 0,
-  stall_error: 0,
-  ok_error_body: 0,
-  empty_ok: 0,
-});
-
-interface Parsed {
-  model: string;
-  stream: boolean;
-}
-
-function parseRequest(body: string): Parsed {
-  try {
-    const json = JSON.parse(body) as { model?: unknown; stream?: unknown };
-    return { model: typeof json.model === 'string' ? json.model : 'claude-sonnet-4-6', stream: json.stream === true };
-  } catch {
-    return { model: 'claude-sonnet-4-6', stream: false };
-  }
-}
-
-/** The body of a normal answer: the SSE frames of a stream, or one Message JSON split in two halves. */
-function answerChunks(
-  name: string,
-  seq: number,
-  parsed: Parsed,
-): { headers: Record<string, string>; chunks: string[] } {
-  const id = `msg_${name}_${seq}`;
-  const text = `Hello from ${name}.`;
-  const identity = { 'request-id': `req_${name}_${seq}`, 'x-fake-upstream': name };
-  if (parsed.stream) {
-    const frames = anthropicStreamFrames({
-      id,
-      model: parsed.model,
-      deltas: splitText(text, 3),
-      inputTokens: 8,
-      outputTokens: 4,
-    });
-    return {
-      headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache', ...identity },
-      chunks: frames,
-    };
-  }
-  const json = JSON.stringify({
-    id,
-    type: 'message',
-    role: 'assistant',
-    model: parsed.model,
-    content: [{ type: 'text', text }],
-    stop_reason: 'end_turn',
-    stop_sequence: null,
-    usage: { input_tokens: 8, cache_creation_input_tokens: 0, cache_read_input_tokens: 0, output_tokens: 4 },
-  });
-  const middle = Math.floor(json.length / 2);
-  return {
-    headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(json)), ...identity },
-    chunks: [json.slice(0, middle), json.slice(middle)],
-  };
-}
-
-const UNAVAILABLE_BODY = JSON.stringify({
-  type: 'error',
-  error: { type: 'api_error', message: 'Service temporarily unavailable' },
-});
-
-const RATE_LIMIT_ERROR = JSON.stringify({
-  type: 'error',
-  error: { type: 'rate_limit_error', message: 'Number of requests has exceeded your rate limit' },
-});
-
-/** A 200 that is no answer: the error as the whole JSON body, or as a stream's first event. */
-function errorBodyOk(stream: boolean): { headers: Record<string, string>; body: string } {
-  const body = stream ? `event: error\ndata: ${RATE_LIMIT_ERROR}\n\n` : RATE_LIMIT_ERROR;
-  const type = stream ? 'text/event-stream' : 'application/json';
-  return { headers: { 'content-type': type, 'content-length': String(Buffer.byteLength(body)) }, body };
-}
-
-function unavailableHeaders(name: string, seq: number): Record<string, string> {
-  return {
-    'content-type': 'application/json',
-    'content-length': String(Buffer.byteLength(UNAVAILABLE_BODY)),
-    'request-id': `req_${name}_${seq}`,
-    'x-fake-upstream': name,
-  };
 }
 
 /** Starts a chaos upstream on 127.0.0.1 and an OS-chosen port, in the `storm` phase. */

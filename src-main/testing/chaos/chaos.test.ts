@@ -4,13 +4,8 @@ import { afterEach, describe, expect, it, onTestFailed } from 'vitest';
 import type { CooldownSnapshot } from '../../../src-shared/domain/cooldown';
 import { startFakeUpstream, type FakeUpstream } from '../fake-upstream';
 import { anthropicConnection, startLeeway, type RunningLeeway } from '../start-leeway';
-import {
-  CHAOS_ACTIONS,
-  HEALED_WEIGHTS,
-  startChaosUpstream,
-  type ChaosPhase,
-  type ChaosUpstream,
-} from './chaos-upstream';
+import { startChaosUpstream, type ChaosPhase, type ChaosUpstream } from './chaos-upstream';
+import { CHAOS_ACTIONS, HEALED_WEIGHTS } from './chaos-draw';
 
 /*
  * TEST-1 chaos test. Two Anthropic connections on two chaos upstreams (two ports, so two providers
